@@ -1,0 +1,233 @@
+"""Typed records of the card database.
+
+A game is declared in ``cards/<game>/game.toml`` (decks, card types, fields, record kinds, components) and its
+records live in the other ``*.toml`` files of the folder as arrays of tables (``[[card]]``, ``[[space]]``, ...).
+Every record has a stable short ``id``; cards also have a ``type``, a ``deck`` and a number of ``copies``.
+Effects are structured data in the game's vocabulary (``vocabulary.toml``); printed rules text is rendered
+from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """The type of one field: ``int``, ``str``, ``text``, ``enum``, ``bool``, ``list``, ``table``, ``effects``,
+    ``ref``."""
+
+    name: str
+    type: str
+    label: str = ""
+    doc: str = ""
+    min: int | None = None
+    max: int | None = None
+    max_len: int | None = None
+    min_len: int | None = None
+    values: tuple[str, ...] = ()
+    item: FieldSpec | None = None
+    fields: tuple[FieldSpec, ...] = ()
+    required: tuple[str, ...] = ()
+    ref: str = ""
+    default: Any = None
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect: a vocabulary word and its parameters (nested effects are lists of :class:`Effect`)."""
+
+    word: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.params.get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
+
+    def as_data(self) -> dict[str, Any]:
+        """The TOML form: ``{word = ..., param = ...}``."""
+        out: dict[str, Any] = {"word": self.word}
+        for k, v in self.params.items():
+            out[k] = _effect_value_as_data(v)
+        return out
+
+    def __hash__(self) -> int:
+        return hash((self.word, repr(sorted(self.params.items(), key=lambda kv: kv[0]))))
+
+
+def _effect_value_as_data(v: Any) -> Any:
+    if isinstance(v, Effect):
+        return v.as_data()
+    if isinstance(v, (list, tuple)):
+        return [_effect_value_as_data(x) for x in v]
+    if isinstance(v, Mapping):
+        return {k: _effect_value_as_data(x) for k, x in v.items()}
+    return v
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a record was read: file and line (1-based; 0 when unknown)."""
+
+    file: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record of the database: a card, a board space, a character sheet, a scenario...
+
+    ``fields`` holds the game fields declared in ``game.toml``; ``effects`` the structured effects.
+    Cards additionally use ``type``, ``deck`` and ``copies``.
+    """
+
+    kind: str
+    id: str
+    name: str
+    type: str = ""
+    deck: str = ""
+    copies: int = 1
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    effects: tuple[Effect, ...] = ()
+    text: str = ""
+    flavor: str = ""
+    source: Source = field(default=Source("?"), compare=False)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.id))
+
+
+Card = Record  # a card is a record of kind "card"
+
+
+@dataclass(frozen=True)
+class CardType:
+    id: str
+    name: str
+    deck: str
+    code: str = ""
+    required: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    effects: bool = True
+    free_text: bool = False
+    count: int | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    name: str
+    count: int
+    back: str = ""
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A record kind other than ``card`` (e.g. ``space``, ``character``, ``scenario``)."""
+
+    id: str
+    name: str
+    required: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    effects: bool = False
+    count: int | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Component:
+    """A printable component that is not a card: sheets, boards, tokens."""
+
+    id: str
+    name: str
+    kind: str
+    count: int = 1
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class GameDecl:
+    id: str
+    name: str
+    version: str
+    short: str
+    players_min: int
+    players_max: int
+    description: str
+    rulebook: str
+    fields: Mapping[str, FieldSpec]
+    types: Mapping[str, CardType]
+    decks: Mapping[str, Deck]
+    kinds: Mapping[str, Kind]
+    components: tuple[Component, ...]
+    vocabulary_file: str = "vocabulary.toml"
+
+
+@dataclass
+class Game:
+    """A loaded game: its declaration, vocabulary and records."""
+
+    decl: GameDecl
+    root: Path
+    vocabulary: Any  # wizprint.cards.vocab.Vocabulary (kept Any to avoid an import cycle)
+    records: list[Record]
+
+    @property
+    def id(self) -> str:
+        return self.decl.id
+
+    @property
+    def name(self) -> str:
+        return self.decl.name
+
+    def cards(self, deck: str | None = None) -> list[Record]:
+        """Card designs (one per record, with ``copies``), in file order."""
+        return [r for r in self.records if r.kind == "card" and (deck is None or r.deck == deck)]
+
+    def of_kind(self, kind: str) -> list[Record]:
+        return [r for r in self.records if r.kind == kind]
+
+    def by_id(self, kind: str = "card") -> dict[str, Record]:
+        return {r.id: r for r in self.records if r.kind == kind}
+
+    def card(self, card_id: str) -> Record:
+        for r in self.records:
+            if r.kind == "card" and r.id == card_id:
+                return r
+        raise KeyError(card_id)
+
+    def physical_count(self, deck: str | None = None) -> int:
+        return sum(c.copies for c in self.cards(deck))
+
+    def iter_copies(self, deck: str | None = None) -> Iterator[tuple[Record, int]]:
+        """Every physical card: (design, copy number starting at 1)."""
+        for c in self.cards(deck):
+            for i in range(1, c.copies + 1):
+                yield c, i
+
+    def text(self, record: Record) -> str:
+        """The printed rules text of a record (markup), rendered from its effects."""
+        if record.text:
+            return record.text
+        result: str = self.vocabulary.render(record.effects, record)
+        return result

@@ -1,0 +1,3 @@
+from wizprint.cli import main
+
+main()

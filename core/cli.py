@@ -1,0 +1,210 @@
+"""The ``wizprint`` command line: thin typer commands over the library (see DESIGN.md, "The command line")."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+
+from wizprint.errors import DataErrors, UsageError, WizprintError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Print-and-play card games from one card database, and a solo engine to play them.")
+export_app = typer.Typer(no_args_is_help=True, help="Export card data.")
+import_app = typer.Typer(no_args_is_help=True, help="Import card data.")
+app.add_typer(export_app, name="export")
+app.add_typer(import_app, name="import")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def err(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def friendly(fn: F) -> F:
+    """Turn user-caused errors into one clear message per problem and a non-zero exit, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except DataErrors as exc:
+            for issue in exc.issues:
+                err(f"error: {issue}")
+            n = len(exc.issues)
+            err(f"{n} problem{'s' if n != 1 else ''} found")
+            raise typer.Exit(1) from None
+        except WizprintError as exc:
+            err(f"error: {exc}")
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            err("interrupted")
+            raise typer.Exit(130) from None
+        except BrokenPipeError:
+            raise typer.Exit(0) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+@app.command("games")
+@friendly
+def games_cmd() -> None:
+    """List the games, their decks, components and counts."""
+    from wizprint.cards.loader import load_game
+    from wizprint.resources import game_ids
+
+    for gid in game_ids():
+        g = load_game(gid)
+        d = g.decl
+        print(f"{gid}: {d.name} v{d.version}, {d.players_min}-{d.players_max} players, "
+              f"{g.physical_count()} cards in {len(g.cards())} designs")
+        for deck in d.decks.values():
+            per_type = [f"{sum(c.copies for c in g.cards(deck.id) if c.type == t.id)} {t.name.lower()}"
+                        for t in d.types.values() if t.deck == deck.id]
+            print(f"  deck {deck.id}: {deck.name}, {g.physical_count(deck.id)} cards ({', '.join(per_type)})")
+        for k in d.kinds.values():
+            print(f"  {k.name}: {len(g.of_kind(k.id))}")
+        for comp in d.components:
+            print(f"  {comp.kind} {comp.id}: {comp.name} x{comp.count}")
+
+
+@app.command("validate")
+@friendly
+def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or paths to game folders; "
+                                                                   "default: every game.")) -> None:
+    """Check card data: schema, ids, effect words, counts, and that every text fits its box."""
+    from wizprint.validation import validate
+
+    problems = 0
+    for line, ok in validate(targets or []):
+        if ok:
+            print(line)
+        else:
+            err(line)
+            problems += 1
+    if problems:
+        err(f"{problems} problem{'s' if problems != 1 else ''} found")
+        raise typer.Exit(1)
+
+
+@export_app.command("csv")
+@friendly
+def export_csv_cmd(game: str = typer.Argument(..., help="Game id or path."),
+                   output: str = typer.Option("-", "-o", "--output", help="File to write; '-' for stdout."),
+                   deck: str | None = typer.Option(None, "--deck", help="Only this deck.")) -> None:
+    """Write a game's cards as CSV (one row per design, with copies)."""
+    from wizprint.atomic import write_atomic
+    from wizprint.cards.loader import load_game
+    from wizprint.generator.csvio import export_csv
+
+    text = export_csv(load_game(game), deck)
+    if output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomic(Path(output), text)
+        err(f"wrote {output}")
+
+
+@import_app.command("csv")
+@friendly
+def import_csv_cmd(file: Path = typer.Argument(..., help="CSV file, as written by 'export csv'."),
+                   game: str = typer.Option(..., "--game", "-g", help="The game the cards belong to."),
+                   output: Path = typer.Option(..., "-o", "--output", help="Folder to write the game data into.")
+                   ) -> None:
+    """Read a CSV back into the TOML database format (a complete game folder that validates)."""
+    from wizprint.cards.loader import load_game
+    from wizprint.generator.csvio import import_csv
+
+    src = load_game(game)
+    path = import_csv(src, file, output)
+    loaded = load_game(output)
+    err(f"wrote {path} ({len(loaded.cards())} designs, {loaded.physical_count()} cards); "
+        f"'wizprint validate {output}' checks it")
+
+
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise UsageError(f"--back-offset takes X,Y in millimetres, like 0.5,-1 (got {value!r})") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise UsageError("--back-offset is limited to 20 mm each way")
+    return x, y
+
+
+@app.command("build")
+@friendly
+def build_cmd(
+    game: str = typer.Argument(..., help="Game id or path, 'all', or 'calibrate' for the duplex calibration sheet."),
+    output: Path | None = typer.Option(None, "-o", "--output",
+                                       help="Output folder (default output/<game>; with 'all', DIR/<game>)."),
+    paper: str = typer.Option("a4", "--paper", help="a4 or letter."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed around each card in mm (0-6)."),
+    duplex: str = typer.Option("long", "--duplex", help="long, short or off (fronts only)."),
+    back_offset: str = typer.Option("0,0", "--back-offset", help="Shift backs by X,Y mm (see 'build calibrate')."),
+    marks: bool = typer.Option(True, "--marks/--no-marks", help="Crop marks outside the cut lines."),
+    layout: str = typer.Option("duplex", "--layout", help="duplex, or gutterfold (fronts and backs on one page)."),
+    svg: bool = typer.Option(True, "--svg/--no-svg", help="Single cards as SVG."),
+    png: bool = typer.Option(True, "--png/--no-png", help="PNG contact sheet of each deck."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
+) -> None:
+    """Build print-ready PDFs (and SVG, PNG, CSV) of a game into output/<game>/."""
+    from wizprint.generator.build import BuildOptions, build_game
+    from wizprint.generator.deckpdf import PrintOptions
+    from wizprint.generator.impose import PAPERS
+    from wizprint.progress import for_terminal
+    from wizprint.resources import game_ids
+
+    paper = paper.lower()
+    if paper not in PAPERS:
+        raise UsageError(f"--paper must be one of {', '.join(PAPERS)}, not {paper!r}")
+    if duplex not in ("long", "short", "off"):
+        raise UsageError(f"--duplex must be long, short or off, not {duplex!r}")
+    if layout not in ("duplex", "gutterfold"):
+        raise UsageError(f"--layout must be duplex or gutterfold, not {layout!r}")
+    if not 0 <= bleed <= 6:
+        raise UsageError(f"--bleed must be between 0 and 6 mm, not {bleed:g}")
+    offset = _offset(back_offset)
+    if game == "calibrate":
+        from wizprint.atomic import write_atomic
+        from wizprint.generator.calibrate import calibration_pdf
+
+        mode = duplex if duplex != "off" else "long"
+        target = (output or Path("output") / "calibrate") / f"calibration-{paper}-{mode}.pdf"
+        write_atomic(target, calibration_pdf(paper, mode, offset))
+        if not quiet:
+            err(f"wrote {target}")
+        return
+    popts = PrintOptions(paper=paper, bleed=bleed, duplex=duplex, back_offset=offset, marks=marks, layout=layout)
+    opts = BuildOptions(print=popts, svg=svg, png=png)
+    targets = game_ids() if game == "all" else [game]
+    for gid in targets:
+        if game == "all":
+            out = (output or Path("output")) / gid
+        else:
+            out = output
+        progress = for_terminal(quiet)
+        try:
+            result = build_game(gid, out, opts, progress)
+        finally:
+            progress.finish()
+        if not quiet:
+            n = len(result.outputs)
+            pages = sum(o.pages for o in result.outputs if o.kind in ("cards", "sheets", "board", "tokens"))
+            err(f"built {result.game}: {n} files, {pages} printable pages in {result.out_dir}")
+
+
+def main() -> None:
+    try:
+        from wizprint.solo.cli import solo_app
+
+        app.add_typer(solo_app, name="solo")
+    except ImportError:
+        pass
+    app()

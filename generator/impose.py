@@ -1,0 +1,181 @@
+"""Imposition: where cards go on a sheet of paper, front and back.
+
+Page coordinates are millimetres from the page's lower-left corner (as in PDF). A :class:`Slot` is a card's
+*trim* box on the page; its bleed surrounds it. Pages are always portrait; cards are turned a quarter when that
+fits more of them.
+
+Duplex: printed on both sides and flipped on the long edge, a point (x, y) of the front lies behind
+(W - x, y) of the back; flipped on the short edge, behind (x, H - y). Backs are placed at those mirror
+positions, shifted by the printer correction ``offset``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+MARK_GAP = 1.0  # mm between the bleed edge and a crop mark
+MARK_LEN = 4.0  # mm
+MIN_MARGIN = 8.0  # mm from the paper edge to the outermost bleed, leaving room for the marks
+FOLD_GAP = 4.0  # mm between the fold line and the nearest trim (gutterfold), bleed included
+
+
+@dataclass(frozen=True)
+class Slot:
+    x: float  # trim box lower-left on the page
+    y: float
+    w: float  # trim size as placed on the page
+    h: float
+    rotate: int = 0  # degrees clockwise the card is turned on the page (0, 90, 180, 270)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x + self.w / 2, self.y + self.h / 2)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A regular grid of cards on one side of a sheet (or one half, for gutterfold)."""
+
+    cols: int
+    rows: int
+    slots: tuple[Slot, ...]
+    rotated: bool
+    bleed: float
+
+    @property
+    def count(self) -> int:
+        return len(self.slots)
+
+
+def fit(area_w: float, area_h: float, card_w: float, card_h: float, bleed: float) -> tuple[int, int, bool]:
+    """How many cards fit in an area, trying both turns: (cols, rows, rotated)."""
+    best = (0, 0, False)
+    for rotated in (False, True):
+        cw, ch = (card_h, card_w) if rotated else (card_w, card_h)
+        cols = int(math.floor((area_w + 1e-9) / (cw + 2 * bleed)))
+        rows = int(math.floor((area_h + 1e-9) / (ch + 2 * bleed)))
+        if cols * rows > best[0] * best[1]:
+            best = (cols, rows, rotated)
+    return best
+
+
+def grid_in(x0: float, y0: float, area_w: float, area_h: float, card_w: float, card_h: float, bleed: float,
+            *, centre: bool = True, rotated: bool | None = None) -> Grid:
+    """The largest grid that fits an area (lower-left x0, y0), centred in it."""
+    if rotated is None:
+        cols, rows, rot = fit(area_w, area_h, card_w, card_h, bleed)
+    else:
+        rot = rotated
+        cw, ch = (card_h, card_w) if rot else (card_w, card_h)
+        cols = int(math.floor((area_w + 1e-9) / (cw + 2 * bleed)))
+        rows = int(math.floor((area_h + 1e-9) / (ch + 2 * bleed)))
+    cw, ch = (card_h, card_w) if rot else (card_w, card_h)
+    pitch_x, pitch_y = cw + 2 * bleed, ch + 2 * bleed
+    gw, gh = cols * pitch_x, rows * pitch_y
+    left = x0 + ((area_w - gw) / 2 if centre else 0.0)
+    bottom = y0 + ((area_h - gh) / 2 if centre else 0.0)
+    slots = []
+    for r in range(rows):  # top row first, left to right: reading order
+        for col in range(cols):
+            x = left + col * pitch_x + bleed
+            y = bottom + (rows - 1 - r) * pitch_y + bleed
+            slots.append(Slot(x, y, cw, ch, 90 if rot else 0))
+    return Grid(cols, rows, tuple(slots), rot, bleed)
+
+
+def page_grid(paper: tuple[float, float], card: tuple[float, float], bleed: float, margin: float = MIN_MARGIN
+              ) -> Grid:
+    pw, ph = paper
+    return grid_in(margin, margin, pw - 2 * margin, ph - 2 * margin, card[0], card[1], bleed)
+
+
+def mirror_slot(s: Slot, paper: tuple[float, float], duplex: str, offset: tuple[float, float] = (0.0, 0.0)
+                ) -> Slot:
+    """Where the back of the card in front slot ``s`` goes on the back page (duplex ``long`` or ``short``)."""
+    pw, ph = paper
+    if duplex == "long":
+        x, y = pw - s.x - s.w, s.y
+        rot = (s.rotate + (180 if s.rotate % 180 else 0)) % 360
+    elif duplex == "short":
+        x, y = s.x, ph - s.y - s.h
+        rot = (s.rotate + (0 if s.rotate % 180 else 180)) % 360
+    else:
+        raise ValueError(f"duplex must be long or short, not {duplex!r}")
+    return Slot(x + offset[0], y + offset[1], s.w, s.h, rot)
+
+
+def flip_point(p: tuple[float, float], paper: tuple[float, float], duplex: str) -> tuple[float, float]:
+    """The point of the back page that lies behind point ``p`` of the front page."""
+    pw, ph = paper
+    if duplex == "long":
+        return (pw - p[0], p[1])
+    return (p[0], ph - p[1])
+
+
+@dataclass(frozen=True)
+class FoldLayout:
+    """Gutterfold: fronts on one half, backs mirrored on the other, across a fold line."""
+
+    fronts: Grid
+    backs: tuple[Slot, ...]
+    fold: tuple[tuple[float, float], tuple[float, float]]  # the fold line's two ends
+
+
+def gutterfold(paper: tuple[float, float], card: tuple[float, float], bleed: float, margin: float = MIN_MARGIN
+               ) -> FoldLayout:
+    """Choose the fold (across the middle, horizontal or vertical) that fits the most cards."""
+    pw, ph = paper
+    best: FoldLayout | None = None
+    for horizontal in (True, False):
+        if horizontal:  # fold line across the page: fronts in the top half
+            fold_y = ph / 2
+            area_h = fold_y - FOLD_GAP - margin
+            g = grid_in(margin, fold_y + FOLD_GAP, pw - 2 * margin, area_h, card[0], card[1], bleed)
+            # push the grid against the fold so fronts and backs meet the fold at the same distance
+            g = _shift_grid(g, 0.0, (fold_y + FOLD_GAP + bleed) - min(s.y for s in g.slots) if g.slots else 0.0)
+            backs = tuple(Slot(s.x, 2 * fold_y - s.y - s.h, s.w, s.h, (s.rotate + (0 if s.rotate % 180 else 180)) % 360)
+                          for s in g.slots)
+            line = ((0.0, fold_y), (pw, fold_y))
+        else:  # fold line down the page: fronts in the left half
+            fold_x = pw / 2
+            area_w = fold_x - FOLD_GAP - margin
+            g = grid_in(margin, margin, area_w, ph - 2 * margin, card[0], card[1], bleed)
+            g = _shift_grid(g, (fold_x - FOLD_GAP - bleed) - max(s.x + s.w for s in g.slots) if g.slots else 0.0, 0.0)
+            backs = tuple(Slot(2 * fold_x - s.x - s.w, s.y, s.w, s.h, (s.rotate + (180 if s.rotate % 180 else 0)) % 360)
+                          for s in g.slots)
+            line = ((fold_x, 0.0), (fold_x, ph))
+        cand = FoldLayout(g, backs, line)
+        if best is None or cand.fronts.count > best.fronts.count:
+            best = cand
+    assert best is not None
+    return best
+
+
+def _shift_grid(g: Grid, dx: float, dy: float) -> Grid:
+    return Grid(g.cols, g.rows, tuple(Slot(s.x + dx, s.y + dy, s.w, s.h, s.rotate) for s in g.slots), g.rotated,
+                g.bleed)
+
+
+def crop_marks(slots: tuple[Slot, ...] | list[Slot], bleed: float) -> list[tuple[float, float, float, float]]:
+    """Crop mark lines (x1, y1, x2, y2) outside the cut area: each cut line is extended beyond the outer bleed of
+    the cards it bounds, never over a card or its bleed."""
+    if not slots:
+        return []
+    xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
+    ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
+    out = []
+    for x in xs:
+        col = [s for s in slots if s.x - 1e-3 <= x <= s.x + s.w + 1e-3]
+        top = max(s.y + s.h for s in col) + bleed
+        bottom = min(s.y for s in col) - bleed
+        out.append((x, top + MARK_GAP, x, top + MARK_GAP + MARK_LEN))
+        out.append((x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LEN))
+    for y in ys:
+        row = [s for s in slots if s.y - 1e-3 <= y <= s.y + s.h + 1e-3]
+        right = max(s.x + s.w for s in row) + bleed
+        left = min(s.x for s in row) - bleed
+        out.append((right + MARK_GAP, y, right + MARK_GAP + MARK_LEN, y))
+        out.append((left - MARK_GAP, y, left - MARK_GAP - MARK_LEN, y))
+    return out

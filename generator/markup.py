@@ -1,0 +1,111 @@
+"""wizprint markup: ``**bold**``, ``*italic*``, ``:icon:``, ``\\n`` paragraphs, ``\\`` escapes.
+
+>>> [w for w in words("**Ward 2.** Stops :d6: damage")][0]
+[Frag(text='Ward', bold=True, italic=False, icon='')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_ICON = re.compile(r":([a-z0-9][a-z0-9-]*):")
+
+
+@dataclass(frozen=True)
+class Frag:
+    """A piece of a word: styled text, or an icon (``icon`` set, ``text`` empty)."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    icon: str = ""
+
+
+def fragments(markup: str) -> Iterator[Frag | None]:
+    """Yield fragments; ``None`` marks a paragraph break. Spaces come as their own fragments."""
+    bold = italic = False
+    buf: list[str] = []
+    i, n = 0, len(markup)
+
+    def flush() -> Iterator[Frag]:
+        if buf:
+            text = "".join(buf)
+            buf.clear()
+            for part in re.split(r"( +)", text):
+                if part:
+                    yield Frag(" " if part.startswith(" ") else part, bold, italic)
+
+    while i < n:
+        ch = markup[i]
+        if ch == "\\" and i + 1 < n:
+            buf.append(markup[i + 1])
+            i += 2
+            continue
+        if ch == "\n":
+            yield from flush()
+            yield None
+            i += 1
+            continue
+        if markup.startswith("**", i):
+            yield from flush()
+            bold = not bold
+            i += 2
+            continue
+        if ch == "*":
+            yield from flush()
+            italic = not italic
+            i += 1
+            continue
+        if ch == ":":
+            m = _ICON.match(markup, i)
+            if m:
+                yield from flush()
+                yield Frag("", bold, italic, icon=m.group(1))
+                i = m.end()
+                continue
+        if ch in "\t\r":
+            ch = " "
+        buf.append(ch)
+        i += 1
+    yield from flush()
+
+
+def paragraphs(markup: str) -> list[list[list[Frag]]]:
+    """Markup as paragraphs of words; each word is a list of fragments with no space between them."""
+    paras: list[list[list[Frag]]] = [[]]
+    word: list[Frag] = []
+    for f in fragments(markup):
+        if f is None:
+            if word:
+                paras[-1].append(word)
+                word = []
+            paras.append([])
+        elif f.text == " " and not f.icon:
+            if word:
+                paras[-1].append(word)
+                word = []
+        else:
+            word.append(f)
+    if word:
+        paras[-1].append(word)
+    return paras
+
+
+def words(markup: str) -> Iterator[list[Frag]]:
+    for p in paragraphs(markup):
+        yield from p
+
+
+def plain(markup: str) -> str:
+    """Markup without styling; icons as their names in brackets (for CSV and logs)."""
+    out = []
+    for f in fragments(markup):
+        if f is None:
+            out.append("\n")
+        elif f.icon:
+            out.append(f"[{f.icon}]")
+        else:
+            out.append(f.text)
+    return "".join(out)

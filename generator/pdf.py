@@ -1,0 +1,239 @@
+"""PDF back end (reportlab): draws scenes as form XObjects, each distinct face and icon once."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from .icons import CURRENT, Icon, load_icon
+from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
+from .units import MM
+
+_colours: dict[str, Color] = {}
+
+
+def colour(c: str) -> Color:
+    col = _colours.get(c)
+    if col is None:
+        col = _colours[c] = HexColor(c) if c.startswith("#") else HexColor(_NAMED.get(c, "#ff00ff"))
+    return col
+
+
+_NAMED = {"black": "#000000", "white": "#ffffff", "red": "#ff0000", "blue": "#0000ff", "green": "#008000",
+          "grey": "#808080", "gray": "#808080", "yellow": "#ffff00", "brown": "#8b5a2b", "purple": "#800080"}
+
+
+def new_canvas(target: Any, pagesize: tuple[float, float], title: str, author: str = "wizprint") -> Canvas:
+    """A canvas that writes reproducible bytes (fixed ids and dates; SOURCE_DATE_EPOCH honoured)."""
+    c = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1, pdfVersion=(1, 6))
+    c.setTitle(title)
+    c.setAuthor(author)
+    c.setCreator("wizprint")
+    c.setProducer("wizprint (reportlab)")
+    c.setSubject(title)
+    return c
+
+
+class PdfPainter:
+    """Draws scenes on one canvas; forms are keyed by scene key so each design is defined once."""
+
+    def __init__(self, canvas: Canvas):
+        self.c = canvas
+        self.forms: dict[str, str] = {}
+        self.icon_forms: dict[tuple[str, str, str | None], str] = {}
+
+    # -- forms ------------------------------------------------------------------------------------------------
+    def form(self, scene: Scene) -> str:
+        """The form name of a scene's face (bleed box), defining it on first use."""
+        name = self.forms.get(scene.key)
+        if name is not None:
+            return name
+        name = "F" + hashlib.sha1(scene.key.encode("utf-8")).hexdigest()[:12]
+        # icon forms used by this scene must exist before the scene's form is opened
+        self._define_icons(scene.items, scene)
+        b = scene.bleed
+        c = self.c
+        c.beginForm(name, 0, 0, (scene.w + 2 * b) * MM, (scene.h + 2 * b) * MM)
+        self.draw_scene(scene)
+        c.endForm()
+        self.forms[scene.key] = name
+        return name
+
+    def _define_icons(self, items: list[Item] | tuple[Item, ...], scene: Scene) -> None:
+        for it in items:
+            if isinstance(it, IconPlace):
+                self._icon_form(it.name, it.color, it.game)
+            elif isinstance(it, Text):
+                for r in it.layout.runs:
+                    if r.icon:
+                        self._icon_form(r.icon, it.color, it.game)
+            elif isinstance(it, Group):
+                self._define_icons(it.children, scene)
+
+    def _icon_form(self, name: str, col: str, game: str | None) -> str:
+        icon = load_icon(name, game)
+        uses_current = any(s.fill == CURRENT or s.stroke == CURRENT for s in icon.shapes)
+        key = (name, col if uses_current else "", game)
+        fname = self.icon_forms.get(key)
+        if fname is None:
+            fname = "I" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
+            c = self.c
+            c.beginForm(fname, 0, 0, icon.size, icon.size)
+            self._draw_icon_shapes(icon, col, icon.size)
+            c.endForm()
+            self.icon_forms[key] = fname
+        return fname
+
+    def _draw_icon_shapes(self, icon: Icon, col: str, size: float) -> None:
+        c = self.c
+        for sh in icon.shapes:
+            p = c.beginPath()
+            for s in sh.segs:
+                if s.op == "M":
+                    p.moveTo(s.pts[0][0], size - s.pts[0][1])
+                elif s.op == "L":
+                    p.lineTo(s.pts[0][0], size - s.pts[0][1])
+                elif s.op == "C":
+                    (x1, y1), (x2, y2), (x3, y3) = s.pts
+                    p.curveTo(x1, size - y1, x2, size - y2, x3, size - y3)
+                elif s.op == "Z":
+                    p.close()
+            fill = col if sh.fill == CURRENT else sh.fill
+            stroke = col if sh.stroke == CURRENT else sh.stroke
+            if fill:
+                c.setFillColor(colour(fill))
+            if stroke:
+                c.setStrokeColor(colour(stroke))
+                c.setLineWidth(sh.stroke_width)
+                c.setLineJoin(1)
+                c.setLineCap(1)
+            c.drawPath(p, fill=1 if fill else 0, stroke=1 if stroke else 0, fillMode=1 if sh.evenodd else 0)
+
+    # -- drawing ----------------------------------------------------------------------------------------------
+    def draw_scene(self, scene: Scene) -> None:
+        """Draw a scene with its bleed box's lower-left corner at the current origin."""
+        b = scene.bleed
+        c = self.c
+        c.saveState()
+        if scene.background:
+            c.setFillColor(colour(scene.background))
+            c.rect(0, 0, (scene.w + 2 * b) * MM, (scene.h + 2 * b) * MM, stroke=0, fill=1)
+        # trim-box coordinates: x right, y down, in mm, origin at the trim's top-left
+        self._ox, self._oy = b * MM, (scene.h + b) * MM
+        c.translate(self._ox, self._oy)
+        for it in scene.items:
+            self._item(it)
+        c.restoreState()
+
+    def draw_items(self, items: list[Item], height_mm: float) -> None:
+        """Draw items whose coordinates are y-down mm from the top of a box of ``height_mm`` at the origin."""
+        c = self.c
+        self._define_icons(items, Scene(0, height_mm))
+        c.saveState()
+        c.translate(0, height_mm * MM)
+        for it in items:
+            self._item(it)
+        c.restoreState()
+
+    def _paint(self, p: Paint) -> tuple[int, int]:
+        c = self.c
+        if p.fill:
+            c.setFillColor(colour(p.fill))
+        if p.stroke and p.stroke_width > 0:
+            c.setStrokeColor(colour(p.stroke))
+            c.setLineWidth(p.stroke_width * MM)
+            c.setDash([d * MM for d in p.dash] if p.dash else [])
+        if p.opacity < 1:
+            c.setFillAlpha(p.opacity)
+            c.setStrokeAlpha(p.opacity)
+        return (1 if p.fill else 0), (1 if p.stroke and p.stroke_width > 0 else 0)
+
+    def _item(self, it: Item) -> None:
+        c = self.c
+        if isinstance(it, Rect):
+            c.saveState()
+            fill, stroke = self._paint(it.paint)
+            if fill or stroke:
+                if it.radius > 0:
+                    c.roundRect(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM, it.radius * MM, stroke=stroke,
+                                fill=fill)
+                else:
+                    c.rect(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM, stroke=stroke, fill=fill)
+            c.restoreState()
+        elif isinstance(it, Ellipse):
+            c.saveState()
+            fill, stroke = self._paint(it.paint)
+            c.ellipse((it.cx - it.rx) * MM, -(it.cy + it.ry) * MM, (it.cx + it.rx) * MM, -(it.cy - it.ry) * MM,
+                      stroke=stroke, fill=fill)
+            c.restoreState()
+        elif isinstance(it, Poly):
+            c.saveState()
+            fill, stroke = self._paint(it.paint)
+            p = c.beginPath()
+            for i, (x, y) in enumerate(it.points):
+                (p.moveTo if i == 0 else p.lineTo)(x * MM, -y * MM)
+            if it.closed:
+                p.close()
+            c.drawPath(p, fill=fill if it.closed else 0, stroke=stroke)
+            c.restoreState()
+        elif isinstance(it, Text):
+            col = colour(it.color)
+            c.setFillColor(col)
+            for r in it.layout.runs:
+                if r.icon:
+                    from .textlayout import icon_box
+
+                    ix, iy, isz = icon_box(r)
+                    self._place_icon(r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)
+                    c.setFillColor(col)
+                else:
+                    c.setFont(r.face, r.size)
+                    c.drawString((it.x + r.x) * MM, -(it.y + r.baseline) * MM, r.text)
+        elif isinstance(it, IconPlace):
+            self._place_icon(it.name, it.x, it.y, it.size, it.color, it.game)
+        elif isinstance(it, Group):
+            c.saveState()
+            if it.tx or it.ty:
+                c.translate(it.tx * MM, -it.ty * MM)
+            if it.rotate or it.scale != 1:
+                c.translate(it.cx * MM, -it.cy * MM)
+                if it.rotate:
+                    c.rotate(-it.rotate)
+                if it.scale != 1:
+                    c.scale(it.scale, it.scale)
+                c.translate(-it.cx * MM, it.cy * MM)
+            for ch in it.children:
+                self._item(ch)
+            c.restoreState()
+
+    def _place_icon(self, name: str, x: float, y: float, size: float, col: str, game: str | None) -> None:
+        fname = self._icon_form(name, col, game)
+        icon = load_icon(name, game)
+        c = self.c
+        c.saveState()
+        c.translate(x * MM, -(y + size) * MM)
+        k = size * MM / icon.size
+        c.scale(k, k)
+        c.doForm(fname)
+        c.restoreState()
+
+    def place(self, scene: Scene, x_pt: float, y_pt: float, rotate: float = 0.0) -> None:
+        """Place a scene's form with its bleed box's lower-left corner at (x, y), rotated about its centre
+        (degrees clockwise)."""
+        name = self.form(scene)
+        c = self.c
+        wb, hb = (scene.w + 2 * scene.bleed) * MM, (scene.h + 2 * scene.bleed) * MM
+        c.saveState()
+        if rotate % 360:
+            # (x, y) is the lower-left of the rotated footprint on the page
+            fw, fh = (hb, wb) if rotate % 180 else (wb, hb)
+            c.translate(x_pt + fw / 2, y_pt + fh / 2)
+            c.rotate(-rotate)
+            c.translate(-wb / 2, -hb / 2)
+        else:
+            c.translate(x_pt, y_pt)
+        c.doForm(name)
+        c.restoreState()

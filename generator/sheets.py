@@ -1,0 +1,207 @@
+"""Reference sheets: short documents (headings, paragraphs, bullet lists, tables) flowed into columns on A4 or
+Letter pages, from ``layouts/<game>/sheets.toml``. Text is wizprint markup and may be a jinja2 template over the
+game's data (``game``, ``cards``, ``by_type``)."""
+
+from __future__ import annotations
+
+import io
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from wizprint.cards.model import Game
+from wizprint.errors import BuildError, DataErrors, FitError, Issue
+from wizprint.resources import layouts_dir
+
+from .impose import PAPERS
+from .pdf import PdfPainter, new_canvas
+from .scene import Item, Paint, Poly, Rect, Text
+from .textlayout import layout_text
+from .units import MM
+
+MARGIN = 12.0
+COL_GAP = 7.0
+_env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
+
+
+@dataclass
+class SheetPage:
+    items: list[Item] = field(default_factory=list)
+
+
+def sheets_path(game: Game) -> Path:
+    own = game.root / "sheets.toml"
+    return own if own.is_file() else layouts_dir() / game.id / "sheets.toml"
+
+
+def load_sheets(game: Game) -> dict[str, Mapping[str, Any]]:
+    p = sheets_path(game)
+    if not p.is_file():
+        return {}
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataErrors([Issue(str(p), 0, "", f"malformed TOML: {exc}")]) from None
+    return dict(data.get("sheets", {}))
+
+
+def _ctx(game: Game) -> dict[str, Any]:
+    by_type: dict[str, list[Any]] = {}
+    for c in game.cards():
+        by_type.setdefault(c.type, []).append(c)
+    return {"game": game.decl, "cards": game.cards(), "by_type": by_type, "records": game.records,
+            "text_of": game.text, "of_kind": game.of_kind}
+
+
+def _render(s: Any, ctx: Mapping[str, Any]) -> str:
+    return _env.from_string(str(s)).render(ctx).strip() if isinstance(s, str) else str(s)
+
+
+class _Flow:
+    def __init__(self, pw: float, ph: float, columns: int, top: float):
+        self.pw, self.ph = pw, ph
+        self.columns = columns
+        self.colw = (pw - 2 * MARGIN - (columns - 1) * COL_GAP) / columns
+        self.top0 = top
+        self.pages: list[SheetPage] = [SheetPage()]
+        self.col = 0
+        self.y = top
+
+    @property
+    def x(self) -> float:
+        return MARGIN + self.col * (self.colw + COL_GAP)
+
+    def room(self) -> float:
+        return self.ph - MARGIN - self.y
+
+    def next_column(self) -> None:
+        self.col += 1
+        if self.col >= self.columns:
+            self.col = 0
+            self.pages.append(SheetPage())
+            self.y = MARGIN
+        else:
+            self.y = self.top0 if len(self.pages) == 1 else MARGIN
+
+    def need(self, h: float) -> None:
+        if h > self.room() and self.y > (self.top0 if len(self.pages) == 1 and self.col == 0 else MARGIN) + 0.1:
+            self.next_column()
+
+    def add(self, item: Item) -> None:
+        self.pages[-1].items.append(item)
+
+
+def _text(markup: str, w: float, size: float, fam: str = "text", align: str = "left") -> Text:
+    lay = layout_text(markup, w, 2000.0, family_name=fam, size=size, align=align)
+    return Text(0, 0, w, lay.height, lay, "#1a1a1a")
+
+
+def _moved(t: Text, x: float, y: float, colour: str = "#1a1a1a") -> Text:
+    return Text(x, y, t.w, t.h, t.layout, colour, t.game)
+
+
+def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) -> tuple[bytes, int]:
+    pw, ph = PAPERS[paper]
+    ctx = _ctx(game)
+    accent = str(spec.get("accent", "#5a3d7a"))
+    size = float(spec.get("size", 9.0))
+    title = _render(spec.get("title", game.name), ctx)
+    flow = _Flow(pw, ph, int(spec.get("columns", 2)), MARGIN + 16)
+    try:
+        head = _text(title, pw - 2 * MARGIN, 20, "display")
+        flow.add(_moved(head, MARGIN, MARGIN, accent))
+        flow.add(Poly(((MARGIN, MARGIN + 12.5), (pw - MARGIN, MARGIN + 12.5)), Paint(stroke=accent, stroke_width=0.6),
+                      closed=False))
+        for i, b in enumerate(spec.get("blocks", [])):
+            _block(flow, b, ctx, size, accent, game.id)
+    except FitError as exc:
+        raise DataErrors([Issue(str(sheets_path(game)), 0, sheet_id, str(exc))]) from None
+    except jinja2.TemplateError as exc:
+        raise DataErrors([Issue(str(sheets_path(game)), 0, sheet_id, f"template error: {exc}")]) from None
+    max_pages = int(spec.get("pages", 2))
+    if len(flow.pages) > max_pages:
+        raise BuildError(f"sheet '{sheet_id}' of {game.id} needs {len(flow.pages)} pages, its layout allows "
+                         f"{max_pages}")
+    buf = io.BytesIO()
+    c = new_canvas(buf, (pw * MM, ph * MM), f"{game.name} - {title}")
+    painter = PdfPainter(c)
+    for n, page in enumerate(flow.pages, 1):
+        painter.draw_items(page.items, ph)
+        foot = _text(f"{game.name} {game.decl.version} - {title} - page {n} of {len(flow.pages)} - wizprint",
+                     pw - 2 * MARGIN, 6.5, align="center")
+        painter.draw_items([_moved(foot, MARGIN, ph - MARGIN + 4, "#777777")], ph)
+        c.showPage()
+    c.save()
+    return buf.getvalue(), len(flow.pages)
+
+
+def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: float, accent: str, game: str) -> None:
+    kind = b.get("kind", "para")
+    bsize = float(b.get("size", size))
+    w = flow.colw
+    if kind == "heading":
+        t = _text(_render(b["text"], ctx), w, bsize * 1.45, "display")
+        flow.need(t.h + 2 + bsize * 1.3 * 0.3528 * 2)  # keep a heading with the start of what follows
+        flow.y += 1.5
+        flow.add(_moved(t, flow.x, flow.y, accent))
+        flow.y += t.h + 1.2
+    elif kind == "para":
+        t = _text(_render(b["text"], ctx), w, bsize)
+        flow.need(t.h)
+        flow.add(_moved(t, flow.x, flow.y))
+        flow.y += t.h + bsize * 0.3528 * 0.6
+    elif kind == "bullets":
+        items = b.get("items")
+        if items is None:
+            items = [ln for ln in _render(b["template"], ctx).splitlines() if ln.strip()]
+        ind = 3.2
+        for it in items:
+            t = _text(_render(it, ctx), w - ind, bsize)
+            flow.need(t.h)
+            dot = _text("\u2022", ind, bsize)
+            flow.add(_moved(dot, flow.x + 0.6, flow.y, accent))
+            flow.add(_moved(t, flow.x + ind, flow.y))
+            flow.y += t.h + bsize * 0.3528 * 0.35
+        flow.y += bsize * 0.3528 * 0.4
+    elif kind == "table":
+        rows = b.get("rows")
+        if rows is None:
+            rows = [[c.strip() for c in ln.split("|")] for ln in _render(b["template"], ctx).splitlines() if ln.strip()]
+        widths = list(b.get("widths", [1.0 / len(rows[0])] * len(rows[0])))
+        total = sum(widths)
+        header = bool(b.get("header", True))
+        pad = 1.0
+        for ri, row in enumerate(rows):
+            cells = []
+            for ci, cell in enumerate(row):
+                cw = w * widths[ci] / total - 2 * pad
+                md = _render(cell, ctx)
+                if ri == 0 and header:
+                    md = f"**{md}**" if md else md
+                cells.append(_text(md, cw, bsize) if md else None)
+            rh = max((t.h for t in cells if t is not None), default=bsize * 0.3528) + 2 * pad
+            flow.need(rh)
+            if ri == 0 and header:
+                flow.add(Rect(flow.x, flow.y, w, rh, Paint(fill=accent, opacity=0.18)))
+            elif ri % 2 == 0:
+                flow.add(Rect(flow.x, flow.y, w, rh, Paint(fill="#000000", opacity=0.05)))
+            x = flow.x
+            for ci, t in enumerate(cells):
+                cw = w * widths[ci] / total
+                if t is not None:
+                    flow.add(_moved(t, x + pad, flow.y + pad))
+                x += cw
+            flow.y += rh
+        flow.y += bsize * 0.3528 * 0.8
+    elif kind == "rule":
+        flow.add(Poly(((flow.x, flow.y + 1), (flow.x + w, flow.y + 1)), Paint(stroke=accent, stroke_width=0.3),
+                      closed=False))
+        flow.y += 2.5
+    elif kind == "column":
+        flow.next_column()
+    else:
+        raise BuildError(f"unknown sheet block kind {kind!r}")

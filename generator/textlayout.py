@@ -1,0 +1,185 @@
+"""Lay out rich text in a box: greedy line breaking, inline icons, shrink to fit.
+
+Sizes are in points, positions in millimetres relative to the top-left of the box. A text that does not fit at
+``min_size`` raises :class:`~wizprint.errors.FitError`; the caller adds which card it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from wizprint.errors import FitError
+
+from .fonts import Family, ascent, descent, family, width1
+from .markup import Frag, paragraphs
+from .units import PT
+
+ICON_EM = 1.12  # an inline icon's width and height, in ems
+ICON_PAD = 0.06  # space each side of an inline icon, in ems
+
+
+@dataclass(frozen=True)
+class Run:
+    """Text or an icon placed on a line: ``x`` from the box's left, ``baseline`` from its top (mm)."""
+
+    x: float
+    baseline: float
+    text: str
+    face: str
+    size: float
+    bold: bool = False
+    italic: bool = False
+    icon: str = ""
+    w: float = 0.0  # width in mm
+
+
+@dataclass
+class TextLayout:
+    size: float
+    runs: list[Run] = field(default_factory=list)
+    height: float = 0.0  # mm, of the laid-out text
+    lines: int = 0
+    family: str = "text"
+
+
+@dataclass(frozen=True)
+class _Word:
+    frags: tuple[Frag, ...]
+    w1: float  # width at size 1, in points
+
+
+def _frag_w1(f: Frag, fam: Family) -> float:
+    if f.icon:
+        return ICON_EM + 2 * ICON_PAD
+    return width1(f.text, fam.face(f.bold, f.italic))
+
+
+@lru_cache(maxsize=4096)
+def _prepare(markup: str, fam_name: str) -> tuple[tuple[_Word, ...], ...]:
+    fam = family(fam_name)
+    out = []
+    for para in paragraphs(markup):
+        out.append(tuple(_Word(tuple(w), sum(_frag_w1(f, fam) for f in w)) for w in para))
+    return tuple(out)
+
+
+def _break(paras: tuple[tuple[_Word, ...], ...], width_pt: float, size: float, space1: float
+           ) -> list[list[list[_Word]]] | None:
+    """Greedy line breaking at ``size``; None when a single word is wider than the box."""
+    out = []
+    space = space1 * size
+    for para in paras:
+        lines: list[list[_Word]] = [[]]
+        cur = 0.0
+        for w in para:
+            ww = w.w1 * size
+            if ww > width_pt + 1e-6:
+                return None
+            if lines[-1] and cur + space + ww > width_pt + 1e-6:
+                lines.append([w])
+                cur = ww
+            else:
+                cur += (space if lines[-1] else 0.0) + ww
+                lines[-1].append(w)
+        out.append(lines)
+    return out
+
+
+def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", size: float = 9.0,
+                min_size: float | None = None, leading: float = 1.2, para_gap: float = 0.35, align: str = "left",
+                valign: str = "top") -> TextLayout:
+    """Fit ``markup`` in a ``w`` × ``h`` mm box, shrinking from ``size`` to ``min_size`` pt in 0.25 pt steps."""
+    fam = family(family_name)
+    paras = _prepare(markup, family_name)
+    if not any(paras):
+        return TextLayout(size=size, family=family_name)
+    face = fam.face()
+    asc, desc = ascent(face), descent(face)
+    space1 = width1(" ", face)
+    width_pt, height_pt = w / PT, h / PT
+    floor = size if min_size is None else min_size
+    s = size
+    while True:
+        broken = _break(paras, width_pt, s, space1)
+        if broken is not None:
+            nlines = sum(len(p) for p in broken)
+            total = (asc + desc) * s + (nlines - 1) * leading * s + (len(broken) - 1) * para_gap * s
+            if total <= height_pt + 1e-6:
+                return _place(broken, fam, s, asc, desc, leading, para_gap, space1, width_pt, height_pt, total,
+                              align, valign, family_name)
+        if s - 0.25 < floor - 1e-9:
+            why = "a word is wider than the box" if broken is None else "the text is too long for the box"
+            raise FitError(f"text does not fit its {w:.1f}x{h:.1f} mm box even at {floor:g} pt ({why})")
+        s -= 0.25
+
+
+def _place(broken: list[list[list[_Word]]], fam: Family, s: float, asc: float, desc: float, leading: float,
+           para_gap: float, space1: float, width_pt: float, height_pt: float, total: float, align: str, valign: str,
+           family_name: str) -> TextLayout:
+    top = 0.0
+    if valign == "middle":
+        top = (height_pt - total) / 2
+    elif valign == "bottom":
+        top = height_pt - total
+    runs: list[Run] = []
+    baseline = top + asc * s
+    nlines = 0
+    for pi, para in enumerate(broken):
+        if pi:
+            baseline += para_gap * s
+        for li, line in enumerate(para):
+            if li or pi:
+                baseline += leading * s if li else leading * s
+            nlines += 1
+            lw = sum(w.w1 for w in line) * s + space1 * s * (len(line) - 1)
+            x = 0.0
+            if align == "center":
+                x = (width_pt - lw) / 2
+            elif align == "right":
+                x = width_pt - lw
+            for wi, word in enumerate(line):
+                if wi:
+                    x += space1 * s
+                for f in word.frags:
+                    if f.icon:
+                        isz = ICON_EM * s
+                        runs.append(Run(x=(x + ICON_PAD * s) * PT, baseline=baseline * PT, text="", face="", size=isz,
+                                        icon=f.icon, w=isz * PT, bold=f.bold, italic=f.italic))
+                        x += (ICON_EM + 2 * ICON_PAD) * s
+                    else:
+                        face = fam.face(f.bold, f.italic)
+                        fw = width1(f.text, face) * s
+                        runs.append(Run(x=x * PT, baseline=baseline * PT, text=f.text, face=face, size=s, bold=f.bold,
+                                        italic=f.italic, w=fw * PT))
+                        x += fw
+    runs = _merge(runs)
+    return TextLayout(size=s, runs=runs, height=total * PT, lines=nlines, family=family_name)
+
+
+def _merge(runs: list[Run]) -> list[Run]:
+    """Join consecutive text runs of one face on one line (fewer PDF/SVG operators)."""
+    out: list[Run] = []
+    for r in runs:
+        if out and not r.icon and not out[-1].icon and out[-1].face == r.face and out[-1].baseline == r.baseline:
+            prev = out[-1]
+            gap = r.x - (prev.x + prev.w)
+            space_w = width1(" ", r.face) * r.size * PT
+            if abs(gap) < 1e-6:
+                out[-1] = Run(prev.x, prev.baseline, prev.text + r.text, prev.face, prev.size, prev.bold, prev.italic,
+                              "", prev.w + r.w)
+                continue
+            if abs(gap - space_w) < 1e-3:
+                out[-1] = Run(prev.x, prev.baseline, prev.text + " " + r.text, prev.face, prev.size, prev.bold,
+                              prev.italic, "", prev.w + gap + r.w)
+                continue
+        out.append(r)
+    return out
+
+
+def icon_box(run: Run) -> tuple[float, float, float]:
+    """(x, y_top, size) of an inline icon, in mm, relative to the text box."""
+    size_mm = run.w
+    # the icon sits on the line: its bottom a little below the baseline, like a capital with a descender
+    y_top = run.baseline - size_mm * 0.80
+    return run.x, y_top, size_mm
