@@ -21,7 +21,7 @@ _BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.+-]*$")
 
 def _val(v: Any) -> str:
     if isinstance(v, Effect):
-        return fmt([v])
+        return fmt([v], nested=True)
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
@@ -37,9 +37,10 @@ def _val(v: Any) -> str:
     raise TypeError(f"cannot write {type(v).__name__} in effect text")
 
 
-def fmt(effects: Sequence[Effect]) -> str:
+def fmt(effects: Sequence[Effect], nested: bool = False) -> str:
+    """Effects as text; a nested effect always has parentheses, so it reads back as an effect, not a word."""
     return "; ".join(e.word + ("(" + ", ".join(f"{k}={_val(v)}" for k, v in e.params.items()) + ")"
-                               if e.params else "") for e in effects)
+                               if e.params or nested else "") for e in effects)
 
 
 class ParseError(ValueError):

@@ -34,10 +34,9 @@ class LineMap:
                 current = RecordLines(no, len(lines))
                 self.records.setdefault(m.group(1), []).append(current)
                 continue
-            if line.lstrip().startswith("["):
-                if current is not None and not line.lstrip().startswith("[" + "["):
-                    # a sub-table of the current record, e.g. [card.extra]: keep the record open
-                    continue
+            if line.lstrip().startswith("[") and current is not None and not line.lstrip().startswith("[["):
+                # a sub-table of the current record, e.g. [card.extra]: keep the record open
+                continue
             if current is None:
                 continue
             km = _KEY.match(line)

@@ -25,7 +25,7 @@ from .vocab import Vocabulary
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,11}$")
 CARD_KEYS = {"id", "name", "type", "deck", "copies", "effects", "text", "flavor"}
 RECORD_KEYS = {"id", "name", "effects", "text", "flavor"}
-RESERVED_FILES = {"game.toml", "vocabulary.toml"}
+RESERVED_FILES = {"game.toml", "vocabulary.toml", "layout.toml", "sheets.toml"}
 _TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -258,7 +258,7 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     try:
         vocab = Vocabulary.from_data(decl.id, vdata)
     except SpecError as exc:
-        raise DataErrors(issues + [Issue(display_path(vpath), 0, "", str(exc))]) from None
+        raise DataErrors([*issues, Issue(display_path(vpath), 0, "", str(exc))]) from None
     for p in vocab.check_self():
         m = re.search(r"word '([^']+)'", p)
         line = 0
@@ -270,6 +270,7 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
         issues.append(Issue(display_path(vpath), line, "", p))
 
     records: list[Record] = []
+    present: list[tuple[str, str, str, int]] = []  # (kind, type, deck, copies) of every entry, valid or not
     files = sorted(p for p in root.glob("*.toml") if p.name not in RESERVED_FILES)
     kinds_allowed = {"card", *decl.kinds}
     for path in files:
@@ -280,7 +281,8 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
         lm = LineMap(path.read_text(encoding="utf-8"))
         for kind, entries in raw.items():
             if kind not in kinds_allowed:
-                issues.append(Issue(shown, 0, "", f"unknown table '{kind}' (expected [[{']], [['.join(sorted(kinds_allowed))}]])"))
+                expected = "]], [[".join(sorted(kinds_allowed))
+                issues.append(Issue(shown, 0, "", f"unknown table '{kind}' (expected [[{expected}]])"))
                 continue
             if not isinstance(entries, list):
                 issues.append(Issue(shown, 0, "", f"'{kind}' must be an array of tables: write [[{kind}]]"))
@@ -289,14 +291,50 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
                 rec = _parse_record(decl, vocab, kind, entry, i, shown, lm, issues)
                 if rec is not None:
                     records.append(rec)
+                present.append(_presence(decl, kind, entry))
     vocab.names.update({r.id: r.name for r in records})
-    _cross_check(decl, vocab, root, records, issues)
+    unreadable = any(i.message.startswith(("malformed TOML", "is not UTF-8", "cannot be read")) for i in issues)
+    _cross_check(decl, vocab, root, records, issues, present if not unreadable else None)
     if issues and strict:
         raise DataErrors(issues)
     return Game(decl=decl, root=root, vocabulary=vocab, records=records)
 
 
-def _cross_check(decl: GameDecl, vocab: Vocabulary, root: Path, records: list[Record], issues: list[Issue]) -> None:
+def _decl_line(root: Path, table: str, ident: str, key: str = "count") -> int:
+    """The line of ``key`` in the ``[[table]]`` of game.toml whose id is ``ident`` (or of ``[kinds.ident]``)."""
+    lines = (root / "game.toml").read_text(encoding="utf-8").splitlines()
+    start = None
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if (s.startswith("id") and s.split("=", 1)[-1].strip().strip('"') == ident) or s == f"[{table}.{ident}]":
+            start = i
+            break
+    if start is None:
+        return 0
+    for j in range(start, len(lines)):
+        s = lines[j].strip()
+        if j > start and s.startswith("["):
+            break
+        if s.startswith(key) and s[len(key):].lstrip().startswith("="):
+            return j + 1
+    return start + 1
+
+
+def _presence(decl: GameDecl, kind: str, entry: Any) -> tuple[str, str, str, int]:
+    """What an entry counts for, even when it has other problems (so one bad card is one error, not three)."""
+    if not isinstance(entry, Mapping):
+        return (kind, "", "", 0)
+    ctype = entry.get("type") if kind == "card" else ""
+    tdecl = decl.types.get(ctype) if isinstance(ctype, str) else None
+    deck = entry.get("deck", tdecl.deck if tdecl else "")
+    copies = entry.get("copies", 1)
+    if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+        copies = 1
+    return (kind, ctype if isinstance(ctype, str) else "", deck if isinstance(deck, str) else "", copies)
+
+
+def _cross_check(decl: GameDecl, vocab: Vocabulary, root: Path, records: list[Record], issues: list[Issue],
+                 present: list[tuple[str, str, str, int]] | None) -> None:
     seen: dict[tuple[str, str], Record] = {}
     for r in records:
         key = (r.kind, r.id)
@@ -315,26 +353,28 @@ def _cross_check(decl: GameDecl, vocab: Vocabulary, root: Path, records: list[Re
         for ref in _effect_refs(vocab, r.effects):
             if ref not in ids:
                 issues.append(Issue(r.source.file, r.source.line, r.id, f"an effect names unknown id '{ref}'"))
+    if present is None:
+        return
     game_file = display_path(root / "game.toml")
     deck_counts: Counter[str] = Counter()
     type_counts: Counter[str] = Counter()
-    for r in records:
-        if r.kind == "card":
-            deck_counts[r.deck] += r.copies
-            type_counts[r.type] += r.copies
+    for kind, ctype, deck, copies in present:
+        if kind == "card":
+            deck_counts[deck] += copies
+            type_counts[ctype] += copies
     for d in decl.decks.values():
         if deck_counts[d.id] != d.count:
-            issues.append(Issue(game_file, 0, "", f"deck '{d.id}' has {deck_counts[d.id]} cards, game.toml declares "
-                                                 f"{d.count}"))
+            issues.append(Issue(game_file, _decl_line(root, "decks", d.id), "",
+                                f"deck '{d.id}' has {deck_counts[d.id]} cards, game.toml declares {d.count}"))
     for t in decl.types.values():
         if t.count is not None and type_counts[t.id] != t.count:
-            issues.append(Issue(game_file, 0, "", f"type '{t.id}' has {type_counts[t.id]} cards, game.toml declares "
-                                                 f"{t.count}"))
-    kind_counts = Counter(r.kind for r in records)
+            issues.append(Issue(game_file, _decl_line(root, "types", t.id), "",
+                                f"type '{t.id}' has {type_counts[t.id]} cards, game.toml declares {t.count}"))
+    kind_counts = Counter(p[0] for p in present)
     for k in decl.kinds.values():
         if k.count is not None and kind_counts[k.id] != k.count:
-            issues.append(Issue(game_file, 0, "", f"there are {kind_counts[k.id]} '{k.id}' records, game.toml "
-                                                 f"declares {k.count}"))
+            issues.append(Issue(game_file, _decl_line(root, "kinds", k.id), "",
+                                f"there are {kind_counts[k.id]} '{k.id}' records, game.toml declares {k.count}"))
 
 
 def _refs(spec: FieldSpec, value: Any) -> list[str]:

@@ -51,8 +51,8 @@ def _cap(s: str) -> str:
 
 
 def _or_list(items: Any) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _an(word: str) -> str:

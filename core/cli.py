@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
-
 from wizprint.errors import DataErrors, UsageError, WizprintError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -185,10 +184,7 @@ def build_cmd(
     opts = BuildOptions(print=popts, svg=svg, png=png)
     targets = game_ids() if game == "all" else [game]
     for gid in targets:
-        if game == "all":
-            out = (output or Path("output")) / gid
-        else:
-            out = output
+        out = (output or Path("output")) / gid if game == "all" else output
         progress = for_terminal(quiet)
         try:
             result = build_game(gid, out, opts, progress)
@@ -201,10 +197,4 @@ def build_cmd(
 
 
 def main() -> None:
-    try:
-        from wizprint.solo.cli import solo_app
-
-        app.add_typer(solo_app, name="solo")
-    except ImportError:
-        pass
     app()

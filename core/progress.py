@@ -50,7 +50,8 @@ class Plain:
 
 class RichBar:
     def __init__(self) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress as RP, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RP
 
         self._p = RP(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                      TextColumn("{task.fields[what]}"), TimeElapsedColumn(), transient=False)

@@ -36,7 +36,7 @@ def calibration_pdf(paper_name: str, duplex: str, offset: tuple[float, float] = 
     points = [(pw / 2, ph / 2), (40, 40), (pw - 40, 40), (40, ph - 40), (pw - 40, ph - 40)]
     # front
     c.setFont(bold, 16)
-    c.drawCentredString(pw / 2 * MM, (ph - 20) * MM, "Duplex calibration - FRONT")
+    c.drawCentredString(pw / 2 * MM, (ph / 2 + 60) * MM, "Duplex calibration - FRONT")
     c.setFont(regular, 9)
     lines = [
         f"Print both pages of this file on one sheet, {duplex}-edge duplex, at 100 % (no 'fit to page').",
@@ -45,7 +45,7 @@ def calibration_pdf(paper_name: str, duplex: str, offset: tuple[float, float] = 
         "the vertical ruler gives Y. Then build with --back-offset X,Y (millimetres). 0,0 means aligned.",
     ]
     for i, ln in enumerate(lines):
-        c.drawCentredString(pw / 2 * MM, (ph - 30 - 5 * i) * MM, ln)
+        c.drawCentredString(pw / 2 * MM, (ph / 2 + 45 - 5 * i) * MM, ln)
     c.setLineWidth(0.4)
     for x, y in points:
         _cross(c, x, y)

@@ -108,7 +108,7 @@ def _from_cell(spec: FieldSpec, cell: str) -> Any:
     return cell
 
 
-def read_csv(game: Game, text: str, source: str) -> list[dict[str, Any]]:
+def read_csv(game: Game, text: str, source: str) -> list[Mapping[str, Any]]:
     """Rows of a CSV file as TOML-shaped card tables; problems as :class:`DataErrors` with row lines."""
     reader = csv.reader(io.StringIO(text))
     try:
@@ -119,7 +119,7 @@ def read_csv(game: Game, text: str, source: str) -> list[dict[str, Any]]:
     if missing:
         raise DataErrors([Issue(source, 1, "", f"the header lacks column(s) {', '.join(missing)}")])
     issues: list[Issue] = []
-    out: list[dict[str, Any]] = []
+    out: list[Mapping[str, Any]] = []
     for lineno, row in enumerate(reader, start=2):
         if not any(row):
             continue

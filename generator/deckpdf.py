@@ -103,7 +103,7 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene, opts: Pri
             chunk = fronts[pno * per:(pno + 1) * per]
             fslots = list(fl.fronts.slots[:len(chunk)])
             bslots = list(fl.backs[:len(chunk)])
-            for (cid, sc), s in zip(chunk, fslots):
+            for (_cid, sc), s in zip(chunk, fslots):
                 painter.place(sc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
             for s in bslots:
                 painter.place(back, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
@@ -134,7 +134,7 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene, opts: Pri
         for sheet in range(nsheets):
             chunk = fronts[sheet * per:(sheet + 1) * per]
             fslots = list(grid.slots[:len(chunk)])
-            for (cid, sc), s in zip(chunk, fslots):
+            for (_cid, sc), s in zip(chunk, fslots):
                 painter.place(sc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
             if opts.marks:
                 _marks(c, fslots, bleed)

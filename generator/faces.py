@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import jinja2
-
 from wizprint.cards.model import Game, Record
 from wizprint.errors import DataErrors, FitError, Issue
 
@@ -87,9 +86,18 @@ def card_context(game: Game, layout: GameLayout, record: Record | None, size: tu
         "version": game.decl.version, "short": game.decl.short,
     }
     if record is not None:
-        ctx.update(card=record, c=Fields(record.fields, set(game.decl.fields)), text=game.text(record), type=game.decl.types.get(record.type),
+        ctx.update(card=record, c=Fields(record.fields, set(game.decl.fields)), text=game.text(record),
+                   type=game.decl.types.get(record.type),
                    effects=record.effects, effect=record.effects[0] if record.effects else None)
     return ctx
+
+
+class ElementError(Exception):
+    """A problem in one layout element, with the element's line in the layout file."""
+
+    def __init__(self, message: str, line: int):
+        super().__init__(message)
+        self.line = line
 
 
 class FaceBuilder:
@@ -110,13 +118,11 @@ class FaceBuilder:
             for el in face.elements:
                 for item in self._element(el, ctx, face, size, who):
                     scene.add(item)
-        except FitError as exc:
-            raise DataErrors([Issue(self.layout.file, getattr(exc, "line", 0), who, f"face '{face.id}': {exc}")]
-                             ) from None
+        except ElementError as exc:
+            raise DataErrors([Issue(self.layout.file, exc.line, who, f"face '{face.id}': {exc}")]) from None
         except (jinja2.TemplateError, ValueError, TypeError, KeyError, AttributeError) as exc:
-            line = getattr(exc, "_wiz_line", 0) or face.line
-            raise DataErrors([Issue(self.layout.file, line, who, f"face '{face.id}': {type(exc).__name__}: {exc}")]
-                             ) from None
+            raise DataErrors([Issue(self.layout.file, face.line, who,
+                                    f"face '{face.id}': {type(exc).__name__}: {exc}")]) from None
         scene.key = f"{self.game.id}/{deck}/{face.id}/{record.id if record else '*back*'}"
         return scene
 
@@ -139,11 +145,9 @@ class FaceBuilder:
                 out.append(item)
             return out
         except FitError as exc:
-            exc.line = el.line  # type: ignore[attr-defined]
-            raise
+            raise ElementError(str(exc), el.line) from None
         except (jinja2.TemplateError, ValueError, TypeError, KeyError, AttributeError) as exc:
-            exc._wiz_line = el.line  # type: ignore[attr-defined]
-            raise
+            raise ElementError(f"{type(exc).__name__}: {exc}", el.line) from None
 
     def _box(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
         x, y, w, h = (_num(render_value(v, ctx)) for v in p["box"])
@@ -193,7 +197,8 @@ class FaceBuilder:
                               min_size=_num(render_value(mins, ctx)) if mins is not None else None,
                               leading=_num(p.get("leading", 1.2)), para_gap=_num(p.get("para_gap", 0.35)),
                               align=str(render_value(p.get("align", "left"), ctx)),
-                              valign=str(render_value(p.get("valign", "top"), ctx)))
+                              valign=str(render_value(p.get("valign", "top"), ctx)),
+                              max_lines=int(p["max_lines"]) if "max_lines" in p else None)
             for f in fragments(markup):
                 if f is not None and f.icon and not icon_exists(f.icon, self.game.id):
                     raise KeyError(f"unknown icon ':{f.icon}:' in text")

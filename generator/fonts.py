@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-
 from wizprint.errors import WizprintError
 from wizprint.resources import layouts_dir
 
@@ -55,7 +54,7 @@ def family(name: str) -> Family:
         raise WizprintError(f"unknown font family '{name}' (families: {', '.join(families())})") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def register(filename: str) -> str:
     """Register a TTF file from the fonts folder; return its reportlab name."""
     face_name = Path(filename).stem
@@ -70,7 +69,7 @@ ACCENT_ROOM = 1.12  # the ink of ascenders and accents reaches about this far ab
 MAX_DESCENT = 0.28  # descenders reach at most this far below the baseline, in ems
 
 
-@lru_cache(maxsize=None)
+@cache
 def ascent(face: str) -> float:
     """How far the ink of a line reaches above the baseline, as a fraction of the font size.
 
@@ -82,7 +81,7 @@ def ascent(face: str) -> float:
     return min(cap * ACCENT_ROOM, float(f.face.ascent) / 1000.0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def descent(face: str) -> float:
     f = pdfmetrics.getFont(face)
     return min(-float(f.face.descent) / 1000.0, MAX_DESCENT)

@@ -4,11 +4,10 @@ into filled/stroked paths in a 100 × 100 box, drawn by both back ends."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import svgelements as se
-
 from wizprint.errors import WizprintError
 from wizprint.resources import layouts_dir
 
@@ -100,7 +99,7 @@ def icon_dirs(game: str | None) -> list[Path]:
     return dirs
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_icon(name: str, game: str | None = None) -> Icon:
     for d in icon_dirs(game):
         p = d / f"{name}.svg"

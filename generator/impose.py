@@ -18,7 +18,7 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9
 MARK_GAP = 1.0  # mm between the bleed edge and a crop mark
 MARK_LEN = 4.0  # mm
 MIN_MARGIN = 8.0  # mm from the paper edge to the outermost bleed, leaving room for the marks
-FOLD_GAP = 4.0  # mm between the fold line and the nearest trim (gutterfold), bleed included
+FOLD_MARGIN = 6.0  # mm from the paper edge to the outermost bleed in gutterfold (marks only on three sides)
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,8 @@ def fit(area_w: float, area_h: float, card_w: float, card_h: float, bleed: float
     best = (0, 0, False)
     for rotated in (False, True):
         cw, ch = (card_h, card_w) if rotated else (card_w, card_h)
-        cols = int(math.floor((area_w + 1e-9) / (cw + 2 * bleed)))
-        rows = int(math.floor((area_h + 1e-9) / (ch + 2 * bleed)))
+        cols = math.floor((area_w + 1e-9) / (cw + 2 * bleed))
+        rows = math.floor((area_h + 1e-9) / (ch + 2 * bleed))
         if cols * rows > best[0] * best[1]:
             best = (cols, rows, rotated)
     return best
@@ -69,8 +69,8 @@ def grid_in(x0: float, y0: float, area_w: float, area_h: float, card_w: float, c
     else:
         rot = rotated
         cw, ch = (card_h, card_w) if rot else (card_w, card_h)
-        cols = int(math.floor((area_w + 1e-9) / (cw + 2 * bleed)))
-        rows = int(math.floor((area_h + 1e-9) / (ch + 2 * bleed)))
+        cols = math.floor((area_w + 1e-9) / (cw + 2 * bleed))
+        rows = math.floor((area_h + 1e-9) / (ch + 2 * bleed))
     cw, ch = (card_h, card_w) if rot else (card_w, card_h)
     pitch_x, pitch_y = cw + 2 * bleed, ch + 2 * bleed
     gw, gh = cols * pitch_x, rows * pitch_y
@@ -123,26 +123,28 @@ class FoldLayout:
     fold: tuple[tuple[float, float], tuple[float, float]]  # the fold line's two ends
 
 
-def gutterfold(paper: tuple[float, float], card: tuple[float, float], bleed: float, margin: float = MIN_MARGIN
+def gutterfold(paper: tuple[float, float], card: tuple[float, float], bleed: float, margin: float = FOLD_MARGIN
                ) -> FoldLayout:
-    """Choose the fold (across the middle, horizontal or vertical) that fits the most cards."""
+    """Choose the fold (across the middle, horizontal or vertical) that fits the most cards. The bleeds of a
+    front and its back meet at the fold line (a card's trim is ``bleed`` from the fold, at least 1 mm)."""
     pw, ph = paper
+    gap = max(bleed, 1.0)
     best: FoldLayout | None = None
     for horizontal in (True, False):
         if horizontal:  # fold line across the page: fronts in the top half
             fold_y = ph / 2
-            area_h = fold_y - FOLD_GAP - margin
-            g = grid_in(margin, fold_y + FOLD_GAP, pw - 2 * margin, area_h, card[0], card[1], bleed)
+            area_h = fold_y - gap - margin
+            g = grid_in(margin, fold_y + gap, pw - 2 * margin, area_h, card[0], card[1], bleed)
             # push the grid against the fold so fronts and backs meet the fold at the same distance
-            g = _shift_grid(g, 0.0, (fold_y + FOLD_GAP + bleed) - min(s.y for s in g.slots) if g.slots else 0.0)
+            g = _shift_grid(g, 0.0, (fold_y + gap) - min(s.y for s in g.slots) if g.slots else 0.0)
             backs = tuple(Slot(s.x, 2 * fold_y - s.y - s.h, s.w, s.h, (s.rotate + (0 if s.rotate % 180 else 180)) % 360)
                           for s in g.slots)
             line = ((0.0, fold_y), (pw, fold_y))
         else:  # fold line down the page: fronts in the left half
             fold_x = pw / 2
-            area_w = fold_x - FOLD_GAP - margin
+            area_w = fold_x - gap - margin
             g = grid_in(margin, margin, area_w, ph - 2 * margin, card[0], card[1], bleed)
-            g = _shift_grid(g, (fold_x - FOLD_GAP - bleed) - max(s.x + s.w for s in g.slots) if g.slots else 0.0, 0.0)
+            g = _shift_grid(g, (fold_x - gap) - max(s.x + s.w for s in g.slots) if g.slots else 0.0, 0.0)
             backs = tuple(Slot(2 * fold_x - s.x - s.w, s.y, s.w, s.h, (s.rotate + (180 if s.rotate % 180 else 0)) % 360)
                           for s in g.slots)
             line = ((fold_x, 0.0), (fold_x, ph))

@@ -28,7 +28,11 @@ _NAMED = {"black": "#000000", "white": "#ffffff", "red": "#ff0000", "blue": "#00
 
 def new_canvas(target: Any, pagesize: tuple[float, float], title: str, author: str = "wizprint") -> Canvas:
     """A canvas that writes reproducible bytes (fixed ids and dates; SOURCE_DATE_EPOCH honoured)."""
-    c = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1, pdfVersion=(1, 6))
+    from .fonts import family
+
+    # start every page and form in an embedded font: reportlab's default (Helvetica) would be referenced unembedded
+    c = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1, pdfVersion=(1, 6),
+               initialFontName=family("text").face(), initialFontSize=9)
     c.setTitle(title)
     c.setAuthor(author)
     c.setCreator("wizprint")

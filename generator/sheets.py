@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-
 from wizprint.cards.model import Game
 from wizprint.errors import BuildError, DataErrors, FitError, Issue
 from wizprint.resources import layouts_dir
@@ -116,7 +115,7 @@ def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) ->
         flow.add(_moved(head, MARGIN, MARGIN, accent))
         flow.add(Poly(((MARGIN, MARGIN + 12.5), (pw - MARGIN, MARGIN + 12.5)), Paint(stroke=accent, stroke_width=0.6),
                       closed=False))
-        for i, b in enumerate(spec.get("blocks", [])):
+        for b in spec.get("blocks", []):
             _block(flow, b, ctx, size, accent, game.id)
     except FitError as exc:
         raise DataErrors([Issue(str(sheets_path(game)), 0, sheet_id, str(exc))]) from None
@@ -190,10 +189,10 @@ def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: floa
             elif ri % 2 == 0:
                 flow.add(Rect(flow.x, flow.y, w, rh, Paint(fill="#000000", opacity=0.05)))
             x = flow.x
-            for ci, t in enumerate(cells):
+            for ci, cell_text in enumerate(cells):
                 cw = w * widths[ci] / total
-                if t is not None:
-                    flow.add(_moved(t, x + pad, flow.y + pad))
+                if cell_text is not None:
+                    flow.add(_moved(cell_text, x + pad, flow.y + pad))
                 x += cw
             flow.y += rh
         flow.y += bsize * 0.3528 * 0.8

@@ -88,7 +88,7 @@ def _break(paras: tuple[tuple[_Word, ...], ...], width_pt: float, size: float, s
 
 def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", size: float = 9.0,
                 min_size: float | None = None, leading: float = 1.2, para_gap: float = 0.35, align: str = "left",
-                valign: str = "top") -> TextLayout:
+                valign: str = "top", max_lines: int | None = None) -> TextLayout:
     """Fit ``markup`` in a ``w`` × ``h`` mm box, shrinking from ``size`` to ``min_size`` pt in 0.25 pt steps."""
     fam = family(family_name)
     paras = _prepare(markup, family_name)
@@ -102,14 +102,20 @@ def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", s
     s = size
     while True:
         broken = _break(paras, width_pt, s, space1)
-        if broken is not None:
+        if broken is not None and max_lines is not None and sum(len(p) for p in broken) > max_lines:
+            broken_ok = False
+        else:
+            broken_ok = broken is not None
+        if broken is not None and broken_ok:
             nlines = sum(len(p) for p in broken)
             total = (asc + desc) * s + (nlines - 1) * leading * s + (len(broken) - 1) * para_gap * s
             if total <= height_pt + 1e-6:
                 return _place(broken, fam, s, asc, desc, leading, para_gap, space1, width_pt, height_pt, total,
                               align, valign, family_name)
         if s - 0.25 < floor - 1e-9:
-            why = "a word is wider than the box" if broken is None else "the text is too long for the box"
+            why = ("a word is wider than the box" if broken is None else
+                   f"it needs more than {max_lines} line{'s' if max_lines != 1 else ''}" if not broken_ok else
+                   "the text is too long for the box")
             raise FitError(f"text does not fit its {w:.1f}x{h:.1f} mm box even at {floor:g} pt ({why})")
         s -= 0.25
 
@@ -130,7 +136,7 @@ def _place(broken: list[list[list[_Word]]], fam: Family, s: float, asc: float, d
             baseline += para_gap * s
         for li, line in enumerate(para):
             if li or pi:
-                baseline += leading * s if li else leading * s
+                baseline += leading * s
             nlines += 1
             lw = sum(w.w1 for w in line) * s + space1 * s * (len(line) - 1)
             x = 0.0

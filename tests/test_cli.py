@@ -1,0 +1,99 @@
+"""The command line: builds from any folder, clear one-line errors for bad options and unwritable folders."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+WIZPRINT = str(Path(sys.executable).with_name("wizprint"))  # the console script installed beside this python
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "wizprint", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=300)
+
+
+def test_console_script_builds_from_another_folder(tmp_path: Path) -> None:
+    for game in ("wizard-cards", "covenant"):
+        res = subprocess.run([WIZPRINT, "build", game], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert res.returncode == 0, res.stderr
+        out = tmp_path / "output" / game
+        manifest = json.loads((out / "manifest.json").read_text())
+        assert manifest["game"] == game
+        for f in manifest["files"]:
+            assert (out / f["file"]).is_file()
+        assert any(f["kind"] == "cards" for f in manifest["files"])
+
+
+def test_games_lists_counts() -> None:
+    res = run("games")
+    assert res.returncode == 0
+    assert "covenant: Covenant of Wizards" in res.stdout and "91 cards" in res.stdout
+    assert "wizard-cards" in res.stdout and "54 cards" in res.stdout
+
+
+@pytest.mark.parametrize("args,words", [
+    (["build", "covenant", "--paper", "a5"], "--paper must be one of a4, letter"),
+    (["build", "covenant", "--duplex", "sideways"], "--duplex must be long, short or off"),
+    (["build", "covenant", "--bleed", "9"], "--bleed must be between 0 and 6"),
+    (["build", "covenant", "--back-offset", "1;2"], "--back-offset takes X,Y"),
+    (["build", "covenant", "--layout", "booklet"], "--layout must be duplex or gutterfold"),
+    (["build", "nosuchgame"], "unknown game or path 'nosuchgame'"),
+])
+def test_bad_options_give_one_clear_line(args: list[str], words: str, tmp_path: Path) -> None:
+    res = run(*args, "-o", str(tmp_path / "o"), cwd=tmp_path)
+    assert res.returncode != 0
+    assert "Traceback" not in res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and words in lines[0], res.stderr
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").rglob("*.pdf"))
+
+
+def test_unwritable_folder() -> None:
+    """/proc refuses new folders to every user, root included."""
+    res = run("build", "covenant", "-o", "/proc/wizprint-test/out")
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "cannot create output folder /proc/wizprint-test/out" in lines[0]
+
+
+def test_output_path_that_is_a_file(tmp_path: Path) -> None:
+    """Works as root too: an output 'folder' that is a file cannot be created."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    res = run("build", "covenant", "-o", str(blocker / "out"))
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "cannot create output folder" in lines[0]
+
+
+def test_failed_build_writes_nothing(tmp_path: Path) -> None:
+    from wizprint.resources import cards_dir
+
+    g = tmp_path / "covenant"
+    shutil.copytree(cards_dir() / "covenant", g)
+    p = g / "spells.toml"
+    p.write_text(p.read_text().replace('name = "Charm"', 'name = "Charm of the Nineteen Whispering Serpent Queens"'))
+    res = run("build", str(g), "-o", str(tmp_path / "out"))
+    assert res.returncode == 1 and "[S16]" in res.stderr and "does not fit" in res.stderr
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").rglob("*")) == []
+
+
+def test_calibration_sheet(tmp_path: Path) -> None:
+    import pikepdf
+
+    res = run("build", "calibrate", "--paper", "letter", "--duplex", "short", "-o", str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    with pikepdf.open(tmp_path / "calibration-letter-short.pdf") as pdf:
+        assert len(pdf.pages) == 2
+        assert [float(v) for v in pdf.pages[0].MediaBox] == [0, 0, 612, 792]
+
+
+def test_python_dash_m_help() -> None:
+    res = run("--help")
+    assert res.returncode == 0 and "build" in res.stdout and "validate" in res.stdout

@@ -1,0 +1,111 @@
+"""Unit tests of imposition, text fitting, markup, atomic writes and effect notation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from wizprint.atomic import write_atomic
+from wizprint.cards import effects_text
+from wizprint.errors import BuildError, FitError
+from wizprint.generator.impose import PAPERS, crop_marks, fit, gutterfold, mirror_slot, page_grid
+from wizprint.generator.markup import paragraphs, plain
+from wizprint.generator.textlayout import layout_text
+
+
+def test_poker_cards_per_page() -> None:
+    # 63x88 with 3 mm bleed is 69x94: turned a quarter, 2 x 4 fit on A4 (198 x 281 inside 8 mm margins)
+    assert fit(210 - 16, 297 - 16, 63, 88, 3) == (2, 4, True)
+    assert page_grid(PAPERS["a4"], (63, 88), 3).count == 8
+    assert page_grid(PAPERS["letter"], (63, 88), 3).count == 6
+    # without bleed, nine poker cards fit an A4 page upright
+    assert page_grid(PAPERS["a4"], (63, 88), 0).count == 9
+    # tarot cards (76 x 126 with bleed): 2 x 2 on A4
+    assert page_grid(PAPERS["a4"], (70, 120), 3).count == 4
+
+
+def test_grid_is_centred_on_the_page() -> None:
+    g = page_grid(PAPERS["a4"], (63, 88), 3)
+    left = min(s.x for s in g.slots) - 3
+    right = 210 - (max(s.x + s.w for s in g.slots) + 3)
+    bottom = min(s.y for s in g.slots) - 3
+    top = 297 - (max(s.y + s.h for s in g.slots) + 3)
+    assert left == pytest.approx(right) and bottom == pytest.approx(top)
+
+
+def test_mirror_long_and_short() -> None:
+    g = page_grid(PAPERS["a4"], (63, 88), 3)
+    s = g.slots[0]
+    b = mirror_slot(s, PAPERS["a4"], "long")
+    assert b.x + b.w / 2 == pytest.approx(210 - (s.x + s.w / 2)) and b.y == s.y
+    b = mirror_slot(s, PAPERS["a4"], "short", (1.0, 2.0))
+    assert b.x == s.x + 1.0 and b.y + b.h / 2 == pytest.approx(297 - (s.y + s.h / 2) + 2.0)
+
+
+def test_gutterfold_halves() -> None:
+    fl = gutterfold(PAPERS["a4"], (63, 88), 3)
+    # half an A4 page (148.5 mm) holds two rows of quarter-turned poker cards (69 mm with bleed), 2 across
+    assert fl.fronts.count == 4 and fl.fronts.rotated
+    (x1, y1), (x2, _) = fl.fold
+    for f, b in zip(fl.fronts.slots, fl.backs):
+        if x1 == x2:  # vertical fold
+            assert (f.x + f.w / 2) + (b.x + b.w / 2) == pytest.approx(2 * x1)
+        else:
+            assert (f.y + f.h / 2) + (b.y + b.h / 2) == pytest.approx(2 * y1)
+
+
+def test_crop_marks_extend_every_cut_line() -> None:
+    g = page_grid(PAPERS["a4"], (63, 88), 3)
+    marks = crop_marks(g.slots, 3)
+    # 2 columns -> 4 vertical cut lines, 4 rows -> 8 horizontal: two marks each
+    assert len(marks) == 2 * (4 + 8)
+
+
+def test_shrink_to_fit_and_fail_below_minimum() -> None:
+    text = "A long rule that needs several lines to fit in a small box " * 3
+    lay = layout_text(text, 40, 12, size=10, min_size=5)
+    assert 5 <= lay.size < 10
+    with pytest.raises(FitError):
+        layout_text(text, 40, 12, size=10, min_size=9)
+    with pytest.raises(FitError):
+        layout_text("Title", 40, 12, size=10, max_lines=1, min_size=10) if False else layout_text(
+            "A title far too long for one line of this box", 20, 12, size=10, min_size=9, max_lines=1)
+
+
+def test_inline_icons_take_room_in_the_line() -> None:
+    a = layout_text("Roll :die: now", 60, 10, size=8)
+    b = layout_text("Roll now", 60, 10, size=8)
+    icon = [r for r in a.runs if r.icon]
+    assert len(icon) == 1 and icon[0].icon == "die"
+    last_a = max(r.x + r.w for r in a.runs)
+    last_b = max(r.x + r.w for r in b.runs)
+    assert last_a > last_b + icon[0].w * 0.9
+
+
+def test_markup() -> None:
+    paras = paragraphs("**Bold** and *it* :ward:\nsecond")
+    assert len(paras) == 2
+    first = paras[0]
+    assert first[0][0].bold and not first[0][0].italic
+    assert first[2][0].italic and first[3][0].icon == "ward"
+    assert plain("**Ward 2.** Stop :d6:") == "Ward 2. Stop [d6]"
+    assert plain("a \\*star\\*") == "a *star*"
+
+
+def test_write_atomic_leaves_no_temporary_file_on_failure(tmp_path: Path) -> None:
+    target = tmp_path / "a.pdf"
+    target.mkdir()  # a folder where the file should go: the final rename fails
+    with pytest.raises(BuildError):
+        write_atomic(target, b"data")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.pdf"]
+    ok = write_atomic(tmp_path / "b.txt", "hello")
+    assert ok.read_text() == "hello" and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_effect_notation_round_trip() -> None:
+    text = "on_complete(then=[skip_turn(), draw(n=2)]); negate(what=[action, event]); quest_level(n=-1)"
+    effs = effects_text.parse(text)
+    assert effs[0].params["then"][0].word == "skip_turn"
+    assert effects_text.fmt(effs) == text
+    with pytest.raises(effects_text.ParseError):
+        effects_text.parse("draw(n=2")
