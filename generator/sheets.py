@@ -84,19 +84,27 @@ class _Flow:
             self.pages.append(SheetPage())
             self.y = MARGIN
         else:
-            self.y = self.top0 if len(self.pages) == 1 else MARGIN
+            self.y = self.column_top()
+
+    def column_top(self) -> float:
+        return self.top0 if len(self.pages) == 1 else MARGIN
 
     def need(self, h: float) -> None:
-        if h > self.room() and self.y > (self.top0 if len(self.pages) == 1 and self.col == 0 else MARGIN) + 0.1:
+        """Move to the next column unless ``h`` mm fit here; a block taller than a whole column is an error."""
+        if h > self.ph - MARGIN - self.column_top() + 1e-6:
+            column = self.ph - MARGIN - self.column_top()
+            raise FitError(f"a block {h:.0f} mm tall is taller than a column ({column:.0f} mm); split it")
+        if h > self.room() and self.y > self.column_top() + 0.1:
             self.next_column()
 
     def add(self, item: Item) -> None:
         self.pages[-1].items.append(item)
 
 
-def _text(markup: str, w: float, size: float, fam: str = "text", align: str = "left") -> Text:
+def _text_g(markup: str, w: float, size: float, fam: str = "text", align: str = "left", game: str | None = None
+            ) -> Text:
     lay = layout_text(markup, w, 2000.0, family_name=fam, size=size, align=align)
-    return Text(0, 0, w, lay.height, lay, "#1a1a1a")
+    return Text(0, 0, w, lay.height, lay, "#1a1a1a", game)
 
 
 def _moved(t: Text, x: float, y: float, colour: str = "#1a1a1a") -> Text:
@@ -111,16 +119,20 @@ def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) ->
     title = _render(spec.get("title", game.name), ctx)
     flow = _Flow(pw, ph, int(spec.get("columns", 2)), MARGIN + 16)
     try:
-        head = _text(title, pw - 2 * MARGIN, 20, "display")
+        head = _text_g(title, pw - 2 * MARGIN, 20, "display")
         flow.add(_moved(head, MARGIN, MARGIN, accent))
         flow.add(Poly(((MARGIN, MARGIN + 12.5), (pw - MARGIN, MARGIN + 12.5)), Paint(stroke=accent, stroke_width=0.6),
                       closed=False))
+        block_no = 0  # which block failed, for the error message
         for b in spec.get("blocks", []):
+            block_no += 1
             _block(flow, b, ctx, size, accent, game.id)
     except FitError as exc:
-        raise DataErrors([Issue(str(sheets_path(game)), 0, sheet_id, str(exc))]) from None
+        raise DataErrors([Issue(_shown(game), _block_line(game, sheet_id, block_no), sheet_id,
+                                f"block {block_no}: {exc}")]) from None
     except jinja2.TemplateError as exc:
-        raise DataErrors([Issue(str(sheets_path(game)), 0, sheet_id, f"template error: {exc}")]) from None
+        raise DataErrors([Issue(_shown(game), _block_line(game, sheet_id, block_no), sheet_id,
+                                f"block {block_no}: template error: {exc}")]) from None
     max_pages = int(spec.get("pages", 2))
     if len(flow.pages) > max_pages:
         raise BuildError(f"sheet '{sheet_id}' of {game.id} needs {len(flow.pages)} pages, its layout allows "
@@ -130,7 +142,8 @@ def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) ->
     painter = PdfPainter(c)
     for n, page in enumerate(flow.pages, 1):
         painter.draw_items(page.items, ph)
-        foot = _text(f"{game.name} {game.decl.version} - {title} - page {n} of {len(flow.pages)} - wizprint",
+        name = "" if game.name.lower() in title.lower() else f"{game.name} - "
+        foot = _text_g(f"{name}{title} - page {n} of {len(flow.pages)} - version {game.decl.version} - wizprint",
                      pw - 2 * MARGIN, 6.5, align="center")
         painter.draw_items([_moved(foot, MARGIN, ph - MARGIN + 4, "#777777")], ph)
         c.showPage()
@@ -138,7 +151,28 @@ def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) ->
     return buf.getvalue(), len(flow.pages)
 
 
+def _shown(game: Game) -> str:
+    p = sheets_path(game)
+    try:
+        return "layouts/" + p.relative_to(layouts_dir()).as_posix()
+    except ValueError:
+        return str(p)
+
+
+def _block_line(game: Game, sheet_id: str, block_no: int) -> int:
+    """The line of the n-th ``[[sheets.<id>.blocks]]`` header in the sheets file."""
+    from wizprint.cards.lines import LineMap
+
+    return LineMap(sheets_path(game).read_text(encoding="utf-8")).line(f"sheets.{sheet_id}.blocks", block_no - 1)
+
+
 def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: float, accent: str, game: str) -> None:
+    """Lay out one block. Text from ``text``/``items``/``rows`` is a template; lines that a ``template`` produced
+    are used as they are (not rendered a second time)."""
+
+    def _text(markup: str, w: float, size: float, fam: str = "text", align: str = "left") -> Text:
+        return _text_g(markup, w, size, fam, align, game)
+
     kind = b.get("kind", "para")
     bsize = float(b.get("size", size))
     w = flow.colw
@@ -154,12 +188,13 @@ def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: floa
         flow.add(_moved(t, flow.x, flow.y))
         flow.y += t.h + bsize * 0.3528 * 0.6
     elif kind == "bullets":
-        items = b.get("items")
-        if items is None:
+        if "items" in b:
+            items = [_render(it, ctx) for it in b["items"]]
+        else:
             items = [ln for ln in _render(b["template"], ctx).splitlines() if ln.strip()]
         ind = 3.2
         for it in items:
-            t = _text(_render(it, ctx), w - ind, bsize)
+            t = _text(it, w - ind, bsize)
             flow.need(t.h)
             dot = _text("\u2022", ind, bsize)
             flow.add(_moved(dot, flow.x + 0.6, flow.y, accent))
@@ -167,8 +202,9 @@ def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: floa
             flow.y += t.h + bsize * 0.3528 * 0.35
         flow.y += bsize * 0.3528 * 0.4
     elif kind == "table":
-        rows = b.get("rows")
-        if rows is None:
+        if "rows" in b:
+            rows = [[_render(c, ctx) for c in row] for row in b["rows"]]
+        else:
             rows = [[c.strip() for c in ln.split("|")] for ln in _render(b["template"], ctx).splitlines() if ln.strip()]
         widths = list(b.get("widths", [1.0 / len(rows[0])] * len(rows[0])))
         total = sum(widths)
@@ -178,7 +214,7 @@ def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: floa
             cells = []
             for ci, cell in enumerate(row):
                 cw = w * widths[ci] / total - 2 * pad
-                md = _render(cell, ctx)
+                md = cell
                 if ri == 0 and header:
                     md = f"**{md}**" if md else md
                 cells.append(_text(md, cw, bsize) if md else None)

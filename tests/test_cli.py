@@ -97,3 +97,17 @@ def test_calibration_sheet(tmp_path: Path) -> None:
 def test_python_dash_m_help() -> None:
     res = run("--help")
     assert res.returncode == 0 and "build" in res.stdout and "validate" in res.stdout
+
+
+def test_sheet_block_too_tall_is_an_error_with_its_line(tmp_path: Path) -> None:
+    from wizprint.resources import cards_dir
+
+    g = tmp_path / "covenant"
+    shutil.copytree(cards_dir() / "covenant", g)
+    long_para = " ".join(["A very long paragraph that never ends."] * 400)
+    (g / "sheets.toml").write_text(
+        '[sheets.ability-sheet]\ntitle = "Too much"\n\n[[sheets.ability-sheet.blocks]]\nkind = "heading"\n'
+        'text = "Fine"\n\n[[sheets.ability-sheet.blocks]]\nkind = "para"\ntext = "' + long_para + '"\n')
+    res = run("build", str(g), "-o", str(tmp_path / "out"), "--no-svg", "--no-png")
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "sheets.toml:8: [ability-sheet] block 2:" in res.stderr and "taller than a column" in res.stderr
