@@ -60,7 +60,8 @@ def games_cmd() -> None:
     for gid in game_ids():
         g = load_game(gid)
         d = g.decl
-        print(f"{gid}: {d.name} v{d.version}, {d.players_min}-{d.players_max} players, "
+        players = f"{d.players_min}" if d.players_min == d.players_max else f"{d.players_min}-{d.players_max}"
+        print(f"{gid}: {d.name} v{d.version}, {players} players, "
               f"{g.physical_count()} cards in {len(g.cards())} designs")
         for deck in d.decks.values():
             per_type = [f"{sum(c.copies for c in g.cards(deck.id) if c.type == t.id)} {t.name.lower()}"
