@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import typer
-from wizprint.errors import DataErrors, UsageError, WizprintError
+
+from wizprint.clitools import err, friendly
+from wizprint.errors import UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Print-and-play card games from one card database, and a solo engine to play them.")
@@ -17,37 +16,6 @@ export_app = typer.Typer(no_args_is_help=True, help="Export card data.")
 import_app = typer.Typer(no_args_is_help=True, help="Import card data.")
 app.add_typer(export_app, name="export")
 app.add_typer(import_app, name="import")
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def err(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def friendly(fn: F) -> F:
-    """Turn user-caused errors into one clear message per problem and a non-zero exit, never a traceback."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except DataErrors as exc:
-            for issue in exc.issues:
-                err(f"error: {issue}")
-            n = len(exc.issues)
-            err(f"{n} problem{'s' if n != 1 else ''} found")
-            raise typer.Exit(1) from None
-        except WizprintError as exc:
-            err(f"error: {exc}")
-            raise typer.Exit(exc.exit_code) from None
-        except KeyboardInterrupt:
-            err("interrupted")
-            raise typer.Exit(130) from None
-        except BrokenPipeError:
-            raise typer.Exit(0) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 @app.command("games")
@@ -195,6 +163,15 @@ def build_cmd(
             n = len(result.outputs)
             pages = sum(o.pages for o in result.outputs if o.kind in ("cards", "sheets", "board", "tokens"))
             err(f"built {result.game}: {n} files, {pages} printable pages in {result.out_dir}")
+
+
+def _add_solo() -> None:
+    from wizprint.solo.cli import solo_app
+
+    app.add_typer(solo_app, name="solo")
+
+
+_add_solo()
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import jinja2
+
 from wizprint.cards.model import Game, Record
 from wizprint.errors import DataErrors, FitError, Issue
 

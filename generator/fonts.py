@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
 from wizprint.errors import WizprintError
 from wizprint.resources import layouts_dir
 

@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 import svgelements as se
+
 from wizprint.errors import WizprintError
 from wizprint.resources import layouts_dir
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+
 from wizprint.cards.model import Game
 from wizprint.errors import BuildError, DataErrors, FitError, Issue
 from wizprint.resources import layouts_dir

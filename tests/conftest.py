@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from wizprint.generator.build import BuildOptions, BuildResult, build_game
 from wizprint.generator.deckpdf import PrintOptions
 from wizprint.resources import cards_dir

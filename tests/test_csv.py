@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from wizprint.cards.loader import load_game
 from wizprint.generator.csvio import export_csv, import_csv, record_key
 

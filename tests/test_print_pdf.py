@@ -10,6 +10,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 from pdfcheck import MM, Placement, fonts_embedded, page_content
+
 from wizprint.generator.impose import PAPERS
 
 GAMES = {"wizard-cards": {"spells": 54, "reference": 2}, "covenant": {"main": 91}}

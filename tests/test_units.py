@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from wizprint.atomic import write_atomic
 from wizprint.cards import effects_text
 from wizprint.errors import BuildError, FitError

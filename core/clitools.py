@@ -1,0 +1,43 @@
+"""Shared by the command-line modules: one clear line per user-caused error, never a traceback."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from wizprint.errors import DataErrors, WizprintError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def err(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def friendly(fn: F) -> F:
+    """Turn user-caused errors into one clear message per problem and a non-zero exit, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except DataErrors as exc:
+            for issue in exc.issues:
+                err(f"error: {issue}")
+            n = len(exc.issues)
+            err(f"{n} problem{'s' if n != 1 else ''} found")
+            raise typer.Exit(1) from None
+        except WizprintError as exc:
+            err(f"error: {exc}")
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            err("interrupted")
+            raise typer.Exit(130) from None
+        except BrokenPipeError:
+            raise typer.Exit(0) from None
+
+    return wrapper  # type: ignore[return-value]

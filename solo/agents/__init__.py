@@ -1,0 +1,59 @@
+"""Agents choose actions: ``random``, a per-game heuristic ``automaton``, ``mcts`` (ISMCTS) and the human.
+
+An agent sees the state only through what its seat may know: agents other than ``random`` call
+``observation(seat)``, ``legal_actions()`` and, for search, ``determinize(seat, rng)``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from wizprint.errors import UsageError
+
+from ..core import Action, State
+from ..rng import Rng, derive
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, state: State, seat: int) -> Action: ...
+
+
+class RandomAgent:
+    """Uniformly random among the legal actions. Each choice is seeded by the agent's seed and the move number,
+    so a saved and resumed game continues exactly as it would have."""
+
+    def __init__(self, seed: int = 0):
+        self.name = "random"
+        self.base = derive("random", seed)
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.legal_actions()
+        return legal[Rng(self.base ^ (state.steps * 0x9E3779B97F4A7C15 + seat)).below(len(legal))]
+
+
+def make_agent(spec: str, game: str, seed: int = 0) -> Agent:
+    """``random``, ``automaton``, ``mcts``, ``mcts:N`` (N iterations) or ``mcts:Ts`` (T seconds a move)."""
+    from ..games import get
+
+    name, _, arg = spec.partition(":")
+    if name == "random" and not arg:
+        return RandomAgent(seed)
+    if name == "automaton" and not arg:
+        agent: Agent = get(game).automaton()
+        if hasattr(agent, "seed"):
+            agent.seed(seed)
+        return agent
+    if name == "mcts":
+        from .mcts import MctsAgent
+
+        if not arg:
+            return MctsAgent(game, iterations=800, seed=seed)
+        try:
+            if arg.endswith("s"):
+                return MctsAgent(game, iterations=None, seconds=float(arg[:-1]), seed=seed)
+            return MctsAgent(game, iterations=int(arg), seed=seed)
+        except ValueError:
+            pass
+    raise UsageError(f"unknown bot {spec!r}: use random, automaton, mcts, mcts:N (iterations) or mcts:Ts (seconds)")

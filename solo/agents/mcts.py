@@ -1,0 +1,120 @@
+"""Determinised information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and Whitehouse
+2012), game-agnostic.
+
+Each iteration samples a full state consistent with the searching seat's observation
+(``state.determinize(seat, rng)``: hidden cards and the future of the dice drawn from the bot's own RNG), then
+descends one tree whose nodes are keyed by action keys, using UCB with availability counts, expands one node,
+and plays the rest out with the game's automaton (a little randomised). The bot never reads the hidden cards of
+the true state: the sample depends only on what its seat observes, so its choice cannot depend on them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..core import Action, State
+from ..rng import Rng, derive
+
+
+class _Node:
+    __slots__ = ("avail", "children", "player", "value", "visits")
+
+    def __init__(self, player: int):
+        self.player = player  # who chose the move into this node
+        self.visits = 0
+        self.avail = 0
+        self.value = 0.0
+        self.children: dict[str, _Node] = {}
+
+
+class MctsAgent:
+    def __init__(self, game: str, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
+                 c: float = 0.7, epsilon: float = 0.15, max_rollout: int = 2000):
+        self.name = f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s"
+        self.game = game
+        self.iterations = iterations
+        self.seconds = seconds
+        self.base_seed = seed
+        self.c = c
+        self.epsilon = epsilon
+        self.max_rollout = max_rollout
+        from ..games import get
+
+        self.policy: Any = get(game).automaton()
+        self.last_iterations = 0
+
+    def seed(self, seed: int) -> None:
+        self.base_seed = seed
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        # the bot's randomness depends on public facts only (its seed, how far the game is, its seat)
+        rng = Rng(derive("mcts", self.base_seed, state.steps, seat))
+        if hasattr(self.policy, "seed"):
+            self.policy.seed(derive("mcts-policy", self.base_seed, state.steps, seat))
+        root = _Node(-1)
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        n = 0
+        while True:
+            if self.iterations is not None and n >= self.iterations:
+                break
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state.determinize(seat, rng), rng)
+            n += 1
+        self.last_iterations = n
+        keys = {a.key: a for a in legal}
+        best = max((k for k in root.children if k in keys), key=lambda k: (root.children[k].visits, k),
+                   default=None)
+        return keys[best] if best is not None else legal[0]
+
+    def _iterate(self, root: _Node, d: State, rng: Rng) -> None:
+        node = root
+        path = [root]
+        while not d.is_terminal():
+            acts = d.legal_actions()
+            player = d.current_player
+            untried = [a for a in acts if a.key not in node.children]
+            if untried:
+                a = untried[rng.below(len(untried))]
+                child = _Node(player)
+                node.children[a.key] = child
+                for b in acts:
+                    if b.key in node.children:
+                        node.children[b.key].avail += 1
+                d.apply(a)
+                path.append(child)
+                break
+            best: _Node | None = None
+            best_key: Action | None = None
+            best_u = -math.inf
+            for a in acts:
+                ch = node.children[a.key]
+                ch.avail += 1
+                u = ch.value / ch.visits + self.c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if u > best_u:
+                    best_u, best, best_key = u, ch, a
+            assert best is not None and best_key is not None
+            d.apply(best_key)
+            path.append(best)
+            node = best
+        steps = 0
+        while not d.is_terminal() and steps < self.max_rollout:
+            acts = d.legal_actions()
+            if len(acts) == 1:
+                a = acts[0]
+            elif rng.random() < self.epsilon:
+                a = acts[rng.below(len(acts))]
+            else:
+                a = self.policy.choose(d, d.current_player)
+            d.apply(a)
+            steps += 1
+        r = d.returns()
+        for nd in path:
+            nd.visits += 1
+            if nd.player >= 0:
+                nd.value += r[nd.player]

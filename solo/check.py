@@ -1,0 +1,141 @@
+"""``wizprint solo check``: many automaton games over worker processes, summarised as JSON and an HTML report.
+
+Game i is seeded from (seed, i) and its seats from i alone, so the results are the same whatever ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from typing import Any
+
+from .runner import GameResult, run_one
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (ties count half)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _chunk(args: tuple[str, list[int], int, list[str], int, str]) -> list[GameResult]:
+    game, indices, seed, bots, players, variant = args
+    return [run_one(game, i, seed, bots, players, variant) for i in indices]
+
+
+def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: int, variant: str = "",
+              jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
+    """Play ``games`` games; results in game order."""
+    chunk = max(1, min(50, games // (jobs * 8) or 1))
+    tasks = [(game, list(range(s, min(s + chunk, games))), seed, list(bots), players, variant)
+             for s in range(0, games, chunk)]
+    results: list[GameResult] = []
+    if jobs <= 1:
+        for t in tasks:
+            part = _chunk(t)
+            results.extend(part)
+            if progress:
+                progress(len(part))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for part in pool.map(_chunk, tasks):
+                results.extend(part)
+                if progress:
+                    progress(len(part))
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def _rate(points: list[float]) -> dict[str, Any]:
+    n = len(points)
+    s = sum(points)
+    lo, hi = wilson(s, n)
+    return {"games": n, "wins": sum(1 for p in points if p == 1.0), "ties": sum(1 for p in points if p == 0.5),
+            "win_rate": round(s / n, 4) if n else None, "ci95": [round(lo, 4), round(hi, 4)]}
+
+
+def percentile(values: list[int], q: float) -> float:
+    if not values:
+        return 0.0
+    v = sorted(values)
+    k = (len(v) - 1) * q
+    f = math.floor(k)
+    c = min(f + 1, len(v) - 1)
+    return float(v[f] + (v[c] - v[f]) * (k - f))
+
+
+def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[str], players: int, variant: str,
+              all_designs: Sequence[str], names: dict[str, str]) -> dict[str, Any]:
+    done = [r for r in results if r.outcome is not None]
+    errors = [{"game": r.index, "seed": r.seed, "bots": r.bots, "error": r.error,
+               "reproduce": f"wizprint solo check {game} --games {r.index + 1} --seed {seed} --bots {','.join(bots)}"
+                            f" --players {players}" + (f" --variant {variant}" if variant else "")}
+              for r in results if r.error]
+    by_seat = {str(s): _rate([p for r in done if (p := r.points(s)) is not None]) for s in range(players)}
+    bot_points: dict[str, list[float]] = {}
+    for r in done:
+        for s, b in enumerate(r.bots):
+            p = r.points(s)
+            if p is not None:
+                bot_points.setdefault(b, []).append(p)
+    lengths = [r.turns for r in done]
+    drawn: dict[str, int] = {}
+    played: dict[str, int] = {}
+    played_points: dict[str, list[float]] = {}
+    for r in done:
+        for table in r.drawn:
+            for d, n in table.items():
+                drawn[d] = drawn.get(d, 0) + n
+        for seat, table in enumerate(r.played):
+            for d, n in table.items():
+                played[d] = played.get(d, 0) + n
+                p = r.points(seat)
+                if p is not None:
+                    played_points.setdefault(d, []).append(p)
+    cards = []
+    for d in all_designs:
+        pts = played_points.get(d, [])
+        lo, hi = wilson(sum(pts), len(pts))
+        cards.append({"id": d, "name": names.get(d, d), "drawn": drawn.get(d, 0), "played": played.get(d, 0),
+                      "games_played_in": len(pts),
+                      "win_rate_when_played": round(sum(pts) / len(pts), 4) if pts else None,
+                      "ci95": [round(lo, 4), round(hi, 4)] if pts else None})
+    reasons: dict[str, int] = {}
+    for r in done:
+        key = str((r.outcome or {}).get("reason", "")).split(":")[0].split("(")[0].strip()
+        reasons[key] = reasons.get(key, 0) + 1
+    return {
+        "game": game, "variant": variant or None, "players": players, "bots": list(bots), "seed": seed,
+        "games": len(results), "completed": len(done), "errors": errors,
+        "step_cap_hits": sum(1 for r in results if r.step_cap),
+        "win_rate_by_seat": by_seat, "win_rate_by_bot": {b: _rate(p) for b, p in sorted(bot_points.items())},
+        "length_turns": {"mean": round(statistics.fmean(lengths), 2) if lengths else None,
+                         "median": statistics.median(lengths) if lengths else None,
+                         "p95": percentile(lengths, 0.95), "min": min(lengths, default=None),
+                         "max": max(lengths, default=None), "histogram": _histogram(lengths)},
+        "steps_mean": round(statistics.fmean([r.steps for r in done]), 1) if done else None,
+        "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+        "cards": cards,
+        "never_played": [c["id"] for c in cards if c["played"] == 0],
+    }
+
+
+def _histogram(values: list[int]) -> list[list[int]]:
+    counts: dict[int, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    return [[k, counts[k]] for k in sorted(counts)]
+
+
+def results_as_json(results: list[GameResult]) -> list[dict[str, Any]]:
+    return [asdict(r) for r in results]

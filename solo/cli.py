@@ -1,0 +1,163 @@
+"""``wizprint solo``: play, check and scenario commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from wizprint.clitools import friendly
+from wizprint.errors import UsageError, WizprintError
+
+solo_app = typer.Typer(no_args_is_help=True, help="Play the games against automata, run solo checks and scenarios.")
+
+
+@solo_app.command("play")
+def play_cmd(
+    game: str = typer.Argument(..., help="Game id."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the minimum)."),
+    bot: str = typer.Option("automaton", "--bot", help="random, automaton, mcts, mcts:N or mcts:Ts."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the game's shuffles and dice."),
+    seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first)."),
+    variant: str = typer.Option("", "--variant", help="A rules variant, e.g. hectic or constructed."),
+    load: Path | None = typer.Option(None, "--load", help="Resume a saved game."),
+    log_file: Path | None = typer.Option(None, "--log-file", help="Where to write the game log."),
+    save_file: Path | None = typer.Option(None, "--save-file", help="Where 'save' and Ctrl-D write the game."),
+) -> None:
+    """Play a game in the terminal against automata."""
+    friendly(_play)(game, players, bot, seed, seat, variant, load, log_file, save_file)
+
+
+def _play(game: str, players: int | None, bot: str, seed: int, seat: int, variant: str, load: Path | None,
+          log_file: Path | None, save_file: Path | None) -> None:
+    from .agents import make_agent
+    from .games import get
+    from .play import Session, new_session, run
+
+    spec = get(game)
+    if load is not None:
+        try:
+            data = json.loads(load.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise WizprintError(f"cannot read saved game {load}: {exc}") from None
+        s = Session.from_json(data)
+        if s.game != game:
+            raise WizprintError(f"{load} is a saved game of {s.game}, not {game}")
+    else:
+        make_agent(bot, game)  # a bad --bot fails before the game starts
+        s = new_session(game, players or spec.min_players, bot, seed, seat, variant)
+    s.log_path = log_file or Path(f"wizprint-{game}-seed{s.seed}.log")
+    s.save_path = save_file or (load if load is not None else None)
+    code = run(s)
+    raise typer.Exit(code)
+
+
+@solo_app.command("check")
+def check_cmd(
+    game: str = typer.Argument(..., help="Game id."),
+    games: int = typer.Option(200, "--games", "-n", help="How many games."),
+    seed: int = typer.Option(1, "--seed", help="Base seed; game i uses a seed derived from it and i."),
+    bots: str = typer.Option("automaton", "--bots", help="Comma-separated bots, cycled over the seats."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Players per game (default: the minimum)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes."),
+    variant: str = typer.Option("", "--variant", help="A rules variant."),
+    json_file: Path | None = typer.Option(None, "--json", help="Write the JSON summary here."),
+    report: Path | None = typer.Option(None, "--report", help="Write the HTML report here."),
+    quiet: bool = typer.Option(False, "--quiet", "-q"),
+) -> None:
+    """Play many automaton games and summarise them: win rates, lengths, cards never played, errors."""
+    friendly(_check)(game, games, seed, bots, players, jobs, variant, json_file, report, quiet)
+
+
+def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int, variant: str,
+           json_file: Path | None, report: Path | None, quiet: bool) -> None:
+    from wizprint.atomic import write_atomic
+    from wizprint.progress import for_terminal
+
+    from .agents import make_agent
+    from .check import run_games, summarise
+    from .games import get
+    from .report import html_report
+
+    spec = get(game)
+    n_players = players or spec.min_players
+    if not spec.min_players <= n_players <= spec.max_players:
+        raise UsageError(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {n_players}")
+    if games < 1:
+        raise UsageError("--games must be at least 1")
+    if not 1 <= jobs <= 64:
+        raise UsageError("--jobs must be between 1 and 64")
+    if variant and variant not in spec.variants:
+        raise UsageError(f"{spec.name} has no variant {variant!r} (variants: {', '.join(spec.variants) or 'none'})")
+    bot_list = [b.strip() for b in bots.split(",") if b.strip()]
+    for b in bot_list:
+        make_agent(b, game)
+    progress = for_terminal(quiet)
+    progress.start(games, f"{game} check")
+    done = [0]
+
+    def tick(k: int) -> None:
+        for _ in range(k):
+            done[0] += 1
+            progress.step(f"game {done[0]}")
+
+    try:
+        results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick)
+    finally:
+        progress.finish()
+    designs, names = _designs(game)
+    summary = summarise(game, results, seed, bot_list, n_players, variant, designs, names)
+    if json_file is not None:
+        write_atomic(json_file, json.dumps(summary, indent=1) + "\n")
+    if report is not None:
+        write_atomic(report, html_report(summary))
+    _print_summary(summary)
+    if summary["errors"]:
+        raise typer.Exit(1)
+
+
+def _designs(game: str) -> tuple[list[str], dict[str, str]]:
+    from wizprint.cards.loader import load_game
+
+    g = load_game(game)
+    playable = [c for c in g.cards() if g.decl.types[c.type].effects]
+    return [c.id for c in playable], {c.id: c.name for c in playable}
+
+
+def _print_summary(s: dict[str, object]) -> None:
+    out = sys.stdout
+    n_err = len(s["errors"])  # type: ignore[arg-type]
+    print(f"{s['game']}: {s['completed']} of {s['games']} games completed, {n_err} errors, "
+          f"{s['step_cap_hits']} step-cap hits", file=out)
+    for seat, r in s["win_rate_by_seat"].items():  # type: ignore[attr-defined]
+        print(f"  seat {seat}: win rate {r['win_rate']} (95% {r['ci95'][0]}-{r['ci95'][1]}), ties {r['ties']}",
+              file=out)
+    for bot, r in s["win_rate_by_bot"].items():  # type: ignore[attr-defined]
+        print(f"  {bot}: win rate {r['win_rate']} (95% {r['ci95'][0]}-{r['ci95'][1]})", file=out)
+    lt = s["length_turns"]
+    print(f"  length in turns: mean {lt['mean']}, median {lt['median']}, p95 {lt['p95']}", file=out)  # type: ignore[index]
+    never = s["never_played"]
+    print(f"  cards never played: {', '.join(never) if never else 'none'}", file=out)  # type: ignore[arg-type]
+    for e in s["errors"][:5]:  # type: ignore[index]
+        print(f"  error in game {e['game']}: {e['error']}\n    reproduce: {e['reproduce']}", file=out)
+
+
+@solo_app.command("scenario")
+def scenario_cmd(files: list[Path] = typer.Argument(..., help="Scenario TOML files.")) -> None:
+    """Run scenario files: set-up, scripted moves and dice, expectations. Exit 1 if any fails."""
+    friendly(_scenarios)(files)
+
+
+def _scenarios(files: list[Path]) -> None:
+    from .scenario import run_scenario
+
+    failed = 0
+    for f in files:
+        r = run_scenario(f)
+        print(r.report())
+        failed += not r.ok
+    if failed:
+        print(f"{failed} of {len(files)} scenarios failed", file=sys.stderr)
+        raise typer.Exit(1)

@@ -1,0 +1,137 @@
+"""The HTML report of a solo check: jinja2 (autoescaped) with SVG charts drawn here: game length histogram,
+win rate by seat and by bot with 95 % intervals, and a per-card dot plot of the win rate when played."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+W = 720
+
+
+def _bars(hist: list[list[int]]) -> Markup:
+    if not hist:
+        return Markup("<p>No completed games.</p>")
+    h = 220
+    left, bottom = 44, 34
+    xs = [k for k, _ in hist]
+    lo, hi = min(xs), max(xs)
+    span = max(1, hi - lo + 1)
+    bw = (W - left - 10) / span
+    top = max(n for _, n in hist)
+    parts = [f'<svg viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="game length histogram">']
+    for i in range(5):
+        v = top * i / 4
+        y = h - bottom - (h - bottom - 12) * i / 4
+        parts.append(f'<line x1="{left}" x2="{W - 10}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{left - 6}" y="{y + 4:.1f}" class="axis" text-anchor="end">{v:.0f}</text>')
+    for k, n in hist:
+        x = left + (k - lo) * bw
+        bh = (h - bottom - 12) * n / top
+        parts.append(f'<rect x="{x + 1:.1f}" y="{h - bottom - bh:.1f}" width="{max(1.0, bw - 2):.1f}" '
+                     f'height="{bh:.1f}" class="bar"><title>{k} turns: {n} games</title></rect>')
+    step = max(1, span // 12)
+    for k in range(lo, hi + 1, step):
+        x = left + (k - lo) * bw + bw / 2
+        parts.append(f'<text x="{x:.1f}" y="{h - bottom + 16}" class="axis" text-anchor="middle">{k}</text>')
+    parts.append(f'<text x="{(W + left) / 2:.0f}" y="{h - 4}" class="axis" text-anchor="middle">turns</text></svg>')
+    return Markup("".join(parts))
+
+
+def _rates(rows: list[tuple[str, float, float, float, int]], label: str) -> Markup:
+    """Horizontal win-rate dots with 95 % interval whiskers; rows are (label, rate, lo, hi, n)."""
+    if not rows:
+        return Markup("<p>No data.</p>")
+    row_h = 18
+    left = 210
+    h = 30 + row_h * len(rows)
+    scale = W - left - 60
+    parts = [f'<svg viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="{escape(label)}">']
+    for t in range(0, 11, 2):
+        x = left + scale * t / 10
+        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="14" y2="{h - 4}" class="grid"/>'
+                     f'<text x="{x:.1f}" y="11" class="axis" text-anchor="middle">{t * 10}%</text>')
+    x50 = left + scale / 2
+    parts.append(f'<line x1="{x50:.1f}" x2="{x50:.1f}" y1="14" y2="{h - 4}" class="half"/>')
+    for i, (name, rate, lo, hi, n) in enumerate(rows):
+        y = 26 + i * row_h
+        parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label" text-anchor="end">{escape(name)}</text>')
+        parts.append(f'<line x1="{left + scale * lo:.1f}" x2="{left + scale * hi:.1f}" y1="{y}" y2="{y}" '
+                     f'class="ci"/>')
+        parts.append(f'<circle cx="{left + scale * rate:.1f}" cy="{y}" r="4" class="dot"><title>{escape(name)}: '
+                     f'{rate:.1%} (95% {lo:.1%}-{hi:.1%}, n={n})</title></circle>')
+        parts.append(f'<text x="{W - 54}" y="{y + 4}" class="axis">n={n}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+TEMPLATE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ s.game }} solo check</title>
+<style>
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 780px; margin: 2em auto; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; width: 100%; font-size: 14px; } td, th { padding: 3px 8px; text-align: left; }
+th { border-bottom: 1px solid #999; } tr:nth-child(even) td { background: #f5f5f5; } td.n { text-align: right; }
+.ok { color: #1d6b2c; } .bad { color: #a01818; } .muted { color: #666; }
+svg { display: block; margin: .6em 0; } .grid { stroke: #e4e4e4; } .half { stroke: #999; stroke-dasharray: 3 3; }
+.bar { fill: #5a7fb8; } .axis { font-size: 11px; fill: #555; } .label { font-size: 12px; fill: #222; }
+.ci { stroke: #5a7fb8; stroke-width: 2; } .dot { fill: #1f3f73; }
+</style></head><body>
+<h1>{{ s.game }}: solo check</h1>
+<p class="muted">{{ s.games }} games, {{ s.players }} players, bots {{ s.bots|join(", ") }}, seed {{ s.seed }}
+{%- if s.variant %}, variant {{ s.variant }}{% endif %}.</p>
+<p class="{{ 'ok' if not s.errors and not s.step_cap_hits else 'bad' }}">
+<strong>{{ s.completed }} of {{ s.games }}
+completed</strong>; {{ s.errors|length }} errors; {{ s.step_cap_hits }} step-cap hits.</p>
+{% if s.errors %}<h2>Errors</h2><table><tr><th>game</th><th>error</th><th>reproduce</th></tr>
+{% for e in s.errors[:50] %}
+<tr><td>{{ e.game }}</td><td>{{ e.error }}</td><td><code>{{ e.reproduce }}</code></td></tr>
+{% endfor %}
+</table>{% endif %}
+<h2>Game length</h2>
+<p>Mean {{ s.length_turns.mean }} turns, median {{ s.length_turns.median }}, 95th percentile {{ s.length_turns.p95 }}
+(shortest {{ s.length_turns.min }}, longest {{ s.length_turns.max }}).</p>
+{{ length_chart }}
+<h2>Win rate by seat</h2>
+{{ seat_chart }}
+<h2>Win rate by bot</h2>
+{{ bot_chart }}
+<h2>How games end</h2>
+<table><tr><th>reason</th><th>games</th></tr>
+{% for r, n in s.end_reasons.items() %}<tr><td>{{ r }}</td><td class="n">{{ n }}</td></tr>{% endfor %}
+</table>
+<h2>Cards: win rate when played</h2>
+<p>For each card, the share of games won by the seats that played it at least once (ties count half), with its
+95% interval; the dashed line is 50%. Cards played in fewer than 20 games are left out of the chart.</p>
+{{ card_chart }}
+<h2>Never played</h2>
+<p>{% if s.never_played %}{{ s.never_played|join(", ") }}{% else %}Every card was played at least once.{% endif %}</p>
+<h2>All cards</h2>
+<table><tr><th>id</th><th>name</th><th>drawn</th><th>played</th><th>games</th><th>win rate when played</th></tr>
+{% for c in s.cards %}
+<tr><td>{{ c.id }}</td><td>{{ c.name }}</td><td class="n">{{ c.drawn }}</td><td class="n">{{ c.played }}</td>
+<td class="n">{{ c.games_played_in }}</td><td class="n">
+{%- if c.win_rate_when_played is not none %}{{ '%.1f'|format(c.win_rate_when_played * 100) }}%
+{%- else %}-{% endif %}</td></tr>
+{% endfor %}
+</table>
+<p class="muted">Made by wizprint solo check.</p>
+</body></html>
+"""
+
+
+def html_report(s: dict[str, Any]) -> str:
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    seats = [(f"seat {k}", v["win_rate"] or 0.0, v["ci95"][0], v["ci95"][1], v["games"])
+             for k, v in s["win_rate_by_seat"].items()]
+    bots = [(k, v["win_rate"] or 0.0, v["ci95"][0], v["ci95"][1], v["games"]) for k, v in s["win_rate_by_bot"].items()]
+    cards = sorted((c for c in s["cards"] if c["games_played_in"] >= 20),
+                   key=lambda c: -(c["win_rate_when_played"] or 0))
+    card_rows = [(f"{c['id']} {c['name']}", c["win_rate_when_played"], c["ci95"][0], c["ci95"][1],
+                  c["games_played_in"]) for c in cards]
+    return env.from_string(TEMPLATE).render(
+        s=s, length_chart=_bars(s["length_turns"]["histogram"]), seat_chart=_rates(seats, "win rate by seat"),
+        bot_chart=_rates(bots, "win rate by bot"), card_chart=_rates(card_rows, "win rate when played"))

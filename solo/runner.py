@@ -1,0 +1,95 @@
+"""Play whole games between agents, for solo checks, benchmarks and tests."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wizprint.errors import EngineError, StepCapError
+
+from .agents import Agent, make_agent
+from .core import State, Stats
+from .games import get
+from .rng import derive
+
+
+@dataclass
+class GameResult:
+    index: int
+    seed: int
+    bots: list[str]  # bot name per seat
+    outcome: dict[str, Any] | None = None
+    turns: int = 0
+    steps: int = 0
+    error: str | None = None
+    step_cap: bool = False
+    drawn: list[dict[str, int]] = field(default_factory=list)
+    played: list[dict[str, int]] = field(default_factory=list)
+
+    def points(self, seat: int) -> float | None:
+        """1 for a sole win, 0.5 for a shared win or a tie, 0 for a loss; None when the game did not finish."""
+        if self.outcome is None:
+            return None
+        w = self.outcome["winners"]
+        if seat in w:
+            return 1.0 if len(w) == 1 else 0.5
+        return 0.0
+
+
+def turns_of(state: State) -> int:
+    t = getattr(state, "turns_played", None)
+    if callable(t):
+        return int(t())
+    return int(getattr(state, "turn_no", state.steps)) + 1
+
+
+def play(state: State, agents: Sequence[Agent], max_steps: int | None = None) -> State:
+    """Play ``state`` to the end with one agent per seat."""
+    n = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        legal = state.legal_actions()
+        action = legal[0] if len(legal) == 1 else agents[seat].choose(state, seat)
+        state.apply(action)
+        n += 1
+        if max_steps is not None and n >= max_steps:
+            break
+    return state
+
+
+def seats_for(index: int, bots: Sequence[str], players: int) -> list[str]:
+    """Bots by seat for game ``index``: the list is repeated to fill the table and rotated by the game number,
+    so every bot plays every seat equally often."""
+    base = [bots[i % len(bots)] for i in range(players)]
+    k = index % players
+    return base[k:] + base[:k]
+
+
+def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players: int, variant: str = ""
+            ) -> GameResult:
+    seed = derive(base_seed, index)
+    names = seats_for(index, bots, players)
+    res = GameResult(index=index, seed=seed, bots=names)
+    try:
+        spec = get(game)
+        state = spec.new_state(players, seed, variant) if variant else spec.new_state(players, seed)
+        state.stats = Stats()
+        agents = [make_agent(b, game, derive(seed, "agent", i)) for i, b in enumerate(names)]
+        play(state, agents)
+        o = state.outcome()
+        res.outcome = o.as_dict() if o else None
+        res.turns = turns_of(state)
+        res.steps = state.steps
+        res.drawn = state.stats.drawn
+        res.played = state.stats.played
+    except StepCapError as exc:
+        res.error = str(exc)
+        res.step_cap = True
+    except EngineError as exc:
+        res.error = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # a crash in a rules engine is a result to report, with what reproduces it
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        res.error = f"{type(exc).__name__}: {exc} (at {tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"
+    return res

@@ -1,0 +1,153 @@
+"""Conformance tests every rules engine passes (after OpenSpiel's random-simulation test): seeded random and
+automaton playouts never raise and never hit the step cap; every card is always in exactly one zone; clone and
+JSON round trip give equal states; an observation never shows another seat's hidden cards; the ISMCTS bot's
+choice does not change when hidden cards it cannot see are swapped; illegal actions raise and change nothing."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from wizprint.errors import IllegalActionError, StepCapError
+from wizprint.solo.agents import RandomAgent, make_agent
+from wizprint.solo.agents.mcts import MctsAgent
+from wizprint.solo.core import Action, State
+from wizprint.solo.games import get
+from wizprint.solo.rng import Rng
+
+CASES = [("wizard-cards", 2, ""), ("wizard-cards", 2, "hectic"), ("wizard-cards", 2, "constructed")]
+
+
+def new(game: str, players: int, variant: str, seed: int) -> State:
+    spec = get(game)
+    return spec.new_state(players, seed, variant) if variant else spec.new_state(players, seed)
+
+
+def all_cards(state: State) -> Counter[str]:
+    return Counter(c for zone in state.zones().values() for c in zone)
+
+
+@pytest.mark.parametrize("game,players,variant", CASES)
+def test_random_and_automaton_playouts(game: str, players: int, variant: str) -> None:
+    for seed in range(60):
+        s = new(game, players, variant, seed)
+        full = all_cards(s)
+        assert all(n == 1 for n in full.values()), "a card is in two zones at the start"
+        bots = [RandomAgent(seed * 7 + i) if (seed + i) % 2 else make_agent("automaton", game, seed + i)
+                for i in range(players)]
+        while not s.is_terminal():
+            seat = s.current_player
+            assert 0 <= seat < players
+            legal = s.legal_actions()
+            assert legal, "a live state must offer an action"
+            assert len({a.key for a in legal}) == len(legal), "two legal actions share a key"
+            s.apply(bots[seat].choose(s, seat))
+            if seed < 10:  # every step of the first games: every card in exactly one zone
+                assert all_cards(s) == full
+        assert all_cards(s) == full
+        r = s.returns()
+        assert len(r) == players and all(-1.0 <= x <= 1.0 for x in r)
+        assert s.outcome() is not None and s.current_player == -1 and s.legal_actions() == []
+
+
+@pytest.mark.parametrize("game,players,variant", CASES)
+def test_clone_and_json_round_trip(game: str, players: int, variant: str) -> None:
+    spec = get(game)
+    for seed in range(15):
+        s = new(game, players, variant, seed)
+        agent = RandomAgent(seed)
+        i = 0
+        while not s.is_terminal():
+            if i % 5 == 0:
+                snap = s.to_json()
+                assert s.clone().to_json() == snap
+                text = json.dumps(snap)
+                back = spec.from_json(json.loads(text))
+                assert back.to_json() == snap
+                # the copies play on exactly like the original
+                c1, c2 = s.clone(), back
+                for _ in range(6):
+                    if c1.is_terminal():
+                        break
+                    a = RandomAgent(i).choose(c1, c1.current_player)
+                    c1.apply(a)
+                    c2.apply(a)
+                assert c1.to_json() == c2.to_json()
+            s.apply(agent.choose(s, s.current_player))
+            i += 1
+        assert spec.from_json(json.loads(json.dumps(s.to_json()))).to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("game,players,variant", CASES)
+def test_observation_never_shows_hidden_cards(game: str, players: int, variant: str) -> None:
+    """Change every card a seat cannot see (determinize with other seeds): its observation stays the same."""
+    changed = 0
+    for seed in range(12):
+        s = new(game, players, variant, seed)
+        agent = RandomAgent(seed)
+        i = 0
+        while not s.is_terminal():
+            if i % 4 == 0:
+                for seat in range(players):
+                    obs = s.observation(seat)
+                    for k in range(3):
+                        d = s.determinize(seat, Rng(seed * 1000 + i * 10 + k))
+                        assert d.observation(seat) == obs
+                        assert all_cards(d) == all_cards(s)
+                        if d.to_json() != s.to_json():
+                            changed += 1
+            s.apply(agent.choose(s, s.current_player))
+            i += 1
+    assert changed > 50, "determinize never changed anything: the test would not catch a leak"
+
+
+def test_a_leak_would_be_caught() -> None:
+    """The observation test has teeth: an observation that included the rival's hand differs after
+    determinize."""
+    s = new("wizard-cards", 2, "", 3)
+    d = s.determinize(0, Rng(99))
+    assert sorted(d.hands[1]) != sorted(s.hands[1])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game,players,variant", CASES[:1])
+def test_ismcts_choice_ignores_hidden_cards(game: str, players: int, variant: str) -> None:
+    checked = 0
+    for seed in range(6):
+        s = new(game, players, variant, seed)
+        agent = RandomAgent(seed)
+        i = 0
+        while not s.is_terminal() and i < 40:
+            seat = s.current_player
+            if i % 7 == 3 and len(s.legal_actions()) > 1:
+                bot = MctsAgent(game, iterations=60, seed=5)
+                mine = bot.choose(s, seat)
+                for k in range(2):
+                    swapped = s.determinize(seat, Rng(777 + k))
+                    assert MctsAgent(game, iterations=60, seed=5).choose(swapped, seat) == mine
+                checked += 1
+            s.apply(agent.choose(s, seat))
+            i += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("game,players,variant", CASES[:1])
+def test_illegal_actions_raise_and_change_nothing(game: str, players: int, variant: str) -> None:
+    s = new(game, players, variant, 4)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError):
+        s.apply(Action("no-such-move", "X"))
+    assert s.to_json() == before
+    s.apply(s.legal_actions()[0])
+    assert s.to_json() != before
+
+
+@pytest.mark.parametrize("game,players,variant", CASES[:1])
+def test_step_cap_ends_a_runaway_game_as_an_error(game: str, players: int, variant: str) -> None:
+    s = new(game, players, variant, 5)
+    s.step_cap = 10  # type: ignore[misc]
+    agent = RandomAgent(1)
+    with pytest.raises(StepCapError):
+        while not s.is_terminal():
+            s.apply(agent.choose(s, s.current_player))

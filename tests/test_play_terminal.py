@@ -1,0 +1,91 @@
+"""`wizprint solo play` on a pseudo-terminal: a whole Wizard Cards game with bad input re-prompted, a save,
+end of input (which saves), and a resume that continues from exactly the same position."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+PROMPT = "your choice> "
+
+
+def spawn(args: list[str], cwd: Path) -> pexpect.spawn:
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="110")
+    return pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", *args], env=env,
+                         encoding="utf-8", timeout=60, cwd=str(cwd))
+
+
+def hand_shown(text: str) -> str:
+    m = re.findall(r"Your hand: ([^\r\n]*)", text)
+    return m[-1] if m else ""
+
+
+def test_whole_game_with_bad_input_save_and_resume(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    p = spawn(["--seed", "1", "--save-file", str(save), "--log-file", str(tmp_path / "game.log")], tmp_path)
+    p.expect(PROMPT)
+    p.sendline("banana")
+    p.expect("'banana' is not a choice")
+    p.expect(PROMPT)
+    p.sendline("42")
+    p.expect("There is no choice 42")
+    p.expect(PROMPT)
+    p.sendline("help")
+    p.expect("Type the number of an action")
+    p.expect(PROMPT)
+    for _ in range(6):
+        p.sendline("1")
+        p.expect(PROMPT)
+    p.sendline("save")
+    p.expect("Saved to")
+    p.expect(PROMPT)
+    before_eof = p.before
+    p.sendline("1")
+    p.expect(PROMPT)
+    at_stop = p.before
+    p.sendeof()
+    p.expect("resume with: wizprint solo play wizard-cards --load")
+    p.expect(pexpect.EOF)
+    p.close()
+    assert p.exitstatus == 0
+    saved = json.loads(save.read_text())
+    assert saved["format"] == "wizprint-solo-save/1" and saved["game"] == "wizard-cards"
+    assert before_eof  # the save command printed and re-prompted
+
+    # resume: the same position, then play to the end
+    q = spawn(["--load", str(save)], tmp_path)
+    q.expect(PROMPT)
+    assert hand_shown(q.before) == hand_shown(at_stop) != ""
+    q.sendline("1")
+    prompts = 1
+    while True:
+        i = q.expect([PROMPT, "Game over"])
+        if i == 1:
+            break
+        q.sendline("1")
+        prompts += 1
+        assert prompts < 500
+    q.expect(pexpect.EOF)
+    q.close()
+    assert q.exitstatus == 0
+    text = q.before
+    assert "damage pile" in text or "tie" in text
+    log = (tmp_path / "wizprint-wizard-cards-seed1.log")
+    assert (tmp_path / "game.log").is_file() or log.is_file()
+
+
+def test_bad_options_are_clear(tmp_path: Path) -> None:
+    import subprocess
+
+    for args, words in ((["--bot", "genius"], "unknown bot 'genius'"),
+                        (["--players", "3"], "is for 2-2 players"),
+                        (["--variant", "speedy"], "has no variant 'speedy'"),
+                        (["--load", str(tmp_path / "missing.json")], "cannot read saved game")):
+        r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "play", "wizard-cards", *args],
+                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert r.returncode != 0 and "Traceback" not in r.stderr and words in r.stderr, (args, r.stderr)

@@ -1,0 +1,55 @@
+"""`wizprint solo check`: the same results whatever --jobs, the summary's fields, an autoescaped HTML report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from wizprint.solo.check import run_games, summarise, wilson
+from wizprint.solo.report import html_report
+
+
+def check(tmp_path: Path, jobs: int, name: str) -> dict:  # type: ignore[type-arg]
+    out = tmp_path / f"{name}.json"
+    report = tmp_path / f"{name}.html"
+    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", "60", "--seed",
+                        "9", "--bots", "automaton,random", "--jobs", str(jobs), "--json", str(out), "--report",
+                        str(report), "-q"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert report.read_text().startswith("<!doctype html>")
+    data: dict = json.loads(out.read_text())  # type: ignore[type-arg]
+    return data
+
+
+def test_results_are_identical_whatever_the_jobs(tmp_path: Path) -> None:
+    one = check(tmp_path, 1, "one")
+    two = check(tmp_path, 2, "two")
+    assert one == two
+    assert one["games"] == one["completed"] == 60 and one["errors"] == [] and one["step_cap_hits"] == 0
+    assert set(one["win_rate_by_bot"]) == {"automaton", "random"}
+    assert one["win_rate_by_bot"]["automaton"]["win_rate"] > 0.8
+    assert one["win_rate_by_seat"]["0"]["games"] == 60
+    lt = one["length_turns"]
+    assert lt["min"] <= lt["median"] <= lt["p95"] <= lt["max"]
+    assert len(one["cards"]) == 53 and {"id", "drawn", "played", "win_rate_when_played"} <= set(one["cards"][0])
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert round(lo, 3) == 0.404 and round(hi, 3) == 0.596
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_report_escapes_card_names() -> None:
+    results = run_games("wizard-cards", 4, 1, ["random"], 2)
+    s = summarise("wizard-cards", results, 1, ["random"], 2, "", ["AS"], {"AS": "<script>alert(1)</script>"})
+    html = html_report(s)
+    assert "<script>alert" not in html and "&lt;script&gt;" in html
+
+
+def test_errors_are_reported_with_a_reproducing_command(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", "3", "--bots",
+                        "automaton", "--jobs", "0"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--jobs must be between 1 and 64" in r.stderr and "Traceback" not in r.stderr

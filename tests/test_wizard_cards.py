@@ -1,0 +1,192 @@
+"""Wizard Cards rules (wizard-cards.txt), one test per rule; positions are set up with the engine's scenario
+set-up, and the expected numbers are worked out from the rulebook by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wizprint.errors import IllegalActionError
+from wizprint.solo.games.wizard_cards import WizardCardsState, cards, new_state, setup
+
+
+def pos(**table: Any) -> WizardCardsState:
+    table.setdefault("rest", "discard")  # cards not named are out of the game unless a test wants a deck
+    return setup(table)
+
+
+def keys(s: WizardCardsState) -> set[str]:
+    return {a.key for a in s.legal_actions()}
+
+
+def test_schools_and_magnitudes_follow_suit_and_rank() -> None:
+    school = {"S": "ward", "H": "vigor", "D": "fortune", "C": "wrath"}
+    for cid, (word, mag, _, _) in cards().items():
+        if word == "wild":
+            assert mag == 4
+            continue
+        rank, suit = cid[:-1], cid[-1]
+        assert word == school[suit]
+        assert mag == (1 if rank in ("A", "2", "3", "4", "5") else 2 if rank in ("6", "7", "8", "9", "10") else 3)
+    assert len(cards()) == 54
+
+
+def test_one_shared_spell_pile_and_five_card_hands() -> None:
+    s = new_state(2, 11)
+    assert len(s.decks) == 1 and len(s.decks[0]) == 54 - 10
+    assert [len(h) for h in s.hands] == [5, 5]
+
+
+def test_draw_back_up_to_five_and_never_discard_extras() -> None:
+    # Major Fortune first: 3 cards drawn; the spell is spent with 7 in hand; no discard, no further draw
+    s = pos(hands=[["KD", "2S", "3S", "4S", "5S"], ["6C"]], deck=["7S", "8S", "9S", "10S", "JS", "QS"])
+    s.apply_key("play KD")
+    assert s.turn_player == 1  # one component only: the spell ended
+    assert len(s.hands[0]) == 7 and s.spell_discard[-1] == "KD" and len(s.decks[0]) == 3
+
+
+def test_draw_back_up_to_five_after_a_spell() -> None:
+    s = pos(hands=[["AH", "JC", "3S"], ["6C", "7C"]], deck=["7S", "8S", "9S", "10S"])
+    s.apply_key("play JC")  # Major Wrath: Rival's two cards go, the spell is spent
+    assert len(s.hands[0]) == 5 and s.hands[0][-3:] == ["7S", "8S", "9S"]
+
+
+def test_lesser_vigor_only_pays_for_itself_and_major_vigor_adds_three() -> None:
+    s = pos(hands=[["AH", "2C", "3C", "KH", "5C"], ["6S", "7S", "8S", "9S", "10S"]])
+    s.apply_key("play AH")
+    assert s.plays_left == 1  # 1 play - 1 for Lesser Vigor + 1
+    s.apply_key("play KH")
+    assert s.plays_left == 3
+
+
+def test_the_spell_may_stop_after_the_first_component_but_not_before() -> None:
+    s = pos(hands=[["AH", "2S"], ["6S"]], deck=["3S", "4S", "5S", "7S", "8S", "9S", "10S", "JS", "QS"])
+    assert "stop" not in keys(s)
+    s.apply_key("play AH")
+    assert "stop" in keys(s)
+    s.apply_key("stop")
+    assert s.turn_player == 1 and s.spell_discard[-1] == "AH"
+
+
+def test_ward_survives_to_absorb_damage_then_goes_at_the_start_of_the_casters_turn() -> None:
+    s = pos(hands=[["7S", "2D"], ["AC", "KH", "4S"]], deck=["3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D"])
+    s.apply_key("play 7S")  # Greater Ward 2, spell spent
+    assert s.turn_player == 1 and [c for c, _ in s.wards[0]] == ["7S"]
+    s.apply_key("play KH")  # Major Vigor: three more components
+    s.apply_key("play AC")  # Lesser Wrath 1: absorbed, the ward has 1 left and stays
+    assert len(s.damage[0]) == 0 and s.wards[0] == [["7S", 1]] and "7S" not in s.spell_discard
+    s.apply_key("stop")
+    # back to the caster: the half-used ward is dismissed before she casts
+    assert s.turn_player == 0 and s.wards[0] == [] and "7S" in s.spell_discard
+
+
+def test_fortune_draws_can_join_the_same_spell() -> None:
+    s = pos(hands=[["KH", "AD"], ["2S", "3S"]], deck=["QC"])
+    s.apply_key("play KH")
+    s.apply_key("play AD")  # draws the Major Wrath
+    assert "play QC" in keys(s)
+    s.apply_key("play QC")
+    assert len(s.damage[1]) == 2  # both of the rival's cards
+
+
+def test_wrath_damage_goes_to_the_damage_pile_and_the_victim_chooses() -> None:
+    s = pos(hands=[["9C"], ["AS", "KS", "QH", "2D"]])
+    s.apply_key("play 9C")  # Greater Wrath: 2 damage, rival has 4 cards: they choose
+    assert s.current_player == 1 and keys(s) == {"discard AS", "discard KS", "discard QH", "discard 2D"}
+    with pytest.raises(IllegalActionError):
+        s.apply_key("play AS")
+    s.apply_key("discard AS")
+    s.apply_key("discard 2D")
+    assert sorted(s.damage[1]) == ["2D", "AS"] and sorted(s.hands[1]) == ["KS", "QH"]
+
+
+def test_damage_beyond_an_empty_hand_is_ignored() -> None:
+    s = pos(hands=[["KH", "KC", "QC"], ["AS", "2S"]])
+    s.apply_key("play KH")
+    s.apply_key("play KC")  # 3 damage, 2 cards: the whole hand goes, the extra point is ignored
+    assert len(s.damage[1]) == 2 and s.hands[1] == []
+    s.apply_key("play QC")  # another 3: nothing more happens
+    assert len(s.damage[1]) == 2
+
+
+def test_a_player_with_no_cards_only_draws() -> None:
+    s = pos(hands=[["KC"], ["AS", "2S"]], deck=["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"])
+    s.apply_key("play KC")  # empties the rival's hand
+    # P1 drew back to five; P2 had no cards: no spell, drew five; it is P1's turn again
+    assert s.turn_player == 0 and s.turn_no == 2 and len(s.hands[1]) == 5
+    assert any("has no cards" in e.text for e in s.log)
+
+
+def test_final_phase_when_the_first_player_empties_the_pile() -> None:
+    # first player P1 (seat 0) draws the last card: P2 takes one more turn, then the game is over
+    s = pos(hands=[["AS", "2S"], ["3S", "4S", "5S", "6S", "7S"]], deck=["8S"], first=0, turn=0)
+    s.apply_key("play AS")
+    assert s.end_after == 1 and not s.is_terminal()
+    s.apply_key("play 3S")
+    assert s.is_terminal() and s.turn_no == 1
+
+
+def test_final_phase_when_the_second_player_empties_the_pile() -> None:
+    # second player P2 draws the last card: P1 takes a turn, then P2 takes a turn, then the game is over
+    s = pos(hands=[["AS", "2S", "3S", "4S", "5S"], ["6S", "7S"]], deck=["8S"], first=0, turn=1, turn_number=1)
+    s.apply_key("play 6S")
+    assert s.end_after == 3 and s.turn_player == 0
+    s.apply_key("play AS")
+    assert not s.is_terminal() and s.turn_player == 1
+    s.apply_key("play 7S")
+    assert s.is_terminal()
+
+
+def test_no_reshuffle_when_the_pile_is_empty() -> None:
+    s = pos(hands=[["KD", "AS"], ["2S"]], deck=["3S"])
+    s.apply_key("play KD")  # Major Fortune: only one card left to draw
+    assert s.hands[0] == ["AS", "3S"] and s.decks[0] == []
+
+
+def test_smallest_damage_pile_wins_and_ties_are_reported() -> None:
+    s = pos(hands=[["AS"], ["2S"]], deck=[], damage=[["3S", "4S"], ["5S"]], end_after_turn=0)
+    s.apply_key("play AS")
+    o = s.outcome()
+    assert o is not None and o.winners == (1,) and "1 against 2" in o.reason
+    s = pos(hands=[["AS"], ["2S"]], deck=[], damage=[["3S"], ["5S"]], end_after_turn=0)
+    s.apply_key("play AS")
+    o = s.outcome()
+    assert o is not None and o.winners == (0, 1) and o.reason.startswith("tie") and s.returns() == [0.0, 0.0]
+
+
+def test_wild_magic_is_a_major_and_lesser_component_of_a_chosen_school() -> None:
+    s = pos(hands=[["WM#1", "2S"], ["AS", "3S", "4S", "5S", "6S"]])
+    assert {"play WM#1 ward", "play WM#1 vigor", "play WM#1 fortune", "play WM#1 wrath"} <= keys(s)
+    s.apply_key("play WM#1 wrath")  # magnitude 4
+    assert s.current_player == 1 and s.pending == 4
+    s = pos(hands=[["WM#2", "2C", "3C", "4C", "5C", "6C"], ["AS"]])
+    s.apply_key("play WM#2 vigor")
+    assert s.plays_left == 4  # 1 - 1 + 4
+    s = pos(hands=[["WM#1"], ["KC", "QC"]])
+    s.apply_key("play WM#1 ward")
+    assert s.wards[0] == [["WM#1", 4]] and "WM#1" not in s.spell_discard
+
+
+def test_hectic_vigor_costs_no_play_and_players_draw_at_the_start_too() -> None:
+    s = setup({"hands": [["AH", "2C"], ["3S"]], "deck": ["4S", "5S", "6S", "7S", "8S", "9S"], "rest": "discard"},
+              variant="hectic")
+    assert len(s.hands[0]) == 5  # drew up to five at the start of the turn
+    s.apply_key("play AH")
+    assert s.plays_left == 2  # Lesser Vigor gave 1 without using the free play
+
+
+def test_constructed_draft_then_separate_decks() -> None:
+    s = new_state(2, 21, "constructed")
+    assert s.phase == "draft" and s.current_player == s.first_drafter
+    assert all(pile[-1].startswith("K") and pile[0].startswith("A") for pile in s.piles.values())
+    s.apply_key("draft spades")
+    assert s.decks[s.first_drafter][-1] == "KS" and s.current_player == 1 - s.first_drafter
+    picks = 1
+    while s.phase == "draft":
+        s.apply(s.legal_actions()[0])
+        picks += 1
+    assert picks == 52
+    assert sorted(len(d) + len(h) for d, h in zip(s.decks, s.hands)) == [27, 27]  # 26 drafted + 1 joker each
+    assert s.first == 1 - s.first_drafter and s.turn_player == s.first  # the second picker starts
+    assert all(len(h) == 5 for h in s.hands)
