@@ -137,7 +137,7 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
         _print_new_log(s, term)
         _append_log(s)
         obs = s.state.observation(s.human)
-        console.rule(f"turn {obs.get('turn', 0) + 1}")
+        console.rule(f"turn {obs.get('turn', '')}")
         if view is not None:
             for line in view(obs):
                 console.print(line, highlight=False)

@@ -4,7 +4,9 @@
 Each iteration samples a full state consistent with the searching seat's observation
 (``state.determinize(seat, rng)``: hidden cards and the future of the dice drawn from the bot's own RNG), then
 descends one tree whose nodes are keyed by action keys, using UCB with availability counts, expands one node,
-and plays the rest out with the game's automaton (a little randomised). The bot never reads the hidden cards of
+and plays the rest out with the game's automaton (a little randomised). A game with long playouts can declare
+``rollout_depth`` and an ``evaluate(state) -> returns`` function in its spec: playouts then stop after that many
+steps and the position is scored by the evaluation. The bot never reads the hidden cards of
 the true state: the sample depends only on what its seat observes, so its choice cannot depend on them.
 """
 
@@ -31,7 +33,7 @@ class _Node:
 
 class MctsAgent:
     def __init__(self, game: str, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
-                 c: float = 0.7, epsilon: float = 0.15, max_rollout: int = 2000):
+                 c: float = 0.7, epsilon: float = 0.15, max_rollout: int | None = None):
         self.name = f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s"
         self.game = game
         self.iterations = iterations
@@ -39,10 +41,12 @@ class MctsAgent:
         self.base_seed = seed
         self.c = c
         self.epsilon = epsilon
-        self.max_rollout = max_rollout
         from ..games import get
 
-        self.policy: Any = get(game).automaton()
+        spec = get(game)
+        self.evaluate: Any = spec.extra.get("evaluate")
+        self.max_rollout = max_rollout if max_rollout is not None else int(spec.extra.get("rollout_depth", 2000))
+        self.policy: Any = spec.automaton()
         self.last_iterations = 0
 
     def seed(self, seed: int) -> None:
@@ -113,7 +117,7 @@ class MctsAgent:
                 a = self.policy.choose(d, d.current_player)
             d.apply(a)
             steps += 1
-        r = d.returns()
+        r = d.returns() if d.is_terminal() or self.evaluate is None else self.evaluate(d)
         for nd in path:
             nd.visits += 1
             if nd.player >= 0:

@@ -326,7 +326,7 @@ class WizardCardsState(State):
         opp = 1 - seat
         obs: dict[str, Any] = {
             "game": self.game_id, "variant": self.variant, "seat": seat, "phase": self.phase,
-            "current": self.current_player, "turn": self.turn_no, "turn_player": self.turn_player,
+            "current": self.current_player, "turn": self.turn_no + 1, "turn_player": self.turn_player,
             "first": self.first, "hand": sorted(self.hands[seat], key=_sort_key),
             "opponent_hand": len(self.hands[opp]), "spell_discard": list(self.spell_discard),
             "damage": [list(d) for d in self.damage], "wards": [[list(w) for w in ws] for ws in self.wards],
