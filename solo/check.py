@@ -6,6 +6,7 @@ Game i is seeded from (seed, i) and its seats from i alone, so the results are t
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -115,7 +116,10 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                       "ci95": [round(lo, 4), round(hi, 4)] if pts else None})
     reasons: dict[str, int] = {}
     for r in done:
+        # group by kind of ending: without the seat, the numbers or the details in brackets
         key = str((r.outcome or {}).get("reason", "")).split(":")[0].split("(")[0].strip()
+        key = re.sub(r"\bP\d+\b", "a player", key)
+        key = re.sub(r"\d+", "N", key)
         reasons[key] = reasons.get(key, 0) + 1
     return {
         "game": game, "variant": variant or None, "players": players, "bots": list(bots), "seed": seed,

@@ -4,7 +4,9 @@
 Each iteration samples a full state consistent with the searching seat's observation
 (``state.determinize(seat, rng)``: hidden cards and the future of the dice drawn from the bot's own RNG), then
 descends one tree whose nodes are keyed by action keys, using UCB with availability counts, expands one node,
-and plays the rest out with the game's automaton (a little randomised). A game with long playouts can declare
+and plays the rest out with the game's automaton (a little randomised). At each node the automaton's own choice
+gets a prior bonus that fades with visits (``prior / (1 + visits)``, after PUCT), so the search leaves the
+automaton's move only when its samples say another is better. A game with long playouts can declare
 ``rollout_depth`` and an ``evaluate(state) -> returns`` function in its spec: playouts then stop after that many
 steps and the position is scored by the evaluation. The bot never reads the hidden cards of
 the true state: the sample depends only on what its seat observes, so its choice cannot depend on them.
@@ -21,7 +23,7 @@ from ..rng import Rng, derive
 
 
 class _Node:
-    __slots__ = ("avail", "children", "player", "value", "visits")
+    __slots__ = ("avail", "children", "favourite", "player", "value", "visits")
 
     def __init__(self, player: int):
         self.player = player  # who chose the move into this node
@@ -29,17 +31,19 @@ class _Node:
         self.avail = 0
         self.value = 0.0
         self.children: dict[str, _Node] = {}
+        self.favourite: str | None = None  # the automaton's choice here (from the first sample that reached it)
 
 
 class MctsAgent:
     def __init__(self, game: str, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
-                 c: float = 0.7, epsilon: float = 0.15, max_rollout: int | None = None):
+                 c: float = 0.4, epsilon: float = 0.15, max_rollout: int | None = None, prior: float = 1.0):
         self.name = f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s"
         self.game = game
         self.iterations = iterations
         self.seconds = seconds
         self.base_seed = seed
         self.c = c
+        self.prior = prior
         self.epsilon = epsilon
         from ..games import get
 
@@ -82,9 +86,16 @@ class MctsAgent:
         while not d.is_terminal():
             acts = d.legal_actions()
             player = d.current_player
+            if len(acts) == 1:  # no decision here: follow the only move without a tree node
+                d.apply(acts[0])
+                continue
+            if node.favourite is None:
+                node.favourite = self.policy.choose(d, player).key
+            # the automaton's move first, then the other untried moves in random order
             untried = [a for a in acts if a.key not in node.children]
             if untried:
-                a = untried[rng.below(len(untried))]
+                fav = [a for a in untried if a.key == node.favourite]
+                a = fav[0] if fav else untried[rng.below(len(untried))]
                 child = _Node(player)
                 node.children[a.key] = child
                 for b in acts:
@@ -100,6 +111,8 @@ class MctsAgent:
                 ch = node.children[a.key]
                 ch.avail += 1
                 u = ch.value / ch.visits + self.c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if a.key == node.favourite:
+                    u += self.prior / (1.0 + ch.visits) ** 0.5
                 if u > best_u:
                     best_u, best, best_key = u, ch, a
             assert best is not None and best_key is not None
