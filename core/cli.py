@@ -60,6 +60,24 @@ def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or pat
         raise typer.Exit(1)
 
 
+@app.command("vocabulary")
+@friendly
+def vocabulary_cmd(game: str = typer.Argument(..., help="Game id or path."),
+                   output: str = typer.Option("-", "-o", "--output", help="File to write; '-' for stdout.")) -> None:
+    """Print a game's effect vocabulary as a Markdown reference (cards/<game>/VOCABULARY.md is this output)."""
+    from wizprint.atomic import write_atomic
+    from wizprint.cards.loader import load_game
+    from wizprint.cards.vocab import markdown
+
+    g = load_game(game)
+    text = markdown(g.vocabulary, f"{g.name} effect vocabulary")
+    if output == "-":
+        sys.stdout.write(text)
+    else:
+        write_atomic(Path(output), text)
+        err(f"wrote {output}")
+
+
 @export_app.command("csv")
 @friendly
 def export_csv_cmd(game: str = typer.Argument(..., help="Game id or path."),

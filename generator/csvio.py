@@ -48,6 +48,8 @@ def columns(game: Game, deck: str | None = None) -> list[str]:
 def _cell(spec: FieldSpec | None, v: Any) -> str:
     if v is None:
         return ""
+    if spec is not None and spec.type == "effects":
+        return effects_text.fmt(v)
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float, str)):
@@ -99,6 +101,8 @@ def export_csv(game: Game, deck: str | None = None) -> str:
 
 
 def _from_cell(spec: FieldSpec, cell: str) -> Any:
+    if spec.type == "effects":
+        return effects_text.parse_raw(cell)
     if spec.type == "int":
         return int(cell)
     if spec.type == "bool":

@@ -80,9 +80,14 @@ def _label(c: Any, text: str, x: float, y: float, align: str = "left") -> None:
     c.restoreState()
 
 
-def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene, opts: PrintOptions) -> DeckPdf:
+def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Scene], opts: PrintOptions) -> DeckPdf:
     """A deck as PDF bytes. ``fronts`` has one entry per physical card (design id, scene); equal scenes share
-    one form."""
+    one form. ``back`` is the deck's one back, or a list with each card's own back (sheets with a story on the
+    back)."""
+    backs = back if isinstance(back, list) else [back] * len(fronts)
+    if len(backs) != len(fronts):
+        raise ValueError("one back per front is needed")
+    back = backs[0]
     paper = opts.paper_size
     buf = io.BytesIO()
     c = new_canvas(buf, (paper[0] * MM, paper[1] * MM), title)
@@ -105,8 +110,8 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene, opts: Pri
             bslots = list(fl.backs[:len(chunk)])
             for (_cid, sc), s in zip(chunk, fslots):
                 painter.place(sc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
-            for s in bslots:
-                painter.place(back, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
+            for bsc, s in zip(backs[pno * per:(pno + 1) * per], bslots):
+                painter.place(bsc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
             c.saveState()
             c.setStrokeColor(HexColor("#888888"))
             c.setLineWidth(0.5)
@@ -145,8 +150,8 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene, opts: Pri
             if opts.duplex == "off":
                 continue
             bslots = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in fslots]
-            for s in bslots:
-                painter.place(back, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
+            for bsc, s in zip(backs[sheet * per:(sheet + 1) * per], bslots):
+                painter.place(bsc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
             if opts.marks:
                 _marks(c, bslots, bleed)
             _boxes(c, bslots, bleed)

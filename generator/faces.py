@@ -85,6 +85,9 @@ def card_context(game: Game, layout: GameLayout, record: Record | None, size: tu
         "game": game.decl, "style": layout.style, "W": size[0], "H": size[1],
         "deck": game.decl.decks.get(deck),
         "version": game.decl.version, "short": game.decl.short,
+        # the printed text of any effects-valued field, e.g. {{ fx(c.reward) }}
+        "fx": lambda effs: game.vocabulary.render(effs or (), record),
+        "name_of": lambda rid: game.vocabulary.names.get(rid, rid),
     }
     if record is not None:
         ctx.update(card=record, c=Fields(record.fields, set(game.decl.fields)), text=game.text(record),
@@ -110,7 +113,9 @@ class FaceBuilder:
         self.bleed = bleed
 
     def scene(self, face: Face, record: Record | None, deck: str) -> Scene:
-        size = self.layout.decks[deck].size
+        """The scene of ``face`` for ``record`` (None for a back), at the size of ``deck`` (a deck or a record
+        kind with sheets)."""
+        size = self.layout.size_of(deck)
         ctx = card_context(self.game, self.layout, record, size, deck)
         who = record.id if record is not None else f"back of {deck}"
         try:
@@ -131,13 +136,14 @@ class FaceBuilder:
                  ) -> list[Item]:
         try:
             p = el.props
-            if "when" in p and not eval_expr(p["when"], ctx):
-                return []
             n = int(eval_expr(p.get("repeat", 1), ctx) or 0)
             step = [_num(render_value(v, ctx)) for v in p.get("step", [0, 0])]
             out: list[Item] = []
             for i in range(n):
                 local = dict(ctx, i=i)
+                # `when` is checked for each repetition, so it may use the repetition's index i
+                if "when" in p and not eval_expr(p["when"], local):
+                    continue
                 item = self._one(el, local, face, size, who)
                 if item is None:
                     continue

@@ -13,6 +13,7 @@ from wizprint.errors import WizprintError
 from wizprint.resources import layouts_dir
 
 CURRENT = "currentColor"
+_PLACEHOLDER = "#fe00fe"  # svgelements resolves currentColor to its `color` argument: we pass this and map it back
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ def _colour(c: se.Color | None, raw: str | None) -> str | None:
         return CURRENT
     if c is None or c.value is None:
         return None
+    if str(c.hexrgb).lower() == _PLACEHOLDER:
+        return CURRENT
     try:
         if c.alpha == 0:
             return None
@@ -115,7 +118,7 @@ def icon_exists(name: str, game: str | None = None) -> bool:
 
 def _parse(path: Path, name: str) -> Icon:
     try:
-        svg = se.SVG.parse(str(path), reify=True)
+        svg = se.SVG.parse(str(path), reify=True, color=_PLACEHOLDER)
     except Exception as exc:  # svgelements raises many kinds of errors on bad files
         raise WizprintError(f"{path}: cannot read icon: {exc}") from None
     vb = svg.viewbox

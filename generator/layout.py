@@ -64,6 +64,11 @@ class GameLayout:
     decks: dict[str, DeckLayout]
     faces: dict[str, Face]
     raw: Mapping[str, Any] = field(default_factory=dict)
+    records: dict[str, DeckLayout] = field(default_factory=dict)  # sheets printed from records (characters...)
+
+    def size_of(self, name: str) -> tuple[float, float]:
+        """The size of a deck's cards or of a record kind's sheets."""
+        return (self.decks[name] if name in self.decks else self.records[name]).size
 
     def front_face(self, deck: str, card_type: str) -> Face:
         dl = self.decks[deck]
@@ -143,6 +148,20 @@ def load_layout(game: Game) -> GameLayout:
     for did in game.decl.decks:
         if did not in decks:
             issues.append(Issue(shown, 0, "", f"deck '{did}' of game '{game.id}' has no layout ([decks.{did}])"))
+    records: dict[str, DeckLayout] = {}
+    for kid, d in dict(data.get("records", {})).items():
+        ln = line_of(f"[records.{kid}]")
+        if kid not in game.decl.kinds:
+            issues.append(Issue(shown, ln, "", f"records '{kid}': the game has no record kind '{kid}'"))
+            continue
+        size = parse_size(d.get("size"))
+        if size is None:
+            issues.append(Issue(shown, ln, "", f"records '{kid}': size must be a preset or [w, h] in mm"))
+            continue
+        for face_id in (d.get("front", ""), d.get("back", "")):
+            if face_id and face_id not in faces:
+                issues.append(Issue(shown, ln, "", f"records '{kid}': face '{face_id}' is not defined"))
+        records[kid] = DeckLayout(kid, size, d.get("front", ""), d.get("back", ""))
     if issues:
         raise DataErrors(issues)
-    return GameLayout(game.id, shown, dict(data.get("style", {})), decks, faces, data)
+    return GameLayout(game.id, shown, dict(data.get("style", {})), decks, faces, data, records)

@@ -80,6 +80,7 @@ class Group:
     tx: float = 0.0
     ty: float = 0.0
     scale: float = 1.0
+    id: str = ""  # an element id in SVG output (e.g. a board space's id)
 
 
 Item = Rect | Ellipse | Poly | Text | IconPlace | Group

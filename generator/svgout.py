@@ -116,7 +116,7 @@ class SvgPainter:
         elif isinstance(it, IconPlace):
             self._use(parent, it.name, it.x, it.y, it.size, it.color, it.game)
         elif isinstance(it, Group):
-            g = d.g()
+            g = d.g(id=it.id) if it.id else d.g()
             tf = []
             if it.tx or it.ty:
                 tf.append(f"translate({_n(it.tx)},{_n(it.ty)})")

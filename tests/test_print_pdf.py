@@ -13,12 +13,22 @@ from pdfcheck import MM, Placement, fonts_embedded, page_content
 
 from wizprint.generator.impose import PAPERS
 
-GAMES = {"wizard-cards": {"spells": 54, "reference": 2}, "covenant": {"main": 91}}
+GAMES = {"wizard-cards": {"spells": 54, "reference": 2}, "covenant": {"main": 91},
+         "relic": {"corruption": 30, "mission": 24, "power": 36, "relic": 18, "threat-red": 68, "threat-blue": 68,
+                   "threat-yellow": 68, "wargear": 24}}
+# sheets printed front and back like cards (Relic's character and scenario sheets)
+SHEETS = {"relic": {"character": 10, "scenario": 5}}
 PAPER_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 
 
 def card_pdfs(result) -> list[tuple[Path, dict]]:  # type: ignore[no-untyped-def]
     return [(result.out_dir / o.file, o.extra) for o in result.outputs if o.kind == "cards"]
+
+
+def faced_pdfs(result) -> list[tuple[Path, dict]]:  # type: ignore[no-untyped-def]
+    """Cards, and sheets printed like cards (front and back, with bleed and marks)."""
+    return card_pdfs(result) + [(result.out_dir / o.file, o.extra) for o in result.outputs
+                                if o.kind == "sheets" and "records" in o.extra]
 
 
 def cards_on(placements: list[Placement], bleed_mm: float) -> list[Placement]:
@@ -95,8 +105,8 @@ def _assert_aligned(path: Path, paper: str, duplex: str, offset: tuple[float, fl
 def test_duplex_backs_align_with_fronts(build, paper: str, duplex: str) -> None:  # type: ignore[no-untyped-def]
     for game in GAMES:
         result = build(game, paper=paper, duplex=duplex)
-        n = sum(_assert_aligned(p, paper, duplex, (0.0, 0.0)) for p, _ in card_pdfs(result))
-        assert n == sum(GAMES[game].values())
+        n = sum(_assert_aligned(p, paper, duplex, (0.0, 0.0)) for p, _ in faced_pdfs(result))
+        assert n == sum(GAMES[game].values()) + sum(SHEETS.get(game, {}).values())
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -150,7 +160,7 @@ def test_crop_marks_lie_outside_the_cut_and_on_cut_lines(build, paper: str) -> N
     bleed = 3.0
     for game in GAMES:
         result = build(game, paper=paper)
-        for path, _ in card_pdfs(result):
+        for path, _ in faced_pdfs(result):
             with pikepdf.open(path) as pdf:
                 for page in pdf.pages:
                     placements, segments = page_content(page)
@@ -238,7 +248,7 @@ def test_no_text_outside_the_safe_zone(build, game: str) -> None:  # type: ignor
     safe, bleed = 3.0, 3.0
     result = build(game)
     checked = 0
-    for path, _ in card_pdfs(result):
+    for path, _ in faced_pdfs(result):
         with pikepdf.open(path) as pdf:
             cards_per_page = [cards_on(page_content(p)[0], bleed) for p in pdf.pages]
         doc = pdfium.PdfDocument(path)

@@ -1,0 +1,200 @@
+"""Relic in print: the counts of the rulebook, the effect vocabulary, the board as SVG (XML, one element per
+space, rendered by rsvg-convert and headless Chromium) and as a poster whose tiles reassemble to the board."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pikepdf
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from wizprint.cards.loader import load_game
+from wizprint.cards.vocab import markdown
+from wizprint.generator.impose import PAPERS
+from wizprint.generator.poster import MARGIN, tiles
+from wizprint.resources import cards_dir, layouts_dir
+
+GAME = load_game("relic")
+RSVG = shutil.which("rsvg-convert")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_component_counts_match_the_rulebook() -> None:
+    decks = {d: GAME.physical_count(d) for d in GAME.decl.decks}
+    assert decks == {"corruption": 30, "mission": 24, "power": 36, "relic": 18, "threat-red": 68,
+                     "threat-blue": 68, "threat-yellow": 68, "wargear": 24}
+    assert sum(decks.values()) == 336
+    assert len(GAME.of_kind("character")) == 10 and len(GAME.of_kind("scenario")) == 5
+    spaces = GAME.of_kind("space")
+    by_tier = Counter(s.get("tier") for s in spaces)
+    assert by_tier["outer"] == 24 and by_tier["middle"] == 16
+    # corners: 4 per ring; areas of 5 (outer) and 3 (middle)
+    for tier, per_area in (("outer", 5), ("middle", 3)):
+        ring = [s for s in spaces if s.get("tier") == tier]
+        corners = [s for s in ring if not s.get("area")]
+        areas = Counter(s.get("area") for s in ring if s.get("area"))
+        assert len(corners) == 4 and set(areas.values()) == {per_area} and len(areas) == 4
+    names = {s.name for s in spaces}
+    for n in ("Grey Knight Envoy", "Battlefleet Antias", "St. Antias' Sanctuary", "Blackstone Fortress",
+              "Apothecarium Sepha", "Antian Shrine World", "Space Hulk", "Guardian of the Rift", "Webway Portal",
+              "Foothills of Liliath", "The Haunted Cluster", "Warp Rift", "Daemon World Braxas",
+              "Crone World Yllen Satari"):
+        assert n in names, n
+    outer_areas = {s.get("area") for s in spaces if s.get("tier") == "outer" and s.get("area")}
+    middle_areas = {s.get("area") for s in spaces if s.get("tier") == "middle" and s.get("area")}
+    assert outer_areas == {"Hive World", "Forge World", "Death World", "Maiden World"}
+    assert middle_areas == {"Twilight Fringe", "Devastated Reaches", "Lost Front", "Phantom Stars"}
+
+
+def test_the_inner_tier_follows_its_arrows_from_the_warp_rift_to_the_scenario_space() -> None:
+    spaces = GAME.by_id("space")
+    path = ["I0"]
+    while spaces[path[-1]].get("next"):
+        path.append(spaces[path[-1]].get("next"))
+    assert path[-1] == "C" and spaces["C"].get("tier") == "centre"
+    assert spaces["I0"].name == "Warp Rift" and spaces[path[3]].name == "Daemon World Braxas"  # 3 skips
+
+
+def test_threat_decks_are_mostly_their_faction() -> None:
+    for deck, trait, attribute in (("threat-red", "Ork", "strength"), ("threat-blue", "Tyranid", "willpower"),
+                                   ("threat-yellow", "Eldar", "cunning")):
+        cards = GAME.cards(deck)
+        assert len(cards) >= 20, deck  # distinct designs
+        enemies = [(c, c.copies) for c in cards if c.get("category") == "enemy"]
+        n = sum(k for _, k in enemies)
+        assert n > 68 / 2, deck
+        assert sum(k for c, k in enemies if c.get("trait") == trait) > n / 2, deck
+        assert sum(k for c, k in enemies if c.get("attribute") == attribute) > n / 2, deck
+        assert {c.get("category") for c in cards} == {"enemy", "event", "encounter", "asset"}, deck
+
+
+def test_every_effect_word_is_in_the_vocabulary_and_the_reference_is_current() -> None:
+    used: set[str] = set()
+
+    def walk(effects: object) -> None:
+        for e in effects or ():  # type: ignore[attr-defined]
+            used.add(e.word)
+            for v in e.params.values():
+                if isinstance(v, tuple) and v and hasattr(v[0], "word"):
+                    walk(v)
+                elif isinstance(v, tuple):
+                    for x in v:
+                        if isinstance(x, dict) and "then" in x:
+                            walk(x["then"])
+
+    for r in GAME.records:
+        walk(r.effects)
+        for f, spec in GAME.decl.fields.items():
+            if spec.type == "effects" and r.get(f):
+                walk(r.get(f))
+            if f == "boxes" and r.get(f):
+                for box in r.get(f):
+                    walk(box)
+    assert used <= set(GAME.vocabulary.words)
+    assert len(used) > 30
+    doc = (cards_dir() / "relic" / "VOCABULARY.md").read_text(encoding="utf-8")
+    assert doc == markdown(GAME.vocabulary, "Relic effect vocabulary"), \
+        "the reference is out of date: run wizprint vocabulary relic -o cards/relic/VOCABULARY.md"
+
+
+@pytest.fixture(scope="module")
+def relic_build(build):  # type: ignore[no-untyped-def]
+    return build("relic", svg=False, png=False)
+
+
+def test_board_svg_has_one_element_per_space_and_is_large(relic_build) -> None:  # type: ignore[no-untyped-def]
+    svg = relic_build.out_dir / "board.svg"
+    root = ET.parse(svg).getroot()
+    assert root.get("width", "").endswith("mm") and float(root.get("width", "0mm")[:-2]) >= 500
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    for s in GAME.of_kind("space"):
+        assert ids.count(s.id) == 1, s.id
+
+
+def fontconfig(tmp: Path) -> dict[str, str]:
+    """An environment in which rsvg-convert and Chromium find the project's fonts (as installed fonts would)."""
+    conf = tmp / "fonts.conf"
+    conf.write_text(f"""<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig><include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+<dir>{layouts_dir() / 'fonts'}</dir><cachedir>{tmp / 'fc-cache'}</cachedir></fontconfig>""")
+    import os
+
+    return dict(os.environ, FONTCONFIG_FILE=str(conf))
+
+
+def test_board_renders_in_rsvg_and_chromium(relic_build, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert RSVG, "rsvg-convert (Debian librsvg2-bin) is needed: .ci/run installs it"
+    assert CHROMIUM, "chromium is needed: .ci/run installs it"
+    svg = relic_build.out_dir / "board.svg"
+    env = fontconfig(tmp_path)
+    out = tmp_path / "rsvg.png"
+    r = subprocess.run([RSVG, "-w", "1280", str(svg), "-o", str(out)], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0 and not r.stderr.strip(), r.stderr
+    with Image.open(out) as im:
+        assert im.size == (1280, 1280) and ImageStat.Stat(im.convert("L")).stddev[0] > 20
+    shot = tmp_path / "chromium.png"
+    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--hide-scrollbars", "--window-size=1200,1200",
+                        f"--screenshot={shot}", svg.as_uri()], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    with Image.open(shot) as im:
+        assert ImageStat.Stat(im.convert("L")).stddev[0] > 20  # not a blank page
+
+
+def compose_poster(pdf: Path, paper: str, px_per_mm: float, board_mm: float, shift: tuple[int, int] = (0, 0)
+                   ) -> Image.Image:
+    """Cut every tile's window out of its page and lay it at its place on the board (in order, as glued)."""
+    doc = pdfium.PdfDocument(pdf)
+    size = round(board_mm * px_per_mm)
+    out = Image.new("RGB", (size, size), "white")
+    ts = tiles(board_mm, board_mm, PAPERS[paper])
+    assert len(doc) == len(ts) + 1
+    try:
+        for k, t in enumerate(ts, start=1):
+            page = doc[k].render(scale=px_per_mm * 25.4 / 72).to_pil().convert("RGB")
+            x0, y0 = round(MARGIN * px_per_mm) + 2, round(MARGIN * px_per_mm) + 2
+            w, h = round(t.w * px_per_mm) - 4, round(t.h * px_per_mm) - 4
+            piece = page.crop((x0, y0, x0 + w, y0 + h))
+            dx, dy = shift if k == 3 else (0, 0)
+            out.paste(piece, (round(t.x * px_per_mm) + 2 + dx, round(t.y * px_per_mm) + 2 + dy))
+    finally:
+        doc.close()
+    return out
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_poster_tiles_reassemble_to_the_board(build, paper: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Cut the tiles out of the poster pages (rendered by pdfium), lay them at their places, and compare with the
+    board SVG rendered by rsvg at the same scale. Both are drawn at 4 px/mm and compared at 1 px/mm, where the
+    two renderers' anti-aliasing no longer matters but a tile 1 mm out of place does; each tile is judged on its
+    own, so one bad tile cannot hide in the whole board's average."""
+    result = build("relic", svg=False, png=False, paper=paper)
+    poster = result.out_dir / "board-poster.pdf"
+    with pikepdf.open(poster) as pdf:
+        assert pdf.check_pdf_syntax() == []
+    board_mm = 640.0
+    ref = tmp_path / "ref.png"
+    subprocess.run([RSVG or "rsvg-convert", "-w", str(round(board_mm * 4)), str(result.out_dir / "board.svg"), "-o",
+                    str(ref)], check=True, env=fontconfig(tmp_path), timeout=120)
+    reference = Image.open(ref).convert("RGB").resize((640, 640), Image.BOX)
+    ts = tiles(board_mm, board_mm, PAPERS[paper])
+
+    def per_tile(shift: tuple[int, int] = (0, 0)) -> list[float]:
+        img = compose_poster(poster, paper, 4.0, board_mm, shift).resize((640, 640), Image.BOX)
+        d = ImageChops.difference(img, reference).convert("L")
+        return [ImageStat.Stat(d.crop((round(t.x), round(t.y), round(t.x + t.w), round(t.y + t.h)))).mean[0]
+                for t in ts]
+
+    good = per_tile()
+    assert max(good) < 5.0, good
+    # the comparison has teeth: the third tile laid 1 mm off is clearly seen
+    bad = per_tile(shift=(4, 0))
+    assert bad[2] > 5.0 and bad[2] > good[2] + 2.0, (bad, good)
