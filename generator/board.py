@@ -241,15 +241,15 @@ class BoardBuilder:
         for sid, place in places.items():
             nxt = spaces[sid].get("next")
             if nxt and nxt in places:
-                sc.add(self.arrow(place.centre, places[nxt].centre, shorten=24.0))
+                sc.add(self.arrow(place.centre, places[nxt].centre, shorten=31.0))
         for sid, sp in spaces.items():
             for e in sp.get("movement_box") or ():
                 if e.word == "enter_inner" and e.get("to") in places and sid in places:
                     sc.add(self.arrow(places[sid].centre, places[e.get("to")].centre, shorten=40.0))
         if centre is not None:
             p = places[centre.id]
-            sc.add(Rect(p.x + 4, p.y + 4, p.w - 8, p.h - 8, Paint(stroke=self.col["arrow"], stroke_width=0.6,
-                                                                    dash=(3.0, 2.0)), radius=2.0))
+            sc.add(Rect(p.x + 4, p.y + 10, p.w - 8, p.h - 14, Paint(stroke=self.col["arrow"], stroke_width=0.6,
+                                                                      dash=(3.0, 2.0)), radius=2.0))
             sub = self._text(f"*{self.data.get('subtitle', '')}*\n\nplace the scenario sheet here", p.x + 8,
                              p.y + p.h - 40, p.w - 16, 30, self.col["inner_text"], size=9, font="serif",
                              align="center", valign="bottom")

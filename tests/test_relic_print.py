@@ -198,3 +198,22 @@ def test_poster_tiles_reassemble_to_the_board(build, paper: str, tmp_path: Path)
     # the comparison has teeth: the third tile laid 1 mm off is clearly seen
     bad = per_tile(shift=(4, 0))
     assert bad[2] > 5.0 and bad[2] > good[2] + 2.0, (bad, good)
+
+
+def test_tokens_are_150_as_printed(relic_build) -> None:  # type: ignore[no-untyped-def]
+    """40 character tokens (10 in each of four colours), 55 charge, 55 influence: count the token faces drawn."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from pdfcheck import MM as PT_PER_MM
+    from pdfcheck import page_content
+
+    out = next(o for o in relic_build.outputs if o.file == "tokens.pdf")
+    assert out.extra["tokens"] == {"character-tokens": 40, "charge-tokens": 55, "influence-tokens": 55}
+    drawn: Counter[int] = Counter()
+    with pikepdf.open(relic_build.out_dir / "tokens.pdf") as pdf:
+        for page in pdf.pages:
+            for p in page_content(page)[0]:  # each token's icon is one placed form
+                drawn[round((p.x1 - p.x0) / PT_PER_MM)] += 1
+    # icons are 58 % of the diameter: 20 mm character tokens, 16 mm charge, 18 mm influence
+    assert drawn == {12: 40, 9: 55, 10: 55}, drawn
