@@ -42,7 +42,7 @@ Action keys (``Action.key``; seats are 0-based numbers, logs name them P1..P4):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -622,20 +622,27 @@ class CovenantState(State):
             return True
         raise EngineError(f"unknown frame {k!r}")
 
-    def _run_neg(self, f: Frame) -> bool:
-        if f["r"] == "negated":
-            self._finish("negated")
-            return False
+    @staticmethod
+    def _ask_next(f: Frame, may_answer: Callable[[int], bool]) -> bool:
+        """Move a response window on from the player who just answered to the next one in ``f["order"]`` who
+        may answer; True when that player must choose now, False when the window is over."""
         if f["resp"]:
             f["resp"] = ""
             f["i"] += 1
         order = f["order"]
         while f["i"] < len(order):
-            s = order[f["i"]]
-            if self._can_respond(s):
-                f["who"] = s
+            if may_answer(order[f["i"]]):
+                f["who"] = order[f["i"]]
                 return True
             f["i"] += 1
+        return False
+
+    def _run_neg(self, f: Frame) -> bool:
+        if f["r"] == "negated":
+            self._finish("negated")
+            return False
+        if self._ask_next(f, self._can_respond):
+            return True
         self._finish("ok")
         return False
 
@@ -647,16 +654,8 @@ class CovenantState(State):
         if f["done"]:
             self.stack.pop()
             return False
-        if f["resp"]:
-            f["resp"] = ""
-            f["i"] += 1
-        order = f["order"]
-        while f["i"] < len(order):
-            s = order[f["i"]]
-            if self._can_respond(s):
-                f["who"] = s
-                return True
-            f["i"] += 1
+        if self._ask_next(f, self._can_respond):
+            return True
         self.stack.pop()
         return False
 
@@ -772,16 +771,8 @@ class CovenantState(State):
         return False
 
     def _run_traps(self, f: Frame) -> bool:
-        if f["resp"]:
-            f["resp"] = ""
-            f["i"] += 1
-        order = f["order"]
-        while f["i"] < len(order):
-            s = order[f["i"]]
-            if self.hands[s]:
-                f["who"] = s
-                return True
-            f["i"] += 1
+        if self._ask_next(f, lambda seat: bool(self.hands[seat])):
+            return True
         self.stack.pop()
         return False
 
