@@ -1,4 +1,5 @@
-"""Solo engine benchmarks: random-play games/s and steps/s per game (the engine, one core), ISMCTS iterations/s,
+"""Solo engine benchmarks: random-play games/s and steps/s per game (the engine, one core), whole automaton games/s
+at the most seats, ISMCTS iterations/s,
 and the speed-up of `solo check --jobs 2` over `--jobs 1`. Run: python benchmarks/bench_solo.py [game ...]"""
 
 from __future__ import annotations
@@ -43,6 +44,16 @@ def mcts_rate(game: str, players: int, iterations: int = 300) -> float:
     return n / total
 
 
+def automaton_play(game: str, players: int, seconds: float = 5.0) -> float:
+    """Whole automaton games per second on one core (the engine and the automata, not the CLI)."""
+    games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        run_games(game, 1, games, ["automaton"], players)
+        games += 1
+    return games / (time.perf_counter() - t0)
+
+
 def jobs_speedup(game: str, players: int, games: int) -> tuple[float, float, float]:
     times = []
     for jobs in (1, 2):
@@ -59,6 +70,8 @@ def main() -> None:
         for players in sorted({spec.min_players, spec.max_players}):
             gps, sps = random_play(game, players)
             print(f"{game} ({players} players): random play {gps:,.0f} games/s, {sps:,.0f} steps/s (one core)")
+        print(f"{game} ({spec.max_players} players): automaton play "
+              f"{automaton_play(game, spec.max_players):,.1f} games/s (one core)")
         print(f"{game}: ISMCTS {mcts_rate(game, spec.min_players):,.0f} iterations/s at the opening")
         n = 6000 if game == "wizard-cards" else 300
         t1, t2, k = jobs_speedup(game, spec.min_players, n)

@@ -115,12 +115,18 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                       "win_rate_when_played": round(sum(pts) / len(pts), 4) if pts else None,
                       "ci95": [round(lo, 4), round(hi, 4)] if pts else None})
     reasons: dict[str, int] = {}
+    settings: dict[str, dict[str, Any]] = {}
     for r in done:
-        # group by kind of ending: without the seat, the numbers or the details in brackets
-        key = str((r.outcome or {}).get("reason", "")).split(":")[0].split("(")[0].strip()
-        key = re.sub(r"\bP\d+\b", "a player", key)
-        key = re.sub(r"\d+", "N", key)
+        key = _reason_kind(r)
         reasons[key] = reasons.get(key, 0) + 1
+        if r.setting is not None:
+            st = settings.setdefault(r.setting, {"games": 0, "end_reasons": {}, "turns": []})
+            st["games"] += 1
+            st["end_reasons"][key] = st["end_reasons"].get(key, 0) + 1
+            st["turns"].append(r.turns)
+    by_setting = {k: {"games": v["games"], "end_reasons": dict(sorted(v["end_reasons"].items(), key=lambda kv: -kv[1])),
+                      "median_turns": round(float(statistics.median(v["turns"])), 1)}
+                  for k, v in sorted(settings.items())}
     return {
         "game": game, "variant": variant or None, "players": players, "bots": list(bots), "seed": seed,
         "games": len(results), "completed": len(done), "errors": errors,
@@ -132,9 +138,17 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                          "max": max(lengths, default=None), "histogram": _histogram(lengths)},
         "steps_mean": round(statistics.fmean([r.steps for r in done]), 1) if done else None,
         "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+        "by_setting": by_setting,
         "cards": cards,
         "never_played": [c["id"] for c in cards if c["played"] == 0],
     }
+
+
+def _reason_kind(r: GameResult) -> str:
+    """The kind of ending: the reason without the seat, the numbers or the details after a colon or in brackets."""
+    key = str((r.outcome or {}).get("reason", "")).split(":")[0].split("(")[0].strip()
+    key = re.sub(r"\bP\d+\b", "a player", key)
+    return re.sub(r"\d+", "N", key)
 
 
 def _histogram(values: list[int]) -> list[list[int]]:

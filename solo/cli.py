@@ -138,6 +138,9 @@ def _print_summary(s: dict[str, object]) -> None:
         print(f"  {bot}: win rate {r['win_rate']} (95% {r['ci95'][0]}-{r['ci95'][1]})", file=out)
     lt = s["length_turns"]
     print(f"  length in turns: mean {lt['mean']}, median {lt['median']}, p95 {lt['p95']}", file=out)  # type: ignore[index]
+    for name, st in s.get("by_setting", {}).items():  # type: ignore[attr-defined]
+        ends = ", ".join(f"{n} {k}" for k, n in st["end_reasons"].items())
+        print(f"  {name}: {st['games']} games ({ends}), median {st['median_turns']} turns", file=out)
     never = s["never_played"]
     print(f"  cards never played: {', '.join(never) if never else 'none'}", file=out)  # type: ignore[arg-type]
     for e in s["errors"][:5]:  # type: ignore[index]

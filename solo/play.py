@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.markup import escape
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import WizprintError
@@ -90,7 +91,7 @@ class Terminal:
 def _print_new_log(s: Session, term: Terminal) -> None:
     lines = [e.text for e in s.state.log if e.seats is None or s.human in e.seats]
     for ln in lines[s.shown:]:
-        term.console.print(f"  [dim]>[/dim] {ln}", highlight=False)
+        term.console.print(f"  [dim]>[/dim] {escape(ln)}", highlight=False)
     s.shown = len(lines)
 
 
@@ -142,7 +143,7 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
             for line in view(obs):
                 console.print(line, highlight=False)
         for i, a in enumerate(legal, 1):
-            console.print(f"  [bold cyan]{i:>2}[/bold cyan]  {s.state.describe(a)}", highlight=False)
+            console.print(f"  [bold cyan]{i:>2}[/bold cyan]  {escape(s.state.describe(a))}", highlight=False)
         while True:
             answer = term.ask("your choice> ")
             if answer is None:
@@ -155,7 +156,7 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
                 continue
             if word == "log":
                 for ln in s.state.visible_log(s.human, last=10_000):
-                    console.print(f"  {ln}", highlight=False)
+                    console.print(f"  {escape(ln)}", highlight=False)
                 continue
             if word in ("save", "quit"):
                 path = save(s, Path(rest) if rest else save_path)

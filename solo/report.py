@@ -103,6 +103,12 @@ completed</strong>; {{ s.errors|length }} errors; {{ s.step_cap_hits }} step-cap
 <table><tr><th>reason</th><th>games</th></tr>
 {% for r, n in s.end_reasons.items() %}<tr><td>{{ r }}</td><td class="n">{{ n }}</td></tr>{% endfor %}
 </table>
+{% if s.by_setting %}<h2>By scenario</h2>
+<table><tr><th>played on</th><th>games</th><th>how they ended</th><th>median turns</th></tr>
+{% for name, st in s.by_setting.items() %}<tr><td>{{ name }}</td><td class="n">{{ st.games }}</td>
+<td>{% for r, n in st.end_reasons.items() %}{{ n }} {{ r }}{% if not loop.last %}; {% endif %}{% endfor %}</td>
+<td class="n">{{ st.median_turns }}</td></tr>{% endfor %}
+</table>{% endif %}
 <h2>Cards: win rate when played</h2>
 <p>For each card, the share of games won by the seats that played it at least once (ties count half), with its
 95% interval; the dashed line is 50%. Cards played in fewer than 20 games are left out of the chart.</p>

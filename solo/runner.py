@@ -25,6 +25,7 @@ class GameResult:
     steps: int = 0
     error: str | None = None
     step_cap: bool = False
+    setting: str | None = None  # what the game was played on, where it varies (Relic: the scenario)
     drawn: list[dict[str, int]] = field(default_factory=list)
     played: list[dict[str, int]] = field(default_factory=list)
 
@@ -77,6 +78,8 @@ def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players:
         state = spec.new_state(players, seed, variant) if variant else spec.new_state(players, seed)
         state.stats = Stats()
         agents = [make_agent(b, game, derive(seed, "agent", i)) for i, b in enumerate(names)]
+        setting = getattr(state, "setting", None)
+        res.setting = str(setting()) if callable(setting) else None
         play(state, agents)
         o = state.outcome()
         res.outcome = o.as_dict() if o else None

@@ -18,8 +18,14 @@ from wizprint.solo.games import get
 from wizprint.solo.rng import Rng
 
 CASES = [("wizard-cards", 2, ""), ("wizard-cards", 2, "hectic"), ("wizard-cards", 2, "constructed"),
-         ("covenant", 2, ""), ("covenant", 3, ""), ("covenant", 4, "")]
+         ("covenant", 2, ""), ("covenant", 3, ""), ("covenant", 4, ""),
+         ("relic", 2, ""), ("relic", 3, ""), ("relic", 4, "")]
 ONE_PER_GAME = [CASES[0], CASES[3]]
+# per game: seeds and check intervals of the round-trip and observation tests (Relic games are long: few seeds, and
+# a check every so many steps, to keep each game's tests within a few seconds)
+ROUND_TRIP = {"wizard-cards": (15, 5), "covenant": (4, 23), "relic": (2, 89)}
+OBSERVE = {"wizard-cards": (12, 4), "covenant": (3, 17), "relic": (2, 97)}
+PLAYOUTS = {"wizard-cards": 60, "covenant": 25, "relic": 25}
 
 
 def new(game: str, players: int, variant: str, seed: int) -> State:
@@ -33,7 +39,7 @@ def all_cards(state: State) -> Counter[str]:
 
 @pytest.mark.parametrize("game,players,variant", CASES)
 def test_random_and_automaton_playouts(game: str, players: int, variant: str) -> None:
-    for seed in range(60 if game == "wizard-cards" else 25):
+    for seed in range(PLAYOUTS[game]):
         s = new(game, players, variant, seed)
         full = all_cards(s)
         assert all(n == 1 for n in full.values()), "a card is in two zones at the start"
@@ -57,12 +63,13 @@ def test_random_and_automaton_playouts(game: str, players: int, variant: str) ->
 @pytest.mark.parametrize("game,players,variant", CASES)
 def test_clone_and_json_round_trip(game: str, players: int, variant: str) -> None:
     spec = get(game)
-    for seed in range(15 if game == "wizard-cards" else 4):
+    seeds, every = ROUND_TRIP[game]
+    for seed in range(seeds):
         s = new(game, players, variant, seed)
         agent = RandomAgent(seed)
         i = 0
         while not s.is_terminal():
-            if i % (5 if game == "wizard-cards" else 23) == 0:
+            if i % every == 0:
                 snap = s.to_json()
                 assert s.clone().to_json() == snap
                 text = json.dumps(snap)
@@ -86,12 +93,13 @@ def test_clone_and_json_round_trip(game: str, players: int, variant: str) -> Non
 def test_observation_never_shows_hidden_cards(game: str, players: int, variant: str) -> None:
     """Change every card a seat cannot see (determinize with other seeds): its observation stays the same."""
     changed = 0
-    for seed in range(12 if game == "wizard-cards" else 3):
+    seeds, every = OBSERVE[game]
+    for seed in range(seeds):
         s = new(game, players, variant, seed)
         agent = RandomAgent(seed)
         i = 0
         while not s.is_terminal():
-            if i % (4 if game == "wizard-cards" else 17) == 0:
+            if i % every == 0:
                 for seat in range(players):
                     obs = s.observation(seat)
                     for k in range(3):

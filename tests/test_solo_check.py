@@ -53,3 +53,21 @@ def test_errors_are_reported_with_a_reproducing_command(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", "3", "--bots",
                         "automaton", "--jobs", "0"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--jobs must be between 1 and 64" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_relic_check_reports_each_scenario(tmp_path: Path) -> None:
+    """A Relic check groups its games by scenario: games, how they ended and the median length, in the JSON, the
+    printed summary and the HTML report; the per-scenario games add up to all games."""
+    out = tmp_path / "relic.json"
+    html = tmp_path / "relic.html"
+    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "relic", "--games", "12", "--seed", "5",
+                        "--json", str(out), "--report", str(html)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    s = json.loads(out.read_text())
+    by = s["by_setting"]
+    assert by and all(k[:4] in {"SC01", "SC02", "SC03", "SC04", "SC05"} for k in by)
+    assert sum(v["games"] for v in by.values()) == 12 == s["completed"]
+    for name, v in by.items():
+        assert sum(v["end_reasons"].values()) == v["games"]
+        assert name in r.stdout and f"{v['games']} games" in r.stdout
+        assert name.replace("'", "&#39;") in html.read_text()

@@ -31,6 +31,7 @@ class GameSpec:
 _REGISTRY: dict[str, str] = {
     "wizard-cards": "wizprint.solo.games.wizard_cards",
     "covenant": "wizprint.solo.games.covenant",
+    "relic": "wizprint.solo.games.relic",
 }
 
 
