@@ -20,7 +20,7 @@ from wizprint.solo.rng import Rng
 CASES = [("wizard-cards", 2, ""), ("wizard-cards", 2, "hectic"), ("wizard-cards", 2, "constructed"),
          ("covenant", 2, ""), ("covenant", 3, ""), ("covenant", 4, ""),
          ("relic", 2, ""), ("relic", 3, ""), ("relic", 4, "")]
-ONE_PER_GAME = [CASES[0], CASES[3]]
+ONE_PER_GAME = [CASES[0], CASES[3], CASES[6]]
 # per game: seeds and check intervals of the round-trip and observation tests (Relic games are long: few seeds, and
 # a check every so many steps, to keep each game's tests within a few seconds)
 ROUND_TRIP = {"wizard-cards": (15, 5), "covenant": (4, 23), "relic": (2, 89)}
@@ -124,14 +124,14 @@ def test_a_leak_would_be_caught() -> None:
 @pytest.mark.parametrize("game,players,variant", ONE_PER_GAME)
 def test_ismcts_choice_ignores_hidden_cards(game: str, players: int, variant: str) -> None:
     checked = 0
-    for seed in range(6):
+    for seed in range(2 if game == "relic" else 6):
         s = new(game, players, variant, seed)
         agent = RandomAgent(seed)
         i = 0
-        while not s.is_terminal() and i < (40 if game == "wizard-cards" else 120):
+        while not s.is_terminal() and i < {"wizard-cards": 40, "covenant": 120, "relic": 120}[game]:
             seat = s.current_player
             if i % 7 == 3 and len(s.legal_actions()) > 1:
-                its = 60 if game == "wizard-cards" else 25
+                its = {"wizard-cards": 60, "covenant": 25, "relic": 12}[game]
                 bot = MctsAgent(game, iterations=its, seed=5)
                 mine = bot.choose(s, seat)
                 for k in range(2):
@@ -140,7 +140,32 @@ def test_ismcts_choice_ignores_hidden_cards(game: str, players: int, variant: st
                 checked += 1
             s.apply(agent.choose(s, seat))
             i += 1
-    assert checked >= 6
+    assert checked >= 4
+
+
+@pytest.mark.parametrize("game,players,variant", ONE_PER_GAME)
+def test_ismcts_early_stop_chooses_what_the_whole_budget_would(game: str, players: int, variant: str) -> None:
+    """The search stops once its leading move cannot be overtaken: same move as the whole budget, fewer iterations
+    on the easy decisions."""
+    saved = 0
+    compared = 0
+    budget = 48 if game == "relic" else 160  # Relic's playouts are long: a smaller budget keeps this test quick
+    for seed in range(2 if game == "relic" else 3):
+        s = new(game, players, variant, seed)
+        agent = RandomAgent(seed)
+        i = 0
+        while not s.is_terminal() and i < 90:
+            seat = s.current_player
+            if i % 9 == 2 and len(s.legal_actions()) > 1:
+                fast = MctsAgent(game, iterations=budget, seed=3)
+                full = MctsAgent(game, iterations=budget, seed=3, early_stop=False)
+                assert fast.choose(s, seat) == full.choose(s, seat)
+                assert full.last_iterations == budget and fast.last_iterations <= budget
+                saved += budget - fast.last_iterations
+                compared += 1
+            s.apply(agent.choose(s, seat))
+            i += 1
+    assert compared >= 5 and saved > 0
 
 
 @pytest.mark.parametrize("game,players,variant", ONE_PER_GAME)

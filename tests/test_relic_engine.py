@@ -544,6 +544,8 @@ def test_reaching_the_corruption_threshold_starts_a_new_character() -> None:
     s = mk(positions=["I4"], hands=[["PW27", "PW01"]], corruption=[["CR01", "CR02", "CR03", "CR04", "CR05"]],
            trophies=[["TR01"]], assets=[["WG03"]], influence=[7], phase="engagement", seed=3)
     do(s, "pass")  # Crone World: the first card is the sixth: corrupted; the second is not drawn
+    assert legal(s) == ["concede", "new"] and s.current_player == 0  # relic.txt: may lose the game instead
+    do(s, "new")
     assert s.char[0] != "CH01" and s.char[0] in data().chars and "CH01" in s.retired
     c = data().chars[s.char[0]]
     assert s.pos[0] == c.start and s.level[0] == 0 and tuple(s.attr[0]) == c.attrs and s.life[0] == c.life
@@ -779,7 +781,7 @@ def test_move_any_goes_to_another_space_of_the_tier_and_ends_the_engagement() ->
 def test_losing_a_card_that_raised_the_threshold_can_corrupt() -> None:
     s = mk(positions=["M14"], hands=[["PW27"]], corruption=[["CR01", "CR01", "CR02", "CR03", "CR04", "CR04"]],
            corruption_up=[["CR24"]], phase="engagement")  # Daemonic Patronage: threshold 8, seven cards
-    do(s, "pass", "box 2", "yes", "purge CR24")  # six cards, threshold 6: corrupted
+    do(s, "pass", "box 2", "yes", "purge CR24", "new")  # six cards, threshold 6: corrupted
     assert s.char[0] != "CH01" and s.corruption(0) == 0 and s.tp == 1
 
 
@@ -794,3 +796,39 @@ def test_every_scenario_is_won_by_an_automaton(scenario: str) -> None:
         assert r.error is None, r.error
         assert r.setting is not None and r.setting.startswith(scenario)
         assert r.outcome is not None and "wins the scenario" in r.outcome["reason"], r.outcome
+
+
+def test_the_active_player_orders_abilities_with_the_same_timing_word() -> None:
+    # relic.txt, Timing Language: the active player chooses the order of abilities with the same timing word.
+    # Sneaky Kommandos (lose 1 Life) and Striking Scorpions (test Cunning 7, fail: lose 1 Life), both "at the start
+    # of your Engagement phase"
+    s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17", "TY04"]})
+    assert legal(s) == ["first TR17#1", "first TY04#1"] and s.life[0] == 6
+    do(s, "first TY04#1", "roll", "pass", dice=(2,))  # the Scorpions first: Cunning 3 + 2 = 5 < 7, lose 1 Life
+    assert s.life[0] == 4  # ... then the Kommandos: 6 - 1 - 1 = 4
+    texts = [e.text for e in s.log]
+    assert texts.index("Striking Scorpions takes effect") < texts.index("Sneaky Kommandos takes effect")
+    assert "pass" in legal(s)  # the Engagement phase window
+    s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17", "TY04"]})
+    do(s, "first TR17#1")  # the Kommandos first: 6 - 1 = 5, then the Scorpions' test
+    assert s.life[0] == 5 and s.stack[-1]["k"] == "dice" and s.stack[-1]["ctx"] == "test"
+    # two copies of one ability: nothing to choose
+    s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17", "TR17"]})
+    assert s.life[0] == 4 and "pass" in legal(s)
+
+
+def test_a_corrupted_player_may_lose_the_game_instead_of_starting_a_new_character() -> None:
+    # relic.txt, Corrupted Players: the player may choose not to start a new character and lose the game instead
+    s = mk(players=3, positions=["I4"], hands=[["PW27", "PW01"]], corruption=[["CR01", "CR02", "CR03", "CR04", "CR05"]],
+           assets=[["WG03"]], influence=[7], phase="engagement", seed=3)
+    box = list(s.box)
+    do(s, "pass")  # Crone World: the first Corruption card drawn is the sixth: corrupted
+    assert legal(s) == ["concede", "new"] and s.char[0] == "CH01" and s.box == box  # no sheet dealt yet
+    do(s, "concede")  # eliminated: all cards and tokens discarded; the other two play on
+    assert s.out[0] and s.assets[0] == [] and s.hand[0] == [] and s.infl[0] == 0 and "WG03#1" in s.disc["wargear"]
+    assert not s.is_terminal() and s.tp == 1 and s.box == box and "CH01" in s.retired
+    # two players: conceding leaves the other the last player standing
+    s = mk(positions=["I4"], hands=[["PW27"]], corruption=[["CR01", "CR02", "CR03", "CR04", "CR05"]],
+           phase="engagement")
+    do(s, "pass", "concede")
+    assert s.is_terminal() and s.outcome() is not None and s.outcome().winners == (1,)

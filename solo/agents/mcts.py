@@ -1,15 +1,16 @@
-"""Determinised information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and Whitehouse
-2012), game-agnostic.
+"""Determinised information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012),
+game-agnostic.
 
-Each iteration samples a full state consistent with the searching seat's observation
-(``state.determinize(seat, rng)``: hidden cards and the future of the dice drawn from the bot's own RNG), then
-descends one tree whose nodes are keyed by action keys, using UCB with availability counts, expands one node,
-and plays the rest out with the game's automaton (a little randomised). At each node the automaton's own choice
-gets a prior bonus that fades with visits (``prior / (1 + visits)``, after PUCT), so the search leaves the
-automaton's move only when its samples say another is better. A game with long playouts can declare
-``rollout_depth`` and an ``evaluate(state) -> returns`` function in its spec: playouts then stop after that many
-steps and the position is scored by the evaluation. The bot never reads the hidden cards of
-the true state: the sample depends only on what its seat observes, so its choice cannot depend on them.
+Each iteration samples a full state consistent with the searching seat's observation (``state.determinize(seat,
+rng)``: hidden cards and the future of the dice drawn from the bot's own RNG), then descends one tree whose nodes
+are keyed by action keys, using UCB with availability counts, expands one node, and plays the rest out with the
+game's automaton (a little randomised). At each node the automaton's own choice gets a prior bonus that fades with
+visits (``prior / (1 + visits)``, after PUCT), so the search leaves the automaton's move only when its samples say
+another is better. A game with long playouts can declare ``rollout_depth`` and an ``evaluate(state) -> returns``
+function in its spec: playouts then stop after that many steps and the position is scored by the evaluation. With an
+iteration budget the search stops as soon as the most visited move leads the others by more than the iterations left
+(the choice can no longer change). The bot never reads the hidden cards of the true state: the sample depends only
+on what its seat observes, so its choice cannot depend on them.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class _Node:
 
 class MctsAgent:
     def __init__(self, game: str, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
-                 c: float = 0.4, epsilon: float = 0.15, max_rollout: int | None = None, prior: float = 1.0):
+                 c: float = 0.4, epsilon: float = 0.15, max_rollout: int | None = None, prior: float = 1.0,
+                 early_stop: bool = True):
         self.name = f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s"
         self.game = game
         self.iterations = iterations
@@ -45,6 +47,7 @@ class MctsAgent:
         self.c = c
         self.prior = prior
         self.epsilon = epsilon
+        self.early_stop = early_stop
         from ..games import get
 
         spec = get(game)
@@ -66,6 +69,7 @@ class MctsAgent:
             self.policy.seed(derive("mcts-policy", self.base_seed, state.steps, seat))
         root = _Node(-1)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        keys = {a.key: a for a in legal}
         n = 0
         while True:
             if self.iterations is not None and n >= self.iterations:
@@ -74,11 +78,20 @@ class MctsAgent:
                 break
             self._iterate(root, state.determinize(seat, rng), rng)
             n += 1
+            if self.early_stop and self.iterations is not None and n % 16 == 0 and self._decided(
+                    root, keys, self.iterations - n):
+                break
         self.last_iterations = n
-        keys = {a.key: a for a in legal}
         best = max((k for k in root.children if k in keys), key=lambda k: (root.children[k].visits, k),
                    default=None)
         return keys[best] if best is not None else legal[0]
+
+    @staticmethod
+    def _decided(root: _Node, keys: dict[str, Action], remaining: int) -> bool:
+        """True when the most visited move leads every other by more than the iterations left: no run of the rest
+        could change the choice, so stopping gives the same move as the whole budget (only faster)."""
+        visits = sorted((root.children[k].visits if k in root.children else 0 for k in keys), reverse=True)
+        return len(visits) < 2 or visits[0] - visits[1] > remaining
 
     def _iterate(self, root: _Node, d: State, rng: Rng) -> None:
         node = root

@@ -32,7 +32,9 @@ Decisions are asked one at a time of ``current_player``: the active player, or a
 - choices while an effect resolves: ``yes`` / ``no`` (may, pay), ``option N`` (choose), ``stat A`` (an attribute),
   ``target X`` (a card to charge), ``discard X``, ``purge X`` (a Corruption card), ``mission X`` (the mission to
   keep), ``to SPACE`` (move_any), ``buy N`` (Power cards) / ``buy X`` and ``done`` (Wargear), ``take X`` (a relic),
-  ``box N`` / ``end`` (text boxes), ``spend`` / ``save`` (the Warp Rift's 8 influence)
+  ``box N`` / ``end`` (text boxes), ``spend`` / ``save`` (the Warp Rift's 8 influence), ``first X`` (which of
+  the abilities with one timing word resolves next), ``new`` / ``concede`` (corrupted: start a new character, or
+  lose the game instead)
 - Experience: ``level N`` (spend trophies for N levels), ``relic``, ``discard X``, ``end``
 
 ``setup`` builds a position for scenario files and tests from these keys (all optional; lists are per seat):
@@ -641,6 +643,15 @@ class RelicState(State):
     def _push_whens(self, s: int, event: str, traits: Sequence[str] = ()) -> None:
         self._push_seqs(s, self._whens(s, event, traits))
 
+    def _push_timed(self, s: int, items: Sequence[tuple[int, str]]) -> None:
+        """Abilities with the same timing word ("start", "end"): the active player chooses the order in which they
+        resolve (relic.txt, Timing Language); abilities that do the same thing (copies) need no choice."""
+        items = [(lid, src) for lid, src in items if lid]
+        if len({lid for lid, _ in items}) < 2:
+            self._push_seqs(s, items)
+            return
+        self._ask(s, "order", lids=tuple(lid for lid, _ in items), srcs=tuple(src for _, src in items))
+
     def _uniq(self, xs: Iterable[str]) -> list[str]:
         """One instance per design (copies are the same choice)."""
         C = data().cards
@@ -824,12 +835,18 @@ class RelicState(State):
             self.say(f"{self.P(s)} is corrupted and no character is left: eliminated")
             self._eliminate(s)
             return
+        self.say(f"{self.P(s)} is corrupted: {D.chars[old].name} is lost")
+        self._turn_ends(s)
+        # relic.txt, Corrupted Players: the player may choose not to start a new character and lose the game instead
+        ask: Frame = {"k": "ask", "seat": s, "q": "corrupt"}
+        (self.pend if self.abort else self.stack).append(ask)
+
+    def _new_character(self, s: int) -> None:
+        D = data()
         new = self.rng.choice(sorted(self.box))
         self.box.remove(new)
         self._set_char(s, new)
-        self.say(f"{self.P(s)} is corrupted: {D.chars[old].name} is lost; the new character is {D.chars[new].name} "
-                 f"at {D.spaces[self.pos[s]].name}")
-        self._turn_ends(s)
+        self.say(f"{self.P(s)} starts a new character: the {D.chars[new].name} at {D.spaces[self.pos[s]].name}")
 
     def _set_char(self, s: int, ch: str) -> None:
         c = data().chars[ch]
@@ -964,12 +981,12 @@ class RelicState(State):
             self.say(f"your completed mission is {self.label(x)}", (s,))
 
     # -- corruption -------------------------------------------------------------------------------------------
-    def _corruption_step(self, s: int) -> None:
-        """Draw one Corruption card for seat s: corrupted at the threshold; else face up if it activates."""
+    def _corruption_step(self, s: int) -> bool:
+        """Draw one Corruption card for seat s: corrupted at the threshold (True); else face up if it activates."""
         x = self._pop_deck("corruption")
         if not x:
             self.say("The Corruption deck is empty: no card is drawn")
-            return
+            return False
         c = data().cards[x]
         self.note_draw(s, x)
         count = self.corruption(s) + 1
@@ -982,7 +999,7 @@ class RelicState(State):
                 self.pend.extend({"k": "seq", "seat": s, "L": lid, "i": 0, "src": src} for lid, src in reversed(trig))
             else:
                 self._push_seqs(s, trig)
-            return
+            return True
         self._push_seqs(s, trig)
         if c.activation <= count:
             self.cup[s].append(x)
@@ -993,6 +1010,7 @@ class RelicState(State):
             self.cdown[s].append(x)
             self.say(f"{self.P(s)} draws a Corruption card: activation above {count}, it is placed face down")
             self.say(f"your face-down Corruption card is {self.label(x)}", (s,))
+        return False
 
     def _check_threshold(self, s: int) -> None:
         if not self.out[s] and self.char[s] and self.corruption(s) >= self.threshold(s):
@@ -1329,7 +1347,7 @@ class RelicState(State):
         f["st"] = st + 1
         if st == 0:
             self.phase = "start"
-            self._push_whens(p, "turn_start")
+            self._push_timed(p, self._whens(p, "turn_start"))
         elif st == 1:
             self.phase = "movement"
             self._push({"k": "mv", "seat": p, "st": 0, "bonus": 0, "pts": 0, "dir": 0, "extra": 0, "roll": 0,
@@ -1339,21 +1357,21 @@ class RelicState(State):
             self._explore(p)
             items = [(lid, x) for x in self.board.get(self.pos[p], ()) for m, lid in data().cards[x].special
                      if m == "exploration_end"]
-            self._push_seqs(p, items + self._whens(p, "exploration_end"))
+            self._push_timed(p, items + self._whens(p, "exploration_end"))
         elif st == 3:
             self.phase = "engagement"
             self._push({"k": "eng", "seat": p, "st": 0})
         elif st == 4:
             items = [(lid, x) for x in self.board.get(self.pos[p], ()) for m, lid in data().cards[x].special
                      if m == "engagement_end"]
-            self._push_seqs(p, items)
+            self._push_timed(p, items)
         elif st == 5:
             self._check_trophies(p)
         elif st == 6:
             self.phase = "experience"
             self._push({"k": "exp", "seat": p, "st": 0})
         elif st == 7:
-            self._push_whens(p, "turn_end")
+            self._push_timed(p, self._whens(p, "turn_end"))
         else:
             self._pop(f)
             self._start_turn(p)
@@ -1382,7 +1400,7 @@ class RelicState(State):
         D = data()
         if st == 0:
             f["st"] = 1
-            self._push_whens(s, "movement_start")
+            self._push_timed(s, self._whens(s, "movement_start"))
             return False
         if st == 1:
             sp = self.space(s)
@@ -1606,7 +1624,7 @@ class RelicState(State):
             f["st"] = 1
             items = [(lid, x) for x in self._threats_here(s) for m, lid in D.cards[x].special
                      if m == "engagement_start"]
-            self._push_seqs(s, items + self._whens(s, "engagement_start"))
+            self._push_timed(s, items + self._whens(s, "engagement_start"))
             return False
         if st == 1:
             if self.hand[s] or self._objective_option(s) or self._plays(s, "eng"):
@@ -1836,7 +1854,7 @@ class RelicState(State):
             self.say(f"{self.P(s)} battles {f['fn']} ({ATTRS[f['fa']].capitalize()} "
                      f"{sum(C[x].value for x in f['foes']) if f['foes'] else f['fv']})")
             items = [(C[x].at_start, x) for x in f["foes"] if C[x].at_start]
-            self._push_seqs(s, items + self._whens(s, "battle_start", self._traits(f)))
+            self._push_timed(s, items + self._whens(s, "battle_start", self._traits(f)))
             return False
         if st == 1:
             if self.hand[s] or len(self._prep_options(f)) > 1:
@@ -2034,9 +2052,7 @@ class RelicState(State):
             self._pop(f)
             return False
         f["n"] -= 1
-        ch = self.char[s]
-        self._corruption_step(s)
-        if self.char[s] != ch:
+        if self._corruption_step(s):
             f["n"] = 0  # corrupted: the rest of the draw is not made
         return False
 
@@ -2245,7 +2261,25 @@ class RelicState(State):
             return [Action("take", x) for x in self.revealed]
         if q == "warp":
             return [Action("spend"), Action("save")]
+        if q == "order":
+            return self._order_actions(f)
+        if q == "corrupt":
+            return [Action("new"), Action("concede")]
         raise EngineError(f"relic: unknown question {q!r}")
+
+    @staticmethod
+    def _order_actions(f: Frame) -> list[Action]:
+        """``first SRC``: the ability to resolve next, one per different ability (``first SRC N``: a source's
+        second one)."""
+        lids, srcs = f["lids"], f["srcs"]
+        out: list[Action] = []
+        seen: set[int] = set()
+        for i, (lid, src) in enumerate(zip(lids, srcs, strict=True)):
+            if lid in seen:
+                continue
+            seen.add(lid)
+            out.append(Action("first", src) if srcs.count(src) == 1 else Action("first", src, str(i)))
+        return out
 
     # -- applying actions -------------------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -2588,6 +2622,20 @@ class RelicState(State):
         elif q == "warp":
             self._pop(f)
             self._warp(s, k == "spend")
+        elif q == "corrupt":
+            self._pop(f)
+            if k == "new":
+                self._new_character(s)
+            else:
+                self.say(f"{self.P(s)} does not start a new character and loses the game")
+                self._eliminate(s)
+        elif q == "order":
+            self._pop(f)
+            lids, srcs = list(f["lids"]), list(f["srcs"])
+            i = int(a.b) if a.b else srcs.index(a.a)
+            lid, src = lids.pop(i), srcs.pop(i)
+            self._push_timed(s, list(zip(lids, srcs, strict=True)))  # the rest, after the chosen one
+            self._push_seq(s, lid, src)
 
     # -- views ------------------------------------------------------------------------------------------------
     def _public(self, s: int) -> dict[str, Any]:
@@ -2761,6 +2809,12 @@ class RelicState(State):
             if fk == "bat":
                 return "go on to the rolls (Prepare for Battle is over)"
             return "pass"
+        if k == "new":
+            return "start a new character (a random unused character sheet)"
+        if k == "concede":
+            return "do not start a new character: lose the game"
+        if k == "first":
+            return f"resolve first the ability of {nm(a)}"
         if k == "spend":
             return f"spend {WARP_INFLUENCE} influence to skip one more space"
         if k == "save":
