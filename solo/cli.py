@@ -18,7 +18,7 @@ solo_app = typer.Typer(no_args_is_help=True, help="Play the games against automa
 def play_cmd(
     game: str = typer.Argument(..., help="Game id."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the minimum)."),
-    bot: str = typer.Option("automaton", "--bot", help="random, automaton, mcts, mcts:N or mcts:Ts."),
+    bot: str = typer.Option("automaton", "--bot", help="random, automaton, mcts, mcts:N, mcts:Ts or mcts:N/Ts."),
     seed: int = typer.Option(1, "--seed", help="Seed of the game's shuffles and dice."),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first)."),
     variant: str = typer.Option("", "--variant", help="A rules variant, e.g. hectic or constructed."),

@@ -110,3 +110,17 @@ def test_effect_notation_round_trip() -> None:
     assert effects_text.fmt(effs) == text
     with pytest.raises(effects_text.ParseError):
         effects_text.parse("draw(n=2")
+
+
+def test_mcts_bot_specs() -> None:
+    from wizprint.errors import UsageError
+    from wizprint.solo.agents import make_agent
+    from wizprint.solo.agents.mcts import MctsAgent
+
+    a = make_agent("mcts:50/0.5s", "wizard-cards")
+    assert isinstance(a, MctsAgent) and (a.iterations, a.seconds, a.name) == (50, 0.5, "mcts:50/0.5s")
+    b = make_agent("mcts:2s", "wizard-cards")
+    assert isinstance(b, MctsAgent) and (b.iterations, b.seconds) == (None, 2.0)
+    for bad in ("mcts:50/0.5", "mcts:x", "mcts:50/s"):
+        with pytest.raises(UsageError, match="unknown bot"):
+            make_agent(bad, "wizard-cards")

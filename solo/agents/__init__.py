@@ -34,7 +34,8 @@ class RandomAgent:
 
 
 def make_agent(spec: str, game: str, seed: int = 0) -> Agent:
-    """``random``, ``automaton``, ``mcts``, ``mcts:N`` (N iterations) or ``mcts:Ts`` (T seconds a move)."""
+    """``random``, ``automaton``, ``mcts``, ``mcts:N`` (N iterations), ``mcts:Ts`` (T seconds a move) or ``mcts:N/Ts``
+    (N iterations, at most T seconds a move: the cap makes the moves depend on the machine's speed)."""
     from ..games import get
 
     name, _, arg = spec.partition(":")
@@ -51,9 +52,15 @@ def make_agent(spec: str, game: str, seed: int = 0) -> Agent:
         if not arg:
             return MctsAgent(game, iterations=800, seed=seed)
         try:
+            its, _, cap = arg.partition("/")
+            if cap:  # N iterations, at most T seconds a move
+                if not cap.endswith("s"):
+                    raise ValueError(cap)
+                return MctsAgent(game, iterations=int(its), seconds=float(cap[:-1]), seed=seed, name=f"mcts:{arg}")
             if arg.endswith("s"):
                 return MctsAgent(game, iterations=None, seconds=float(arg[:-1]), seed=seed)
             return MctsAgent(game, iterations=int(arg), seed=seed)
         except ValueError:
             pass
-    raise UsageError(f"unknown bot {spec!r}: use random, automaton, mcts, mcts:N (iterations) or mcts:Ts (seconds)")
+    raise UsageError(f"unknown bot {spec!r}: use random, automaton, mcts, mcts:N (iterations), mcts:Ts (seconds) "
+                     f"or mcts:N/Ts (N iterations, at most T seconds a move)")

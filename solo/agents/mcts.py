@@ -38,8 +38,8 @@ class _Node:
 class MctsAgent:
     def __init__(self, game: str, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
                  c: float = 0.4, epsilon: float = 0.15, max_rollout: int | None = None, prior: float = 1.0,
-                 early_stop: bool = True):
-        self.name = f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s"
+                 early_stop: bool = True, name: str | None = None):
+        self.name = name or (f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s")
         self.game = game
         self.iterations = iterations
         self.seconds = seconds
