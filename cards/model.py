@@ -64,6 +64,24 @@ class Effect:
         return hash((self.word, repr(sorted(self.params.items(), key=lambda kv: kv[0]))))
 
 
+def effect_words(effs: Any) -> set[str]:
+    """Every effect word in a list of effects, nested ones too (in ``then`` lists, options, choices)."""
+    out: set[str] = set()
+
+    def walk(xs: Any) -> None:
+        for e in xs:
+            if isinstance(e, Effect):
+                out.add(e.word)
+                for v in e.params.values():
+                    if isinstance(v, (tuple, list)):
+                        walk(v)
+            elif isinstance(e, Mapping) and "then" in e:
+                walk(e["then"])
+
+    walk(effs)
+    return out
+
+
 def _effect_value_as_data(v: Any) -> Any:
     if isinstance(v, Effect):
         return v.as_data()

@@ -101,6 +101,16 @@ class Stats:
         table[seat][design] = table[seat].get(design, 0) + 1
 
 
+def frame_out(f: Mapping[str, Any]) -> dict[str, Any]:
+    """A frame of an engine's resolution stack as JSON data (tuples become lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in f.items()}
+
+
+def frame_in(f: Mapping[str, Any]) -> dict[str, Any]:
+    """A frame back from JSON data (lists become tuples)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in f.items()}
+
+
 def design_of(instance: str) -> str:
     """``D01#3`` -> ``D01``."""
     i = instance.find("#")

@@ -48,7 +48,7 @@ from typing import Any
 
 from wizprint.errors import EngineError
 
-from ..core import Action, Dice, Outcome, State
+from ..core import Action, Dice, Outcome, State, frame_in, frame_out
 from ..rng import Rng
 from . import GameSpec
 
@@ -205,18 +205,11 @@ def cards() -> dict[str, Info]:
 def words_used() -> set[str]:
     """Every effect word the card database uses (nested ones too)."""
     from wizprint.cards.loader import load_game
+    from wizprint.cards.model import effect_words
 
     out: set[str] = set()
-
-    def walk(effs: Iterable[Any]) -> None:
-        for e in effs:
-            out.add(e.word)
-            for v in e.params.values():
-                if isinstance(v, tuple) and v and hasattr(v[0], "word"):
-                    walk(v)
-
     for card in load_game("covenant").cards():
-        walk(card.effects)
+        out |= effect_words(card.effects)
     return out
 
 
@@ -1368,7 +1361,7 @@ class CovenantState(State):
             "vp": [self.vp(s) for s in range(n)], "skips": list(self.skips), "acted": list(self.acted),
             "duelled": list(self.duelled), "granted": {w: list(v) for w, v in self.tgrant.items()},
             "grants_used": list(self.gused), "summons": list(self.summons),
-            "stack": [_frame_out(f) for f in self.stack],
+            "stack": [frame_out(f) for f in self.stack],
             "seen": dict(sorted(self.know[seat].items())),
             "seen_by": {str(t): sorted(x for x, z in self.know[t].items() if z == f"h{seat}")
                         for t in range(n) if t != seat},
@@ -1485,7 +1478,7 @@ class CovenantState(State):
                  hands=[list(h) for h in self.hands], wizards=[list(x) for x in self.wiz],
                  attached={w: list(v) for w, v in sorted(self.att.items())}, followers=[list(x) for x in self.fol],
                  resources=[list(x) for x in self.res], quests=[list(x) for x in self.quests], limbo=list(self.limbo),
-                 stack=[_frame_out(f) for f in self.stack], know=[dict(sorted(k.items())) for k in self.know],
+                 stack=[frame_out(f) for f in self.stack], know=[dict(sorted(k.items())) for k in self.know],
                  phase=self.phase, turn_player=self.tp, turn_no=self.turn_no, cur=self.cur, acted=list(self.acted),
                  duelled=list(self.duelled), granted={w: list(v) for w, v in sorted(self.tgrant.items())},
                  grants_used=list(self.gused), summons=list(self.summons), skips=list(self.skips),
@@ -1505,7 +1498,7 @@ class CovenantState(State):
         s.res = [list(x) for x in data["resources"]]
         s.quests = [list(x) for x in data["quests"]]
         s.limbo = list(data["limbo"])
-        s.stack = [_frame_in(f) for f in data["stack"]]
+        s.stack = [frame_in(f) for f in data["stack"]]
         s.know = [dict(k) for k in data["know"]]
         s.phase = str(data["phase"])
         s.tp = int(data["turn_player"])
@@ -1560,14 +1553,6 @@ class CovenantState(State):
         s.dice = Dice()
         s.rng = Rng(rng.next64())
         return s
-
-
-def _frame_out(f: Frame) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in f.items()}
-
-
-def _frame_in(f: Mapping[str, Any]) -> Frame:
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in f.items()}
 
 
 def new_state(players: int = 2, seed: int = 0, variant: str = "") -> CovenantState:

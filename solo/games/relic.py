@@ -66,7 +66,7 @@ from typing import Any
 
 from wizprint.errors import EngineError
 
-from ..core import Action, Commitments, Dice, Outcome, State
+from ..core import Action, Commitments, Dice, Outcome, State, frame_in, frame_out
 from ..rng import Rng
 from . import GameSpec
 
@@ -436,28 +436,17 @@ def cards() -> dict[str, Card]:
 def words_used() -> set[str]:
     """Every effect word the database uses: cards, characters, scenarios and board spaces (nested ones too)."""
     from wizprint.cards.loader import load_game
+    from wizprint.cards.model import effect_words
 
     out: set[str] = set()
-
-    def walk(effs: Iterable[Any]) -> None:
-        for e in effs:
-            out.add(e.word)
-            for v in e.params.values():
-                if isinstance(v, (tuple, list)):
-                    for x in v:
-                        if hasattr(x, "word"):
-                            walk([x])
-                        elif isinstance(x, Mapping) and "then" in x:
-                            walk(x["then"])
-
     for rec in load_game("relic").records:
-        walk(rec.effects)
+        out |= effect_words(rec.effects)
         for key in ("reward", "special", "confrontation", "movement_box"):
             v = rec.get(key)
             if v:
-                walk(v)
+                out |= effect_words(v)
         for b in rec.get("boxes") or ():
-            walk(b)
+            out |= effect_words(b)
     return out
 
 
@@ -2659,7 +2648,7 @@ class RelicState(State):
             "revealed": list(self.revealed), "charges": dict(sorted(self.charges.items())),
             "spent": list(self.spent), "evaded": list(self.evaded),
             "box": sorted(self.box) if self.sel is None else None, "retired": list(self.retired),
-            "stack": [_frame_out(f) for f in self.stack], "last": dict(self.last),
+            "stack": [frame_out(f) for f in self.stack], "last": dict(self.last),
             "log": self.visible_log(seat),
         }
         bat = next((f for f in reversed(self.stack) if f["k"] == "bat"), None)
@@ -2889,8 +2878,8 @@ class RelicState(State):
                  board={k: list(v) for k, v in sorted(self.board.items())},
                  decks={k: list(v) for k, v in self.deck.items()}, discards={k: list(v) for k, v in self.disc.items()},
                  revealed=list(self.revealed), charges=dict(sorted(self.charges.items())), spent=list(self.spent),
-                 evaded=list(self.evaded), stack=[_frame_out(f) for f in self.stack], abort=self.abort,
-                 pend=[_frame_out(f) for f in self.pend], last=dict(self.last),
+                 evaded=list(self.evaded), stack=[frame_out(f) for f in self.stack], abort=self.abort,
+                 pend=[frame_out(f) for f in self.pend], last=dict(self.last),
                  outcome=self._outcome.as_dict() if self._outcome else None)
         return d
 
@@ -2934,9 +2923,9 @@ class RelicState(State):
         s.charges = dict(d["charges"])
         s.spent = list(d["spent"])
         s.evaded = list(d["evaded"])
-        s.stack = [_frame_in(f) for f in d["stack"]]
+        s.stack = [frame_in(f) for f in d["stack"]]
         s.abort = bool(d["abort"])
-        s.pend = [_frame_in(f) for f in d["pend"]]
+        s.pend = [frame_in(f) for f in d["pend"]]
         s.last = dict(d["last"])
         o = d.get("outcome")
         s._outcome = Outcome(tuple(o["winners"]), tuple(o["scores"]), o["reason"]) if o else None
@@ -2991,14 +2980,6 @@ _APPLY: dict[str, Any] = {
     "dice": RelicState._ap_dice, "mv": RelicState._ap_mv, "eng": RelicState._ap_eng, "thr": RelicState._ap_thr,
     "bat": RelicState._ap_bat, "exp": RelicState._ap_exp, "dmis": RelicState._ap_dmis, "ask": RelicState._ap_ask,
 }
-
-
-def _frame_out(f: Frame) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in f.items()}
-
-
-def _frame_in(f: Mapping[str, Any]) -> Frame:
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in f.items()}
 
 
 def new_state(players: int = 2, seed: int = 0, variant: str = "") -> RelicState:
