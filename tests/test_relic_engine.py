@@ -832,3 +832,25 @@ def test_a_corrupted_player_may_lose_the_game_instead_of_starting_a_new_characte
            phase="engagement")
     do(s, "pass", "concede")
     assert s.is_terminal() and s.outcome() is not None and s.outcome().winners == (1,)
+
+
+# -- the terminal ------------------------------------------------------------------------------------------------
+def test_the_terminal_names_rewards_abilities_boxes_and_the_board_around_the_player() -> None:
+    from wizprint.solo.games.relic import view
+
+    s = mk(hands=[["PW27"]], level=[6], trophies=[["TR13"]], phase="experience")  # Deff Dread: 7 points
+    labels = {a.key: s.describe(a) for a in s.legal_actions()}
+    # the Ultramarine Captain's level 7 (data: an attribute of the player's choice and 1 Life), in printed words
+    assert labels["level 1"] == "spend trophies for 1 level(s) (level 7: Gain 1 attribute of your choice. Gain 1 Life.)"
+    lines = view(s.observation(0))
+    at = s.pos[0]
+    ring = data().rings[data().spaces[at].tier]
+    i = data().ring_index[at]
+    assert any(ln.startswith(f" here {at}") and "(you)" in ln for ln in lines)
+    assert any(ln.startswith(f"   +1 {ring[(i + 1) % len(ring)]}") for ln in lines)
+    assert any(ln.startswith(f"   -4 {ring[(i - 4) % len(ring)]}") for ln in lines)
+    s = mk(positions=["O07"], hands=[["PW27"]], phase="engagement")  # no Threat cards: the text boxes are offered
+    do(s, "pass")
+    boxes = [s.describe(a) for a in s.legal_actions() if a.kind == "box"]
+    assert boxes and all(b.startswith("resolve text box ") and ":" in b and "_" not in b for b in boxes)
+    assert "Roll a die. 1-2: Lose 1 Life. 3-6: Gain 2 influence." in boxes[0]

@@ -332,6 +332,7 @@ class Data:
             "power": Effect("draw", {"deck": "power", "n": 1}),
             "influence": Effect("gain", {"stat": "influence", "n": 2}),
         }
+        self.reward_text: dict[tuple[str, int], str] = {}  # (character, level) -> the level's rewards in words
         for rec in game.of_kind("character"):
             special = tuple(rec["special"])
             rewards: list[int] = []
@@ -343,6 +344,7 @@ class Data:
                     else:
                         effs.append(reward_effect[icon])
                 rewards.append(L.reg(tuple(effs)))
+                self.reward_text[(rec.id, len(rewards))] = _plain(game.vocabulary.render(tuple(effs), rec))
             pls = tuple((int(p["from"]), int(p["to"]), int(p["limit"])) for p in rec["power_limits"])
             self.chars[rec.id] = Char(rec.id, rec.name, (int(rec["strength"]), int(rec["willpower"]),
                                                          int(rec["cunning"])), int(rec["life"]), str(rec["start"]),
@@ -2779,7 +2781,10 @@ class RelicState(State):
         if k == "fight":
             return f"battle the {a.capitalize()} enemies"
         if k == "level":
-            return f"spend trophies for {a} level(s)"
+            s = f["seat"]
+            gains = [f"level {lv}: {D.reward_text.get((self.char[s], lv), 'a completed mission')}"
+                     for lv in range(self.level[s] + 1, self.level[s] + int(a) + 1)]
+            return f"spend trophies for {a} level(s) ({'; '.join(gains)})"
         if k == "relic":
             return "spend three completed missions to acquire a relic"
         if k == "option":
