@@ -40,7 +40,7 @@ def mcts_rate(game: str, players: int, iterations: int = 300) -> float:
         t = time.perf_counter()
         bot.choose(s, s.current_player)
         total += time.perf_counter() - t
-        n += iterations
+        n += bot.last_iterations
     return n / total
 
 

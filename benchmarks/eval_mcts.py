@@ -1,15 +1,28 @@
-"""How strong is the ISMCTS bot? 200 games against random and 200 against the automaton, at most ~1 s a move.
-Slow (tens of minutes): run it by hand. Usage: python benchmarks/eval_mcts.py GAME [ITERATIONS] [GAMES] [JOBS]"""
+"""How strong is the ISMCTS bot? 200 games against random and 200 against the automaton, at most 1 s a move.
+
+Slow (a Covenant game against random takes the bot a minute or two): run it by hand. Each finished game is
+appended to a results file (``eval-GAME-BOT-RIVAL.jsonl`` in the current folder) and skipped when the run is
+started again, so a run that is stopped goes on where it left off; game i is seeded from i alone, so the games
+are the same whatever the chunks (the 1 s limit only binds on the slowest searches).
+
+Usage: python benchmarks/eval_mcts.py GAME [ITERATIONS] [GAMES] [JOBS] [RIVAL,...] (rivals: random,automaton)"""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
 
 from wizprint.solo.agents import make_agent
 from wizprint.solo.agents.mcts import MctsAgent
-from wizprint.solo.check import run_games, summarise
+from wizprint.solo.check import summarise
 from wizprint.solo.games import get
+from wizprint.solo.runner import GameResult, run_one
+
+SEED = 2024
 
 
 def full_budget_times(game: str, iterations: int, positions: int = 40) -> tuple[float, float]:
@@ -36,25 +49,50 @@ def full_budget_times(game: str, iterations: int, positions: int = 40) -> tuple[
     return sum(times) / len(times), max(times)
 
 
+def _one(args: tuple[str, int, list[str], int]) -> GameResult:
+    game, i, bots, players = args
+    return run_one(game, i, SEED, bots, players)
+
+
+def play_resumable(game: str, games: int, bots: list[str], players: int, jobs: int, path: Path) -> list[GameResult]:
+    done: dict[int, GameResult] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                d = json.loads(line)
+                done[d["index"]] = GameResult(**d)
+    todo = [(game, i, bots, players) for i in range(games) if i not in done]
+    if todo:
+        print(f"  {len(done)} games already in {path}; playing {len(todo)}", flush=True)
+        with path.open("a") as out, ProcessPoolExecutor(max_workers=jobs) as pool:
+            for r in pool.map(_one, todo):
+                out.write(json.dumps(asdict(r)) + "\n")
+                out.flush()
+                done[r.index] = r
+    return [done[i] for i in range(games)]
+
+
 def main() -> None:
     game = sys.argv[1]
     iterations = int(sys.argv[2]) if len(sys.argv) > 2 else 800
     games = int(sys.argv[3]) if len(sys.argv) > 3 else 200
     jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 2
+    rivals = sys.argv[5].split(",") if len(sys.argv) > 5 else ["random", "automaton"]
     players = get(game).min_players
     bot = f"mcts:{iterations}/1s"  # at most 1 s a move, whatever the position
     mean, worst = full_budget_times(game, iterations)
     print(f"{game}: mcts:{iterations} whole-budget search: mean {mean:.2f} s, slowest {worst:.2f} s a move "
           f"(40 positions)", flush=True)
-    for rival in ("random", "automaton"):
+    for rival in rivals:
         t = time.perf_counter()
-        res = run_games(game, games, 2024, [bot, rival], players, jobs=jobs)
+        path = Path(f"eval-{game}-{bot.replace(':', '').replace('/', '-')}-{rival}.jsonl")
+        res = play_resumable(game, games, [bot, rival], players, jobs, path)
         dt = time.perf_counter() - t
-        s = summarise(game, res, 2024, [bot, rival], players, "", [], {})
+        s = summarise(game, res, SEED, [bot, rival], players, "", [], {})
         r = s["win_rate_by_bot"][bot]
         print(f"{game}: {bot} vs {rival}: win rate {r['win_rate']:.3f} (95% {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}, "
               f"{r['wins']} wins, {r['ties']} ties in {s['completed']} games, {len(s['errors'])} errors); "
-              f"{dt:.0f} s wall", flush=True)
+              f"{dt:.0f} s wall this run", flush=True)
 
 
 if __name__ == "__main__":
