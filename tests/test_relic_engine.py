@@ -854,3 +854,11 @@ def test_the_terminal_names_rewards_abilities_boxes_and_the_board_around_the_pla
     boxes = [s.describe(a) for a in s.legal_actions() if a.kind == "box"]
     assert boxes and all(b.startswith("resolve text box ") and ":" in b and "_" not in b for b in boxes)
     assert "Roll a die. 1-2: Lose 1 Life. 3-6: Gain 2 influence." in boxes[0]
+    # an icon that stands for its word is spelt out; buying Power cards names the number and the price
+    s = mk(positions=["O06"], hands=[["PW27"]], phase="engagement")  # Grey Knight Envoy; 3 influence
+    do(s, "pass")
+    assert s.describe(next(a for a in s.legal_actions() if a.key == "box 1")) == (
+        "resolve text box 1: Draw any number of Power cards, spending 2 influence for each.")
+    do(s, "box 1")
+    assert [s.describe(a) for a in s.legal_actions()] == ["draw no Power cards",
+                                                          "draw 1 Power card(s) for 2 influence"]

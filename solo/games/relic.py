@@ -302,6 +302,7 @@ class Data:
             self.cards[iid] = self._card(iid, rec, L)
         self.spaces: dict[str, Space] = {}
         # the printed text, in plain words, for the terminal: a card design's effects, a space's text boxes
+        self.vocab = game.vocabulary
         self.text: dict[str, str] = {rec.id: _plain(game.vocabulary.render(rec.effects, rec)) for rec in game.cards()}
         self.box_text: dict[tuple[str, int], str] = {}
         for rec in game.of_kind("space"):
@@ -415,8 +416,17 @@ class Data:
 
 
 def _plain(markup: str) -> str:
-    """Printed card text without icons and emphasis, on one line."""
-    s = re.sub(r":[\w-]+:\s*", "", markup.replace(":die:", "a die")).replace("**", "").replace("*", "")
+    """Printed card text in words, on one line: an icon the printed word already names is dropped (":life: Life"),
+    one that stands for its word is spelt out ("spending 2 :influence: for each"); emphasis goes."""
+
+    def icon(m: re.Match[str]) -> str:
+        word = "a die" if m.group(1) == "die" else m.group(1).split("-")[-1]
+        after = m.group(2)
+        if after.lower().startswith(word):
+            return after
+        return word + after if after[:1] in (".", ",", ";", ":", ")") else f"{word} {after}"
+
+    s = re.sub(r":([\w-]+):\s*(\S*)", icon, markup).replace("**", "").replace("*", "")
     return " ".join(s.split())
 
 
@@ -2080,7 +2090,10 @@ class RelicState(State):
         if i + 1 >= len(effs):
             self._pop(f)
         if i == 0 and f["src"] in data().cards:
-            self.say(f"{data().cards[f['src']].name} takes effect")
+            name = data().cards[f["src"]].name
+            last = self.log[-1] if self.log else None
+            if not (last and last.seats is None and name in last.text):  # unless the line before names it already
+                self.say(f"{name} takes effect")
         self._exec(f["seat"], effs[i], f["src"])
         return False
 
@@ -2788,8 +2801,14 @@ class RelicState(State):
         if k == "relic":
             return "spend three completed missions to acquire a relic"
         if k == "option":
-            effs = D.L.lists[f["opts"][int(a) - 1]]
-            return f"option {a}: " + "; ".join(e.word.replace("_", " ") for e in effs)
+            return f"option {a}: {_plain(D.vocab.render(D.L.lists[f['opts'][int(a) - 1]]))}"
+        if k == "buy" and f.get("q") == "bpow":
+            n = int(a)
+            return (f"draw {n} Power card(s) for {n * f['price']} influence" if n else "draw no Power cards")
+        if k == "buy":
+            return f"buy {nm(a)} for {D.cards[a].cost} influence"
+        if k == "done":
+            return "buy nothing more"
         if k == "end":
             return "end the Experience phase" if f.get("k") == "exp" else "end the Engagement phase"
         if k in ("yes", "no") and f.get("q") == "pay":
