@@ -862,3 +862,16 @@ def test_the_terminal_names_rewards_abilities_boxes_and_the_board_around_the_pla
     do(s, "box 1")
     assert [s.describe(a) for a in s.legal_actions()] == ["draw no Power cards",
                                                           "draw 1 Power card(s) for 2 influence"]
+
+
+def test_on_the_inner_tier_the_view_shows_the_way_to_the_scenario_space_and_what_each_space_does() -> None:
+    from wizprint.solo.games.relic import view
+
+    s = mk(variant="SC05", positions=["I2"], hands=[["PW27"]], phase="engagement")
+    lines = view(s.observation(0))
+    start = lines.index("The Inner tier, along the arrow:")
+    rows = lines[start + 1:start + 8]
+    assert [r.split()[0] if not r.startswith(" here") else r.split()[1] for r in rows] == [
+        "I0", "I1", "I2", "I3", "I4", "I5", "C"]
+    assert rows[2].startswith(" here I2") and "(you)" in rows[2] and "Test Strength 10." in rows[2]
+    assert "The Daemon Unbound: Choose one." in rows[6]

@@ -3244,7 +3244,19 @@ def _near(obs: Mapping[str, Any]) -> list[str]:
             if sp not in shown:
                 lines.append(row("here" if k == 0 else f"{k:+d}", sp))
     elif here:
-        lines.append(row("here", here))
+        # the Inner tier from the Warp Rift along its arrow to the scenario space, with what each space does
+        sp_id = D.rift
+        lines.append("The Inner tier, along the arrow:")
+        while sp_id in D.spaces and sp_id not in shown:
+            space = D.spaces[sp_id]
+            text = row("here" if sp_id == here else "", sp_id)
+            if space.tier == "centre":
+                conf = D.scens[str(obs["scenario"])].conf
+                text += f", {D.scens[str(obs['scenario'])].name}: {_plain(D.vocab.render(D.L.lists[conf]))}"
+            elif space.boxes:
+                text += ": " + " / ".join(D.box_text[(sp_id, i)] for i in range(1, len(space.boxes) + 1))
+            lines.append(text)
+            sp_id = space.next
     rest = [sp for sp in board if board[sp] and sp not in shown]
     if rest:
         lines.append("Threat cards elsewhere: " + "; ".join(
