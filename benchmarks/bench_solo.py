@@ -11,7 +11,7 @@ from wizprint.solo.agents import RandomAgent
 from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.check import run_games
 from wizprint.solo.games import available, get
-from wizprint.solo.runner import play
+from wizprint.solo.runner import play, run_one
 
 
 def random_play(game: str, players: int, seconds: float = 3.0) -> tuple[float, float]:
@@ -46,10 +46,11 @@ def mcts_rate(game: str, players: int, iterations: int = 300) -> float:
 
 def automaton_play(game: str, players: int, seconds: float = 5.0) -> float:
     """Whole automaton games per second on one core (the engine and the automata, not the CLI)."""
+    get(game).new_state(players, 0)  # load the card data once
     games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        run_games(game, 1, games, ["automaton"], players)
+        run_one(game, games, 1, ["automaton"], players)
         games += 1
     return games / (time.perf_counter() - t0)
 

@@ -72,6 +72,32 @@ def fragments(markup: str) -> Iterator[Frag | None]:
     yield from flush()
 
 
+def spoken(markup: str) -> str:
+    """Markup as words on one line (for a terminal): styling dropped; an icon the next word already names is dropped
+    (``:life: Life``), one that stands for its word is spelt out (``spend 2 :influence: each``, ``Roll :die:.``)."""
+    frags = list(fragments(markup))
+    out: list[str] = []
+    dropped = False  # an icon was just dropped: the space after it goes too
+    for i, f in enumerate(frags):
+        if f is None:
+            out.append(" ")
+        elif not f.icon:
+            if not (dropped and f.text == " "):
+                out.append(f.text)
+            dropped = False
+        else:
+            word = "a die" if f.icon == "die" else f.icon.split("-")[-1]
+            after = ""  # the next word's text, if a word follows in the paragraph
+            for g in frags[i + 1:]:
+                if g is None or g.text != " ":
+                    after = g.text if g is not None else ""
+                    break
+            dropped = bool(after) and after.lower().startswith(word)
+            if not dropped:
+                out.append(word)
+    return " ".join("".join(out).split())
+
+
 def paragraphs(markup: str) -> list[list[list[Frag]]]:
     """Markup as paragraphs of words; each word is a list of fragments with no space between them."""
     paras: list[list[list[Frag]]] = [[]]

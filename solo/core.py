@@ -14,7 +14,7 @@ Card instances are named by design id, with ``#n`` for the n-th copy of a design
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -66,6 +66,11 @@ class Outcome:
 
     def as_dict(self) -> dict[str, Any]:
         return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Outcome | None:
+        """The inverse of :meth:`as_dict` (``None`` stays ``None``: the game is not over)."""
+        return cls(tuple(d["winners"]), tuple(d["scores"]), d["reason"]) if d else None
 
 
 @dataclass
@@ -205,6 +210,19 @@ class State(ABC):
     @abstractmethod
     def zones(self) -> dict[str, list[str]]:
         """Every card instance by zone; each instance is in exactly one zone."""
+
+    def card_instances(self) -> Collection[str]:
+        """Every card instance of the game (for :meth:`check_zones`)."""
+        raise NotImplementedError(f"{self.game_id} does not list its card instances")
+
+    def check_zones(self) -> None:
+        """Every card instance in exactly one of :meth:`zones` (raises otherwise)."""
+        every = self.card_instances()
+        found = [x for z in self.zones().values() for x in z]
+        if len(found) != len(every) or set(found) != set(every):
+            dup = sorted({x for x in found if found.count(x) > 1})
+            missing = sorted(set(every) - set(found))
+            raise EngineError(f"{self.game_id}: the cards are not each in one zone (twice: {dup}; missing: {missing})")
 
     @abstractmethod
     def determinize(self, seat: int, rng: Rng) -> State:

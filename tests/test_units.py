@@ -124,3 +124,12 @@ def test_mcts_bot_specs() -> None:
     for bad in ("mcts:50/0.5", "mcts:x", "mcts:50/s"):
         with pytest.raises(UsageError, match="unknown bot"):
             make_agent(bad, "wizard-cards")
+
+
+def test_spoken_text_spells_out_icons_that_stand_for_words() -> None:
+    from wizprint.generator.markup import spoken
+
+    assert spoken("Gain 2 :life: Life.") == "Gain 2 Life."
+    assert spoken("Spending 2 :influence: for each.") == "Spending 2 influence for each."
+    assert spoken("Roll :die:. **1-2:** Lose 1 :life: Life.") == "Roll a die. 1-2: Lose 1 Life."
+    assert spoken("**Battle** (:willpower: Willpower 8).\nWin: *Gain* 3.") == "Battle (Willpower 8). Win: Gain 3."

@@ -16,11 +16,14 @@ It reads only what its seat may see: its own Power cards and face-down cards, an
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from wizprint.cards.model import effect_words
+
 from ..core import Action, State
-from ..games.relic import AI, ATTRS, COLOURS, Card, RelicState, _purpose, data
+from ..games.relic import AI, ATTRS, COLOURS, Card, RelicState, Space, _purpose, data
 from ..rng import Rng
 
 MAXV = 60
@@ -322,36 +325,27 @@ class RelicAutomaton:
         return best
 
     @staticmethod
+    def _spaces_where(test: Callable[[Space, list[Any]], bool]) -> list[str]:
+        """The board spaces (sorted) whose text boxes' effects pass ``test``."""
+        D = data()
+        return sorted(sid for sid, sp in D.spaces.items() if test(sp, [e for b in sp.boxes for e in D.L.lists[b]]))
+
+    @staticmethod
     @lru_cache(maxsize=1)
     def _heal_spaces() -> list[str]:
-        D = data()
-        out = []
-        for sid, sp in D.spaces.items():
-            if sp.tier in ("outer", "middle") and any(e.word == "gain" and e["stat"] == "life" and int(e["n"]) >= 1
-                                                       for b in sp.boxes for e in D.L.lists[b]):
-                out.append(sid)
-        return sorted(out)
+        return RelicAutomaton._spaces_where(lambda sp, effs: sp.tier in ("outer", "middle") and any(
+            e.word == "gain" and e["stat"] == "life" and int(e["n"]) >= 1 for e in effs))
 
     @staticmethod
     @lru_cache(maxsize=1)
     def _purge_spaces() -> list[str]:
-        D = data()
-        out = []
-        for sid, sp in D.spaces.items():
-            if sp.tier in ("outer", "middle") and any(
-                    "remove_corruption" in repr(D.L.lists[b]) for b in sp.boxes):
-                out.append(sid)
-        return sorted(out)
+        return RelicAutomaton._spaces_where(
+            lambda sp, effs: sp.tier in ("outer", "middle") and "remove_corruption" in effect_words(effs))
 
     @staticmethod
     @lru_cache(maxsize=1)
     def _shop_spaces() -> list[str]:
-        D = data()
-        out = []
-        for sid, sp in D.spaces.items():
-            if any(e.word == "buy_wargear" for b in sp.boxes for e in D.L.lists[b]):
-                out.append(sid)
-        return sorted(out)
+        return RelicAutomaton._spaces_where(lambda sp, effs: any(e.word == "buy_wargear" for e in effs))
 
     # -- the value of a space ---------------------------------------------------------------------------------
     def space_value(self, s: RelicState, me: int, sid: str, goal: str) -> float:

@@ -58,13 +58,13 @@ next free copy.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from wizprint.errors import EngineError
+from wizprint.generator.markup import spoken
 
 from ..core import Action, Commitments, Dice, Outcome, State, frame_in, frame_out
 from ..rng import Rng
@@ -301,14 +301,11 @@ class Data:
             iid = rec.id if rec.copies == 1 else f"{rec.id}#{n}"
             self.cards[iid] = self._card(iid, rec, L)
         self.spaces: dict[str, Space] = {}
-        # the printed text, in plain words, for the terminal: a card design's effects, a space's text boxes
-        self.vocab = game.vocabulary
-        self.text: dict[str, str] = {rec.id: _plain(game.vocabulary.render(rec.effects, rec)) for rec in game.cards()}
-        self.box_text: dict[tuple[str, int], str] = {}
         for rec in game.of_kind("space"):
             self.spaces[rec.id] = self._space(rec, L)
-            for i, b in enumerate(rec.get("boxes") or (), start=1):
-                self.box_text[(rec.id, i)] = _plain(game.vocabulary.render(tuple(b), rec))
+        # for printed text in words (the terminal only: rendered when asked, not at load)
+        self.vocab = game.vocabulary
+        self.records = {rec.id: rec for rec in game.records}
         self.rings: dict[str, list[str]] = {"outer": [], "middle": []}
         for t in ("outer", "middle"):
             sps = sorted((s for s in self.spaces.values() if s.tier == t), key=lambda s: s.pos)
@@ -333,7 +330,6 @@ class Data:
             "power": Effect("draw", {"deck": "power", "n": 1}),
             "influence": Effect("gain", {"stat": "influence", "n": 2}),
         }
-        self.reward_text: dict[tuple[str, int], str] = {}  # (character, level) -> the level's rewards in words
         for rec in game.of_kind("character"):
             special = tuple(rec["special"])
             rewards: list[int] = []
@@ -345,7 +341,6 @@ class Data:
                     else:
                         effs.append(reward_effect[icon])
                 rewards.append(L.reg(tuple(effs)))
-                self.reward_text[(rec.id, len(rewards))] = _plain(game.vocabulary.render(tuple(effs), rec))
             pls = tuple((int(p["from"]), int(p["to"]), int(p["limit"])) for p in rec["power_limits"])
             self.chars[rec.id] = Char(rec.id, rec.name, (int(rec["strength"]), int(rec["willpower"]),
                                                          int(rec["cunning"])), int(rec["life"]), str(rec["start"]),
@@ -396,6 +391,21 @@ class Data:
                     act[0].word if act else "", ebonus, edice, one("on_defeat"), one("on_victory"),
                     one("at_battle_start"), special, leave, obj, L.reg(rec.get("reward") or ()))
 
+    def words(self, effects: Sequence[Any], owner: str = "") -> str:
+        """Effects as their printed text in words, on one line (``owner``: the record they are printed on)."""
+        return spoken(self.vocab.render(effects, self.records.get(owner)))
+
+    def card_text(self, design: str) -> str:
+        return self.words(self.records[design].effects, design)
+
+    def box_text(self, space: str, box: int) -> str:
+        return self.words(self.L.lists[self.spaces[space].boxes[box - 1]], space)
+
+    def reward_text(self, char: str, level: int) -> str:
+        """A level's rewards in words; a level past the track gives a completed mission."""
+        rewards = self.chars[char].rewards
+        return self.words(self.L.lists[rewards[level - 1]], char) if level <= len(rewards) else "a completed mission"
+
     @staticmethod
     def _space(rec: Any, L: _Lists) -> Space:
         icons = rec.get("icons") or {}
@@ -413,21 +423,6 @@ class Data:
         return Space(rec.id, rec.name, str(rec["tier"]), int(rec["position"]), str(rec.get("area") or ""),
                      (int(icons.get("red", 0)), int(icons.get("blue", 0)), int(icons.get("yellow", 0))),
                      bool(rec.get("choose_one")), boxes, jump, mb, inner, str(rec.get("next") or ""))
-
-
-def _plain(markup: str) -> str:
-    """Printed card text in words, on one line: an icon the printed word already names is dropped (":life: Life"),
-    one that stands for its word is spelt out ("spending 2 :influence: for each"); emphasis goes."""
-
-    def icon(m: re.Match[str]) -> str:
-        word = "a die" if m.group(1) == "die" else m.group(1).split("-")[-1]
-        after = m.group(2)
-        if after.lower().startswith(word):
-            return after
-        return word + after if after[:1] in (".", ",", ";", ":", ")") else f"{word} {after}"
-
-    s = re.sub(r":([\w-]+):\s*(\S*)", icon, markup).replace("**", "").replace("*", "")
-    return " ".join(s.split())
 
 
 _DATA: Data | None = None
@@ -1165,10 +1160,9 @@ class RelicState(State):
             if f is not None:
                 f["extra"] += int(e["n"])
                 self.say(f"{self.P(s)} may move up to {int(e['n'])} more spaces at the end of the move")
-        elif w in ("reroll", "evade"):
-            pass  # resolved by the roll or battle that offers them
-        elif w in PASSIVE:
-            pass
+        elif w in PASSIVE or w in ("reroll", "evade"):
+            pass  # nothing to do now: passive words are read where they apply (scores, limits, windows), and a
+            # reroll or evade is resolved by the roll or battle that offers it
         else:
             raise EngineError(f"{src}: effect {w!r} cannot be resolved")
 
@@ -2696,15 +2690,6 @@ class RelicState(State):
             z[f"completed_hidden.{s}"] = list(self.hdone[s])
         return z
 
-    def check_zones(self) -> None:
-        """Every card instance in exactly one zone (raises otherwise)."""
-        found = [x for z in self.zones().values() for x in z]
-        allc = cards()
-        if len(found) != len(allc) or set(found) != set(allc):
-            dup = sorted({x for x in found if found.count(x) > 1})
-            missing = sorted(set(allc) - set(found))
-            raise EngineError(f"relic: the cards are not each in one zone (twice: {dup}; missing: {missing})")
-
     def chargeable(self) -> list[str]:
         """The cards the current player may spend a charge from now."""
         return sorted(a.a for a in self.legal_actions() if a.kind == "charge")
@@ -2773,14 +2758,14 @@ class RelicState(State):
         if k == "number":
             return f"play {nm(a)} for its number {D.cards[a].number} instead of rolling"
         if k == "play":
-            return f"play {nm(a)} for its ability: {D.text[D.cards[a].design]}"
+            return f"play {nm(a)} for its ability: {D.card_text(D.cards[a].design)}"
         if k == "evade":
             return f"evade {nm(a)}" + (f" with {nm(b)}" if b else "")
         if k == "reroll":
             return f"reroll the die showing {f['vals'][int(b)]} with {nm(a)}"
         if k == "box":
             sp = self.space(f["seat"])
-            return f"resolve text box {a}: {D.box_text[(sp.id, int(a))]}"
+            return f"resolve text box {a}: {D.box_text(sp.id, int(a))}"
         if k in ("cw", "acw"):
             d = 1 if k == "cw" else -1
             here = self.pos[f["seat"]]
@@ -2795,13 +2780,13 @@ class RelicState(State):
             return f"battle the {a.capitalize()} enemies"
         if k == "level":
             s = f["seat"]
-            gains = [f"level {lv}: {D.reward_text.get((self.char[s], lv), 'a completed mission')}"
+            gains = [f"level {lv}: {D.reward_text(self.char[s], lv)}"
                      for lv in range(self.level[s] + 1, self.level[s] + int(a) + 1)]
             return f"spend trophies for {a} level(s) ({'; '.join(gains)})"
         if k == "relic":
             return "spend three completed missions to acquire a relic"
         if k == "option":
-            return f"option {a}: {_plain(D.vocab.render(D.L.lists[f['opts'][int(a) - 1]]))}"
+            return f"option {a}: {D.words(D.L.lists[f['opts'][int(a) - 1]])}"
         if k == "buy" and f.get("q") == "bpow":
             n = int(a)
             return (f"draw {n} Power card(s) for {n * f['price']} influence" if n else "draw no Power cards")
@@ -2951,10 +2936,12 @@ class RelicState(State):
         s.abort = bool(d["abort"])
         s.pend = [frame_in(f) for f in d["pend"]]
         s.last = dict(d["last"])
-        o = d.get("outcome")
-        s._outcome = Outcome(tuple(o["winners"]), tuple(o["scores"]), o["reason"]) if o else None
+        s._outcome = Outcome.from_dict(d.get("outcome"))
         s.check_zones()
         return s
+
+    def card_instances(self) -> dict[str, Any]:
+        return cards()
 
     def determinize(self, seat: int, rng: Rng) -> RelicState:
         """Another state this seat cannot tell from the true one: the cards it cannot see (decks, the others'
@@ -3252,9 +3239,9 @@ def _near(obs: Mapping[str, Any]) -> list[str]:
             text = row("here" if sp_id == here else "", sp_id)
             if space.tier == "centre":
                 conf = D.scens[str(obs["scenario"])].conf
-                text += f", {D.scens[str(obs['scenario'])].name}: {_plain(D.vocab.render(D.L.lists[conf]))}"
+                text += f", {D.scens[str(obs['scenario'])].name}: {D.words(D.L.lists[conf], str(obs['scenario']))}"
             elif space.boxes:
-                text += ": " + " / ".join(D.box_text[(sp_id, i)] for i in range(1, len(space.boxes) + 1))
+                text += ": " + " / ".join(D.box_text(sp_id, i) for i in range(1, len(space.boxes) + 1))
             lines.append(text)
             sp_id = space.next
     rest = [sp for sp in board if board[sp] and sp not in shown]

@@ -448,8 +448,7 @@ class WizardCardsState(State):
         s.drafter = int(data["drafter"])
         s.first_drafter = int(data.get("first_drafter", 0))
         s.wild_ward = set(data.get("wild_ward", []))
-        o = data.get("outcome")
-        s._outcome = Outcome(tuple(o["winners"]), tuple(o["scores"]), o["reason"]) if o else None
+        s._outcome = Outcome.from_dict(data.get("outcome"))
         known = set(cards())
         found = [c for z in s.zones().values() for c in z]
         if sorted(found) != sorted(known):
