@@ -6,6 +6,7 @@ choice does not change when hidden cards it cannot see are swapped; illegal acti
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 import pytest
@@ -15,7 +16,7 @@ from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.core import Action, State
 from wizprint.solo.games import get
-from wizprint.solo.rng import Rng
+from wizprint.solo.rng import Rng, derive
 
 CASES = [("wizard-cards", 2, ""), ("wizard-cards", 2, "hectic"), ("wizard-cards", 2, "constructed"),
          ("covenant", 2, ""), ("covenant", 3, ""), ("covenant", 4, ""),
@@ -157,8 +158,8 @@ def test_ismcts_early_stop_chooses_what_the_whole_budget_would(game: str, player
         while not s.is_terminal() and i < 90:
             seat = s.current_player
             if i % 9 == 2 and len(s.legal_actions()) > 1:
-                fast = MctsAgent(game, iterations=budget, seed=3)
-                full = MctsAgent(game, iterations=budget, seed=3, early_stop=False)
+                fast = MctsAgent(game, iterations=budget, seed=3, search="tree")
+                full = MctsAgent(game, iterations=budget, seed=3, early_stop=False, search="tree")
                 assert fast.choose(s, seat) == full.choose(s, seat)
                 assert full.last_iterations == budget and fast.last_iterations <= budget
                 saved += budget - fast.last_iterations
@@ -166,6 +167,50 @@ def test_ismcts_early_stop_chooses_what_the_whole_budget_would(game: str, player
             s.apply(agent.choose(s, seat))
             i += 1
     assert compared >= 5 and saved > 0
+
+
+@pytest.mark.parametrize("game,players,variant", ONE_PER_GAME)
+def test_paired_search_spends_its_budget_and_keeps_the_automaton_move_without_evidence(
+        game: str, players: int, variant: str) -> None:
+    """The paired root search plays its budget (less at most one round's rounding), and with an unreachable margin
+    it always keeps the automaton's move, which it reads from a sample of what its seat sees."""
+    compared = 0
+    for seed in range(2):
+        s = new(game, players, variant, seed)
+        agent = RandomAgent(seed)
+        i = 0
+        while not s.is_terminal() and i < 60:
+            seat = s.current_player
+            legal = s.legal_actions()
+            if i % 6 == 2 and len(legal) > 1:
+                bot = MctsAgent(game, iterations=40, seed=3, search="paired", max_rollout=12)
+                bot.choose(s, seat)
+                assert 40 - len(legal) <= bot.last_iterations <= 40 + len(legal)
+                stubborn = MctsAgent(game, iterations=40, seed=3, search="paired", max_rollout=12, margin=math.inf)
+                policy = get(game).automaton()
+                rng = Rng(derive("mcts", 3, s.steps, seat))
+                if hasattr(policy, "seed"):
+                    policy.seed(derive("mcts-policy", 3, s.steps, seat))
+                expected = policy.choose(s.determinize(seat, rng), seat)
+                assert stubborn.choose(s, seat) == expected
+                compared += 1
+            s.apply(agent.choose(s, seat))
+            i += 1
+    assert compared >= 4
+
+
+def test_paired_differences_decide_only_beyond_the_margin() -> None:
+    bot = MctsAgent("wizard-cards", iterations=10, search="paired")
+    better = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.0}
+    base = {0: 0.0, 1: 0.0, 2: 0.0, 3: 0.0, 4: 1.0}  # sample 4 was not played for both: it does not count
+    # differences 1, 1, 1, 0: mean 0.75, standard error 0.25, so 3 standard errors
+    assert bot._beats(better, base)
+    bot.margin = 2.9
+    assert bot._beats(better, base)
+    bot.margin = 3.1
+    assert not bot._beats(better, base)
+    assert not bot._beats(base, better)
+    assert not bot._beats({0: 1.0, 1: 1.0}, {0: 0.0, 1: 0.0})  # too few samples
 
 
 @pytest.mark.parametrize("game,players,variant", ONE_PER_GAME)

@@ -941,6 +941,74 @@ def test_automaton_beats_random() -> None:
     assert wins >= 22
 
 
+def test_quest_odds_kept_across_choices_equal_a_fresh_computation() -> None:
+    # the automaton keeps quest odds across choices, keyed by what they depend on: every kept answer must be the
+    # one a fresh computation gives in the position at hand
+    import wizprint.solo.agents.covenant as agent_mod
+
+    agent_mod._ODDS.clear()
+    auto = CovenantAutomaton()
+    checked = 0
+    for g in range(6):
+        s = new_state(2, 300 + g)
+        auto.seed(g)
+        while not s.is_terminal():
+            for seat in range(2):
+                parts = auto._all_parts(s, seat)
+                for q in (x for x in s.hands[seat] if cards()[x].type == "quest"):
+                    for extra in (0, 2):
+                        assert auto.quest_odds(s, q, parts, extra) == auto._quest_odds(s, q, parts, extra)
+                        checked += 1
+            s.apply(auto.choose(s, s.current_player))
+    assert checked > 500
+
+
+def test_evaluation_is_a_win_chance_that_grows_with_points_wizards_and_cards() -> None:
+    from wizprint.solo.games.covenant import evaluate, win_chances
+
+    base = {"in_play": [["W01"], ["W02"]], "hands": [["Q01", "Q03"], ["Q04", "Q05"]], "phase": "event"}
+    s = mk(**base)
+    ev = evaluate(s)
+    assert abs(sum(win_chances(s)) - 1.0) < 1e-9 and all(-1.0 < v < 1.0 for v in ev)
+    assert abs(ev[0] + ev[1]) < 1e-9  # two seats: one's gain is the other's loss
+    more_vp = mk(**{**base, "in_play": [["W01", "R04"], ["W02"]]})
+    more_wizards = mk(**{**base, "in_play": [["W01", "W03"], ["W02"]]})
+    more_cards = mk(**{**base, "hands": [["Q01", "Q03", "R01"], ["Q04", "Q05"]]})
+    for better in (more_vp, more_wizards, more_cards):
+        assert evaluate(better)[0] > ev[0]
+    near_win = mk(**{**base, "quests": [["Q07", "Q02", "Q08", "Q09"], []]})  # 22 VP against 1
+    assert evaluate(near_win)[0] > 0.8
+
+
+def test_fitting_the_evaluation_recovers_known_weights() -> None:
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "scripts" / "fit_covenant_eval.py"
+    spec = importlib.util.spec_from_file_location("fit_covenant_eval", path)
+    assert spec is not None and spec.loader is not None
+    fit_mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit_mod)
+    sol = fit_mod.solve([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]], [3.0, 5.0, 5.0])
+    assert all(abs(a - 1.0) < 1e-9 for a in sol)
+    # positions drawn from a known conditional logit (two features, three seats): the fit must find its weights
+    rng = Rng(11)
+    true = (0.8, -0.5)
+    rows = []
+    for _ in range(3000):
+        x = [(float(rng.below(7)), float(rng.below(4))) for _ in range(3)]
+        p = fit_mod.chances(x, true)
+        u, acc, win = rng.random(), 0.0, 2
+        for k in range(3):
+            acc += p[k]
+            if u < acc:
+                win = k
+                break
+        rows.append((x, win))
+    w = fit_mod.fit(rows, ridge=0.1)
+    assert abs(w[0] - true[0]) < 0.1 and abs(w[1] - true[1]) < 0.1
+    assert fit_mod.score(rows, w)[0] > fit_mod.score(rows, (0.0, 0.0))[0]
+
+
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("covenant-*.toml")), ids=lambda x: x.stem)
 def test_scenarios(path: Path) -> None:
     result = run_scenario(path)

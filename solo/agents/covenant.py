@@ -85,6 +85,9 @@ def hand_value(info: Info, s: CovenantState, seat: int) -> float:
     return best
 
 
+_ODDS: dict[tuple[Any, ...], tuple[float, float]] = {}  # quest_odds by everything they depend on
+
+
 class CovenantAutomaton:
     name = "automaton"
 
@@ -120,12 +123,16 @@ class CovenantAutomaton:
 
     def quest_odds(self, s: CovenantState, quest: str, parts: list[str], extra: int = 0) -> tuple[float, float]:
         """(P complete, expected value lost) for a quest with these participants (no Tricks & Traps)."""
-        key = ("odds", quest, tuple(parts), extra)
-        hit = self._memo.get(key)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-        self._memo[key] = result = self._quest_odds(s, quest, parts, extra)
-        return result
+        # the odds depend only on the quest, the participants, what is attached to them and their abilities of this
+        # turn: kept across choices (the search asks the same question in thousands of playouts)
+        key = (quest, tuple(parts), extra, tuple(tuple(s.att.get(p, ())) for p in parts),
+               tuple(s.tgrant.get(p, ()) for p in parts))
+        hit = _ODDS.get(key)
+        if hit is None:
+            if len(_ODDS) >= 100_000:
+                _ODDS.clear()
+            hit = _ODDS[key] = self._quest_odds(s, quest, parts, extra)
+        return hit
 
     def _quest_odds(self, s: CovenantState, quest: str, parts: list[str], extra: int) -> tuple[float, float]:
         if not any(cards()[p].type == "wizard" for p in parts):

@@ -11,6 +11,15 @@ function in its spec: playouts then stop after that many steps and the position 
 iteration budget the search stops as soon as the most visited move leads the others by more than the iterations left
 (the choice can no longer change). The bot never reads the hidden cards of the true state: the sample depends only
 on what its seat observes, so its choice cannot depend on them.
+
+A game whose dice make single playouts too noisy for a tree to learn from (Covenant: ``"search": "paired"`` in its
+spec) is searched at the root only, with paired samples: every candidate move is played on the same sample (the
+same hidden cards and the same future dice) and followed by the automaton's play, so two moves are compared on the
+same luck and their difference is far less noisy than their values (common random numbers). Sequential halving
+(Karnin, Koren and Somekh 2013) spreads the budget: each round plays every remaining move on fresh samples and
+drops the worse half, keeping the automaton's move to the end. The bot leaves the automaton's move only when the
+best move beats it by more than ``margin`` standard errors of their paired differences. This is the rollout
+algorithm of Tesauro and Galperin (1996): it improves on the automaton whenever its samples are right.
 """
 
 from __future__ import annotations
@@ -37,8 +46,9 @@ class _Node:
 
 class MctsAgent:
     def __init__(self, game: str, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
-                 c: float = 0.4, epsilon: float = 0.15, max_rollout: int | None = None, prior: float = 1.0,
-                 early_stop: bool = True, name: str | None = None):
+                 c: float = 0.4, epsilon: float | None = None, max_rollout: int | None = None, prior: float = 1.0,
+                 early_stop: bool = True, name: str | None = None, search: str | None = None,
+                 margin: float = 1.0):
         self.name = name or (f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s")
         self.game = game
         self.iterations = iterations
@@ -46,11 +56,16 @@ class MctsAgent:
         self.base_seed = seed
         self.c = c
         self.prior = prior
-        self.epsilon = epsilon
         self.early_stop = early_stop
+        self.margin = margin
         from ..games import get
 
         spec = get(game)
+        self.search = search or str(spec.extra.get("search", "tree"))
+        if self.search not in ("tree", "paired"):
+            raise ValueError(f"unknown search {self.search!r} (tree or paired)")
+        # randomised playouts widen a tree's view; paired playouts follow the automaton exactly
+        self.epsilon = epsilon if epsilon is not None else (0.15 if self.search == "tree" else 0.0)
         self.evaluate: Any = spec.extra.get("evaluate")
         self.max_rollout = max_rollout if max_rollout is not None else int(spec.extra.get("rollout_depth", 2000))
         self.policy: Any = spec.automaton()
@@ -67,8 +82,10 @@ class MctsAgent:
         rng = Rng(derive("mcts", self.base_seed, state.steps, seat))
         if hasattr(self.policy, "seed"):
             self.policy.seed(derive("mcts-policy", self.base_seed, state.steps, seat))
-        root = _Node(-1)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        if self.search == "paired":
+            return self._paired(state, seat, legal, rng, deadline)
+        root = _Node(-1)
         keys = {a.key: a for a in legal}
         n = 0
         while True:
@@ -148,3 +165,80 @@ class MctsAgent:
             nd.visits += 1
             if nd.player >= 0:
                 nd.value += r[nd.player]
+
+    # -- paired root search ---------------------------------------------------------------------------------------
+    def _playout(self, d: State, seat: int, seed: int) -> float:
+        """Play ``d`` on with the automaton (seeded: the same seed gives the same play on the same sample) and
+        return ``seat``'s result, or the evaluation once the playout reaches its length."""
+        if hasattr(self.policy, "seed"):
+            self.policy.seed(seed)
+        rng = Rng(seed)
+        steps = 0
+        while not d.is_terminal() and steps < self.max_rollout:
+            acts = d.legal_actions()
+            if len(acts) == 1:
+                a = acts[0]
+            elif self.epsilon and rng.random() < self.epsilon:
+                a = acts[rng.below(len(acts))]
+            else:
+                a = self.policy.choose(d, d.current_player)
+            d.apply(a)
+            steps += 1
+        r = d.returns() if d.is_terminal() or self.evaluate is None else self.evaluate(d)
+        return float(r[seat])
+
+    def _paired(self, state: State, seat: int, legal: list[Action], rng: Rng, deadline: float | None) -> Action:
+        keys = {a.key: a for a in legal}
+        sample = state.determinize(seat, rng)
+        favourite = self.policy.choose(sample, seat).key  # the automaton's move, from what the seat sees
+        alive = sorted(keys)
+        results: dict[str, dict[int, float]] = {k: {} for k in keys}  # move -> sample number -> result
+        budget = self.iterations if self.iterations is not None else 1_000_000
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        spent = 0
+        n = 0  # samples drawn
+        out_of_time = False
+        for r in range(rounds):
+            per_move = max(1, (budget // rounds) // len(alive))
+            if r == rounds - 1:  # the last round takes what the earlier ones left
+                per_move = max(1, (budget - spent) // len(alive))
+            for _ in range(per_move):
+                if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                    out_of_time = True
+                    break
+                if n > 0:
+                    sample = state.determinize(seat, rng)
+                seed = rng.below(1 << 31)
+                for k in alive:
+                    d = sample.clone()
+                    d.apply(keys[k])
+                    results[k][n] = self._playout(d, seat, seed)
+                n += 1
+                spent += len(alive)
+            if out_of_time:
+                break
+            if r < rounds - 1 and len(alive) > 2:
+                mean = {k: sum(results[k].values()) / len(results[k]) for k in alive}
+                keep = sorted(alive, key=lambda k: (-mean[k], k))[: max(2, math.ceil(len(alive) / 2))]
+                if favourite not in keep:
+                    keep.append(favourite)
+                alive = sorted(keep)
+        self.last_iterations = spent
+        if favourite not in keys:  # cannot happen: the automaton picks a legal move (kept for type safety)
+            favourite = alive[0]
+        mean = {k: sum(results[k].values()) / len(results[k]) for k in alive if results[k]}
+        best = max(mean, key=lambda k: (mean[k], k))
+        if best == favourite:
+            return keys[favourite]
+        return keys[best] if self._beats(results[best], results[favourite]) else keys[favourite]
+
+    def _beats(self, mine: dict[int, float], theirs: dict[int, float]) -> bool:
+        """True when ``mine`` beats ``theirs`` on the samples both were played on by more than ``margin`` standard
+        errors of the paired differences."""
+        diffs = [v - theirs[i] for i, v in mine.items() if i in theirs]
+        n = len(diffs)
+        if n < 3:
+            return False
+        m = sum(diffs) / n
+        var = sum((x - m) ** 2 for x in diffs) / (n - 1)
+        return m > 0 and m * m * n > self.margin * self.margin * var

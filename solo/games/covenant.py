@@ -42,6 +42,7 @@ Action keys (``Action.key``; seats are 0-based numbers, logs name them P1..P4):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -1679,23 +1680,51 @@ def view(obs: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+FEATURES = ("vp", "vp over 15", "wizards", "items", "followers", "resources", "hand", "quest vp in hand",
+            "best duel strength", "action abilities", "to move")
+
+
+def eval_features(state: CovenantState, seat: int) -> tuple[float, ...]:
+    """What the evaluation weighs for one seat (names in ``FEATURES``)."""
+    c = cards()
+    s = state
+    vp = s.vp(seat)
+    wiz = s.wiz[seat]
+    items = sum(1 for w in wiz for a in s.att.get(w, ()) if c[a].type == "item")
+    fol = len(s.fol[seat]) + sum(1 for w in wiz for a in s.att.get(w, ()) if c[a].type == "follower")
+    hand = s.hands[seat]
+    qvp = sum(c[x].vp for x in hand if c[x].type == "quest")
+    duel = max((s.duel_strength(w) for w in wiz), default=0)
+    acts = sum(1 for w in wiz for ab in s.abilities(w) if ab in ACTION_ABILITIES)
+    return (float(vp), float(max(0, vp - 15)), float(len(wiz)), float(items), float(fol), float(len(s.res[seat])),
+            float(len(hand)), float(qvp), float(duel), float(acts), 1.0 if s.tp == seat else 0.0)
+
+
+# Fitted by ``scripts/fit_covenant_eval.py`` (a conditional logit on automaton self-play positions: the chance
+# that a seat wins is softmax over the seats of weights · features).
+WEIGHTS = (0.1046, 0.1355, 0.2489, -0.0193, 0.0265, 0.1417, 0.1249, 0.0299, 0.0312, 0.0697, 0.1361)
+
+
+def win_chances(state: CovenantState) -> list[float]:
+    """Each seat's estimated chance of winning from here (they sum to 1)."""
+    f = [sum(w * x for w, x in zip(WEIGHTS, eval_features(state, k), strict=True)) for k in range(state.players)]
+    top = max(f)
+    e = [math.exp(v - top) for v in f]
+    z = sum(e)
+    return [v / z for v in e]
+
+
 def evaluate(state: State) -> list[float]:
-    """A quick estimate of the returns of an unfinished game, for truncated search playouts: each seat's VP,
-    plus a little for wizards (they act, duel and quest) and cards in hand, against the best rival."""
+    """A quick estimate of the returns of an unfinished game, for truncated search playouts: the expected return
+    (+1 for a win, -1 for a loss) under the fitted chances of ``win_chances``."""
     assert isinstance(state, CovenantState)
-    score = [state.vp(s) + 0.6 * len(state.wiz[s]) + 0.25 * len(state.hands[s]) for s in range(state.players)]
-    out = []
-    for s in range(state.players):
-        best = max(score[t] for t in range(state.players) if t != s)
-        d = (score[s] - best) / 8.0
-        out.append(d / (1.0 + abs(d)))
-    return out
+    return [2.0 * p - 1.0 for p in win_chances(state)]
 
 
 SPEC = GameSpec(
     id="covenant", name="Covenant of Wizards", min_players=2, max_players=4, new_state=new_state,
     from_json=CovenantState.from_json, automaton=_automaton, setup=setup, variants=(), doc=__doc__ or "",
-    extra={"view": view, "evaluate": evaluate, "rollout_depth": 60},
+    extra={"view": view, "evaluate": evaluate, "rollout_depth": 60, "search": "paired"},
 )
 
 __all__ = ["HANDLED_WORDS", "SPEC", "CovenantState", "Info", "cards", "new_state", "setup", "words_used"]
