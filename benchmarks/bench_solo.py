@@ -1,6 +1,6 @@
 """Solo engine benchmarks: random-play games/s and steps/s per game (the engine, one core), whole automaton games/s
-at the most seats, ISMCTS iterations/s,
-and the speed-up of `solo check --jobs 2` over `--jobs 1`. Run: python benchmarks/bench_solo.py [game ...]"""
+at the most seats, the search bot's iterations (tree search) or playouts (paired search) per second, and the
+speed-up of `solo check --jobs 2` over `--jobs 1`. Run: python benchmarks/bench_solo.py [game ...]"""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def random_play(game: str, players: int, seconds: float = 3.0) -> tuple[float, f
     return games / dt, steps / dt
 
 
-def mcts_rate(game: str, players: int, iterations: int = 300) -> float:
+def mcts_rate(game: str, players: int, iterations: int = 300) -> tuple[float, str]:
+    """Search iterations (tree search) or playouts (paired search) per second at the opening, and which search."""
     spec = get(game)
     total = 0.0
     n = 0
@@ -41,7 +42,7 @@ def mcts_rate(game: str, players: int, iterations: int = 300) -> float:
         bot.choose(s, s.current_player)
         total += time.perf_counter() - t
         n += bot.last_iterations
-    return n / total
+    return n / total, bot.search
 
 
 def automaton_play(game: str, players: int, seconds: float = 5.0) -> float:
@@ -73,7 +74,9 @@ def main() -> None:
             print(f"{game} ({players} players): random play {gps:,.0f} games/s, {sps:,.0f} steps/s (one core)")
         print(f"{game} ({spec.max_players} players): automaton play "
               f"{automaton_play(game, spec.max_players):,.1f} games/s (one core)")
-        print(f"{game}: ISMCTS {mcts_rate(game, spec.min_players):,.0f} iterations/s at the opening")
+        rate, search = mcts_rate(game, spec.min_players)
+        unit = "ISMCTS iterations" if search == "tree" else "paired-search playouts"
+        print(f"{game}: mcts {rate:,.0f} {unit}/s at the opening")
         n = 6000 if game == "wizard-cards" else 300
         t1, t2, k = jobs_speedup(game, spec.min_players, n)
         print(f"{game}: solo check of {n} automaton games: --jobs 1 {t1:.2f} s, --jobs 2 {t2:.2f} s, "

@@ -1,5 +1,5 @@
-"""How strong is the ISMCTS bot? 200 games against random and 200 against the automaton, at most about 1 s a move
-(the whole-budget search time is measured first: run this on an otherwise idle machine).
+"""How strong is the search bot (``mcts``)? 200 games against random and 200 against the automaton, at most about
+1 s a move (the whole-budget search time is measured first: run this on an otherwise idle machine).
 
 Slow (a Covenant game against random takes the bot a minute or two): run it by hand. Each finished game is
 appended to a results file (``eval-GAME-BOT-RIVAL.jsonl`` in the current folder) and skipped when the run is

@@ -5,7 +5,7 @@ It plays automaton games (one move in ten at random, for variety), records every
 few steps apart, and fits a conditional logit: the chance that seat k wins is softmax over the seats of
 weights · features(k). The fit is Newton's method with a small ridge penalty, in plain Python (a dozen weights
 do not need numpy). It prints the weights to paste into ``WEIGHTS``, and the held-out log loss, accuracy and Brier
-score of the fitted evaluation against the old one.
+score of the fitted evaluation, of the weights in the code and of the hand-set evaluation it replaced.
 
     python scripts/fit_covenant_eval.py [--games 3000] [--players 2] [--seed 777]
 """
@@ -22,6 +22,7 @@ from wizprint.solo.games import get
 from wizprint.solo.games.covenant import FEATURES, WEIGHTS, CovenantState, eval_features
 from wizprint.solo.rng import Rng, derive
 
+HAND_SET = (1.0, 0.0, 0.6, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0)
 Row = tuple[list[tuple[float, ...]], int]  # features per seat, the winner
 
 
@@ -125,7 +126,9 @@ def main() -> None:
     for name, v in zip(FEATURES, w, strict=True):
         print(f"  {name:20} {v:+.4f}")
     print("WEIGHTS = (" + ", ".join(f"{v:.4f}" for v in w) + ")")
-    for label, ws in (("fitted", w), ("in the code", list(WEIGHTS))):
+    # the evaluation before the fit: points + 0.6 a wizard + 0.25 a card in hand, at its best scale
+    old = max((score(test, [k * v for v in HAND_SET]), k) for k in (0.05, 0.1, 0.15, 0.2, 0.3))[1]
+    for label, ws in (("fitted", w), ("in the code", list(WEIGHTS)), ("hand-set", [old * v for v in HAND_SET])):
         ll, acc, brier = score(test, ws)
         print(f"held out, {label:12}: log loss {-ll:.4f}, accuracy {acc:.1%}, Brier {brier:.4f}")
 

@@ -199,6 +199,18 @@ def test_paired_search_spends_its_budget_and_keeps_the_automaton_move_without_ev
     assert compared >= 4
 
 
+def test_paired_search_with_a_time_budget_stops_and_chooses_a_legal_move() -> None:
+    s = new("covenant", 2, "", 8)
+    while len(s.legal_actions()) < 3:
+        s.apply(s.legal_actions()[0])
+    legal = s.legal_actions()
+    for bot in (MctsAgent("covenant", iterations=None, seconds=0.2, seed=1),
+                MctsAgent("covenant", iterations=10**9, seconds=0.2, seed=1)):
+        assert bot.search == "paired"
+        assert bot.choose(s, s.current_player) in legal
+        assert len(legal) <= bot.last_iterations < 10**6
+
+
 def test_paired_differences_decide_only_beyond_the_margin() -> None:
     bot = MctsAgent("wizard-cards", iterations=10, search="paired")
     better = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.0}

@@ -18,7 +18,8 @@ same hidden cards and the same future dice) and followed by the automaton's play
 same luck and their difference is far less noisy than their values (common random numbers). Sequential halving
 (Karnin, Koren and Somekh 2013) spreads the budget: each round plays every remaining move on fresh samples and
 drops the worse half, keeping the automaton's move to the end. The bot leaves the automaton's move only when the
-best move beats it by more than ``margin`` standard errors of their paired differences. This is the rollout
+best move beats it by more than ``margin`` standard errors of their paired differences (``math.inf``: never). With a
+time budget alone, each round of the halving gets its share of the time. This is the rollout
 algorithm of Tesauro and Galperin (1996): it improves on the automaton whenever its samples are right.
 """
 
@@ -149,30 +150,15 @@ class MctsAgent:
             d.apply(best_key)
             path.append(best)
             node = best
-        steps = 0
-        while not d.is_terminal() and steps < self.max_rollout:
-            acts = d.legal_actions()
-            if len(acts) == 1:
-                a = acts[0]
-            elif rng.random() < self.epsilon:
-                a = acts[rng.below(len(acts))]
-            else:
-                a = self.policy.choose(d, d.current_player)
-            d.apply(a)
-            steps += 1
-        r = d.returns() if d.is_terminal() or self.evaluate is None else self.evaluate(d)
+        r = self._play_out(d, rng)
         for nd in path:
             nd.visits += 1
             if nd.player >= 0:
                 nd.value += r[nd.player]
 
-    # -- paired root search ---------------------------------------------------------------------------------------
-    def _playout(self, d: State, seat: int, seed: int) -> float:
-        """Play ``d`` on with the automaton (seeded: the same seed gives the same play on the same sample) and
-        return ``seat``'s result, or the evaluation once the playout reaches its length."""
-        if hasattr(self.policy, "seed"):
-            self.policy.seed(seed)
-        rng = Rng(seed)
+    def _play_out(self, d: State, rng: Rng) -> list[float]:
+        """Play ``d`` on with the automaton (a move in ``epsilon`` at random) and return the returns, or the
+        evaluation once the playout reaches its length."""
         steps = 0
         while not d.is_terminal() and steps < self.max_rollout:
             acts = d.legal_actions()
@@ -184,8 +170,15 @@ class MctsAgent:
                 a = self.policy.choose(d, d.current_player)
             d.apply(a)
             steps += 1
-        r = d.returns() if d.is_terminal() or self.evaluate is None else self.evaluate(d)
-        return float(r[seat])
+        return list(d.returns() if d.is_terminal() or self.evaluate is None else self.evaluate(d))
+
+    # -- paired root search ---------------------------------------------------------------------------------------
+    def _playout(self, d: State, seat: int, seed: int) -> float:
+        """``seat``'s result of a playout seeded by ``seed``: the same seed gives the same play on the same
+        sample."""
+        if hasattr(self.policy, "seed"):
+            self.policy.seed(seed)
+        return float(self._play_out(d, Rng(seed))[seat])
 
     def _paired(self, state: State, seat: int, legal: list[Action], rng: Rng, deadline: float | None) -> Action:
         keys = {a.key: a for a in legal}
@@ -193,8 +186,9 @@ class MctsAgent:
         favourite = self.policy.choose(sample, seat).key  # the automaton's move, from what the seat sees
         alive = sorted(keys)
         results: dict[str, dict[int, float]] = {k: {} for k in keys}  # move -> sample number -> result
-        budget = self.iterations if self.iterations is not None else 1_000_000
+        budget = self.iterations if self.iterations is not None else 1 << 40
         rounds = max(1, math.ceil(math.log2(len(alive))))
+        start = time.perf_counter()
         spent = 0
         n = 0  # samples drawn
         out_of_time = False
@@ -202,9 +196,12 @@ class MctsAgent:
             per_move = max(1, (budget // rounds) // len(alive))
             if r == rounds - 1:  # the last round takes what the earlier ones left
                 per_move = max(1, (budget - spent) // len(alive))
+            # with a time budget alone, each round gets its share of the time
+            until = deadline if self.iterations is not None or deadline is None or r == rounds - 1 else (
+                start + (deadline - start) * (r + 1) / rounds)
             for _ in range(per_move):
-                if deadline is not None and n > 0 and time.perf_counter() >= deadline:
-                    out_of_time = True
+                if until is not None and n > 0 and time.perf_counter() >= until:
+                    out_of_time = until == deadline
                     break
                 if n > 0:
                     sample = state.determinize(seat, rng)

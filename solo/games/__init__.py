@@ -25,6 +25,8 @@ class GameSpec:
     setup: Callable[..., State]  # (table, players, seed, variant) -> State, for scenario files
     variants: tuple[str, ...] = ()
     doc: str = ""
+    # optional: "view" (the terminal's table), and for the search bot "evaluate" (state -> returns, for
+    # cut-short playouts), "rollout_depth" (playout length) and "search" ("tree" or "paired"; see agents/mcts.py)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
