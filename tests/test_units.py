@@ -121,6 +121,11 @@ def test_mcts_bot_specs() -> None:
     assert isinstance(a, MctsAgent) and (a.iterations, a.seconds, a.name) == (50, 0.5, "mcts:50/0.5s")
     b = make_agent("mcts:2s", "wizard-cards")
     assert isinstance(b, MctsAgent) and (b.iterations, b.seconds) == (None, 2.0)
+    # a plain mcts takes each game's budget: its search, its playouts' cost
+    budgets = {g: make_agent("mcts", g) for g in ("wizard-cards", "covenant", "relic")}
+    assert {g: (a.iterations, a.search, a.name) for g, a in budgets.items() if isinstance(a, MctsAgent)} == {
+        "wizard-cards": (800, "tree", "mcts:800"), "covenant": (200, "paired", "mcts:200"),
+        "relic": (100, "tree", "mcts:100")}
     for bad in ("mcts:50/0.5", "mcts:x", "mcts:50/s"):
         with pytest.raises(UsageError, match="unknown bot"):
             make_agent(bad, "wizard-cards")

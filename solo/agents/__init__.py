@@ -1,4 +1,5 @@
-"""Agents choose actions: ``random``, a per-game heuristic ``automaton``, ``mcts`` (ISMCTS) and the human.
+"""Agents choose actions: ``random``, a per-game heuristic ``automaton``, ``mcts`` (determinised Monte Carlo
+search) and the human.
 
 An agent sees the state only through what its seat may know: agents other than ``random`` call
 ``observation(seat)``, ``legal_actions()`` and, for search, ``determinize(seat, rng)``.
@@ -34,8 +35,9 @@ class RandomAgent:
 
 
 def make_agent(spec: str, game: str, seed: int = 0) -> Agent:
-    """``random``, ``automaton``, ``mcts``, ``mcts:N`` (N iterations), ``mcts:Ts`` (T seconds a move) or ``mcts:N/Ts``
-    (N iterations, at most T seconds a move: the cap makes the moves depend on the machine's speed)."""
+    """``random``, ``automaton``, ``mcts`` (the game's own budget), ``mcts:N`` (N iterations), ``mcts:Ts`` (T seconds
+    a move) or ``mcts:N/Ts`` (N iterations, at most T seconds a move: the cap makes the moves depend on the machine's
+    speed)."""
     from ..games import get
 
     name, _, arg = spec.partition(":")
@@ -49,8 +51,8 @@ def make_agent(spec: str, game: str, seed: int = 0) -> Agent:
     if name == "mcts":
         from .mcts import MctsAgent
 
-        if not arg:
-            return MctsAgent(game, iterations=800, seed=seed)
+        if not arg:  # the game's budget for about a second a move at most, or 800 iterations
+            return MctsAgent(game, iterations=int(get(game).extra.get("mcts_iterations", 800)), seed=seed)
         try:
             its, _, cap = arg.partition("/")
             if cap:  # N iterations, at most T seconds a move

@@ -26,7 +26,8 @@ class GameSpec:
     variants: tuple[str, ...] = ()
     doc: str = ""
     # optional: "view" (the terminal's table), and for the search bot "evaluate" (state -> returns, for
-    # cut-short playouts), "rollout_depth" (playout length) and "search" ("tree" or "paired"; see agents/mcts.py)
+    # cut-short playouts), "rollout_depth" (playout length), "search" ("tree" or "paired"; see agents/mcts.py)
+    # and "mcts_iterations" (the budget of a plain ``mcts`` bot; 800 when not given)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -1724,7 +1724,8 @@ def evaluate(state: State) -> list[float]:
 SPEC = GameSpec(
     id="covenant", name="Covenant of Wizards", min_players=2, max_players=4, new_state=new_state,
     from_json=CovenantState.from_json, automaton=_automaton, setup=setup, variants=(), doc=__doc__ or "",
-    extra={"view": view, "evaluate": evaluate, "rollout_depth": 60, "search": "paired"},
+    extra={"view": view, "evaluate": evaluate, "rollout_depth": 60, "search": "paired",
+           "mcts_iterations": 200},
 )
 
 __all__ = ["HANDLED_WORDS", "SPEC", "CovenantState", "Info", "cards", "new_state", "setup", "words_used"]
