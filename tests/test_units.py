@@ -125,7 +125,7 @@ def test_mcts_bot_specs() -> None:
     budgets = {g: make_agent("mcts", g) for g in ("wizard-cards", "covenant", "relic")}
     assert {g: (a.iterations, a.search, a.name) for g, a in budgets.items() if isinstance(a, MctsAgent)} == {
         "wizard-cards": (800, "tree", "mcts:800"), "covenant": (200, "paired", "mcts:200"),
-        "relic": (100, "tree", "mcts:100")}
+        "relic": (50, "tree", "mcts:50")}
     for bad in ("mcts:50/0.5", "mcts:x", "mcts:50/s"):
         with pytest.raises(UsageError, match="unknown bot"):
             make_agent(bad, "wizard-cards")

@@ -3267,7 +3267,7 @@ def evaluate(state: State) -> list[float]:
 SPEC = GameSpec(
     id="relic", name="Relic", min_players=2, max_players=4, new_state=new_state, from_json=RelicState.from_json,
     automaton=_automaton, setup=setup, variants=tuple(data().scen_ids), doc=__doc__ or "",
-    extra={"view": view, "evaluate": evaluate, "rollout_depth": 120, "mcts_iterations": 100},
+    extra={"view": view, "evaluate": evaluate, "rollout_depth": 120, "mcts_iterations": 50},
 )
 
 __all__ = ["HANDLED_WORDS", "SPEC", "Card", "RelicState", "cards", "data", "new_state", "setup", "words_used"]
