@@ -211,9 +211,9 @@ class State(ABC):
     def zones(self) -> dict[str, list[str]]:
         """Every card instance by zone; each instance is in exactly one zone."""
 
+    @abstractmethod
     def card_instances(self) -> Collection[str]:
         """Every card instance of the game (for :meth:`check_zones`)."""
-        raise NotImplementedError(f"{self.game_id} does not list its card instances")
 
     def check_zones(self) -> None:
         """Every card instance in exactly one of :meth:`zones` (raises otherwise)."""

@@ -190,3 +190,16 @@ def test_constructed_draft_then_separate_decks() -> None:
     assert sorted(len(d) + len(h) for d, h in zip(s.decks, s.hands)) == [27, 27]  # 26 drafted + 1 joker each
     assert s.first == 1 - s.first_drafter and s.turn_player == s.first  # the second picker starts
     assert all(len(h) == 5 for h in s.hands)
+
+
+def test_a_saved_game_with_a_card_twice_or_missing_is_refused() -> None:
+    from wizprint.errors import EngineError
+
+    data = new_state(2, 5).to_json()
+    data["hands"][0] = data["hands"][0] + [data["hands"][1][0]]  # one card in both hands
+    with pytest.raises(EngineError, match="twice"):
+        WizardCardsState.from_json(data)
+    data = new_state(2, 5).to_json()
+    gone = data["hands"][0].pop()
+    with pytest.raises(EngineError, match=f"missing: \\['{gone}'\\]"):
+        WizardCardsState.from_json(data)

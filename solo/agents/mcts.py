@@ -33,6 +33,10 @@ from ..core import Action, State
 from ..rng import Rng, derive
 
 
+def _mean(results: dict[int, float]) -> float:
+    return sum(results.values()) / len(results)
+
+
 class _Node:
     __slots__ = ("avail", "children", "favourite", "player", "value", "visits")
 
@@ -215,15 +219,13 @@ class MctsAgent:
             if out_of_time:
                 break
             if r < rounds - 1 and len(alive) > 2:
-                mean = {k: sum(results[k].values()) / len(results[k]) for k in alive}
+                mean = {k: _mean(results[k]) for k in alive}
                 keep = sorted(alive, key=lambda k: (-mean[k], k))[: max(2, math.ceil(len(alive) / 2))]
                 if favourite not in keep:
                     keep.append(favourite)
                 alive = sorted(keep)
         self.last_iterations = spent
-        if favourite not in keys:  # cannot happen: the automaton picks a legal move (kept for type safety)
-            favourite = alive[0]
-        mean = {k: sum(results[k].values()) / len(results[k]) for k in alive if results[k]}
+        mean = {k: _mean(results[k]) for k in alive}
         best = max(mean, key=lambda k: (mean[k], k))
         if best == favourite:
             return keys[favourite]
