@@ -1,6 +1,7 @@
-"""Solo engine benchmarks: random-play games/s and steps/s per game (the engine, one core), whole automaton games/s
-at the most seats, the search bot's iterations (tree search) or playouts (paired search) per second, and the
-speed-up of `solo check --jobs 2` over `--jobs 1`. Run: python benchmarks/bench_solo.py [game ...]"""
+"""Solo engine benchmarks: random-play games/s and steps/s per game (the engine, one core), clone() per second (the
+search bot's most frequent call: states from random games), whole automaton games/s at the most seats, the search
+bot's iterations (tree search) or playouts (paired search) per second, and the speed-up of `solo check --jobs 2` over
+`--jobs 1`. Run: python benchmarks/bench_solo.py [game ...] (--quick: the engine figures only)"""
 
 from __future__ import annotations
 
@@ -10,17 +11,17 @@ import time
 from wizprint.solo.agents import RandomAgent
 from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.check import run_games
-from wizprint.solo.games import available, get
+from wizprint.solo.kernel import State, engine, engine_games
 from wizprint.solo.runner import play, run_one
 
 
 def random_play(game: str, players: int, seconds: float = 3.0) -> tuple[float, float]:
-    spec = get(game)
-    spec.new_state(players, 0)  # load the card data once
+    eng = engine(game)
+    eng.new_state(players, 0)  # load the card data once
     games = steps = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        s = spec.new_state(players, games)
+        s = eng.new_state(players, games)
         play(s, [RandomAgent(games * 10 + i) for i in range(players)])
         games += 1
         steps += s.steps
@@ -28,14 +29,36 @@ def random_play(game: str, players: int, seconds: float = 3.0) -> tuple[float, f
     return games / dt, steps / dt
 
 
+def clones(game: str, players: int, seconds: float = 3.0) -> float:
+    """clone() calls per second over states taken every 7 steps of 5 random games."""
+    eng = engine(game)
+    states: list[State] = []  # type: ignore[type-arg]
+    for seed in range(5):
+        s = eng.new_state(players, seed)
+        agent = RandomAgent(seed)
+        i = 0
+        while not s.is_terminal():
+            if i % 7 == 0:
+                states.append(s.clone())
+            s.apply(agent.choose(s, s.current_player))
+            i += 1
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for st in states:
+            st.clone()
+        n += len(states)
+    return n / (time.perf_counter() - t0)
+
+
 def mcts_rate(game: str, players: int, iterations: int = 300) -> tuple[float, str]:
     """Search iterations (tree search) or playouts (paired search) per second at the opening, and which search."""
-    spec = get(game)
+    eng = engine(game)
     total = 0.0
     n = 0
     for seed in range(3):
-        s = spec.new_state(players, seed)
-        bot = MctsAgent(game, iterations=iterations, seed=seed)
+        s = eng.new_state(players, seed)
+        bot = MctsAgent(eng, iterations=iterations, seed=seed)
         while len(s.legal_actions()) < 2:
             s.apply(s.legal_actions()[0])
         t = time.perf_counter()
@@ -47,7 +70,7 @@ def mcts_rate(game: str, players: int, iterations: int = 300) -> tuple[float, st
 
 def automaton_play(game: str, players: int, seconds: float = 5.0) -> float:
     """Whole automaton games per second on one core (the engine and the automata, not the CLI)."""
-    get(game).new_state(players, 0)  # load the card data once
+    engine(game).new_state(players, 0)  # load the card data once
     games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -66,19 +89,23 @@ def jobs_speedup(game: str, players: int, games: int) -> tuple[float, float, flo
 
 
 def main() -> None:
-    games = sys.argv[1:] or available()
+    quick = "--quick" in sys.argv
+    games = [a for a in sys.argv[1:] if not a.startswith("--")] or engine_games()
     for game in games:
-        spec = get(game)
-        for players in sorted({spec.min_players, spec.max_players}):
+        eng = engine(game)
+        for players in sorted({eng.min_players, eng.max_players}):
             gps, sps = random_play(game, players)
             print(f"{game} ({players} players): random play {gps:,.0f} games/s, {sps:,.0f} steps/s (one core)")
-        print(f"{game} ({spec.max_players} players): automaton play "
-              f"{automaton_play(game, spec.max_players):,.1f} games/s (one core)")
-        rate, search = mcts_rate(game, spec.min_players)
+        print(f"{game} ({eng.min_players} players): clone {clones(game, eng.min_players):,.0f} states/s")
+        if quick:
+            continue
+        print(f"{game} ({eng.max_players} players): automaton play "
+              f"{automaton_play(game, eng.max_players):,.1f} games/s (one core)")
+        rate, search = mcts_rate(game, eng.min_players)
         unit = "ISMCTS iterations" if search == "tree" else "paired-search playouts"
         print(f"{game}: mcts {rate:,.0f} {unit}/s at the opening")
         n = 6000 if game == "wizard-cards" else 300
-        t1, t2, k = jobs_speedup(game, spec.min_players, n)
+        t1, t2, k = jobs_speedup(game, eng.min_players, n)
         print(f"{game}: solo check of {n} automaton games: --jobs 1 {t1:.2f} s, --jobs 2 {t2:.2f} s, "
               f"speed-up {k:.2f}x (floor 1.7x)")
 

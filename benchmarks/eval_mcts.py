@@ -20,7 +20,7 @@ from pathlib import Path
 from wizprint.solo.agents import make_agent
 from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.check import summarise
-from wizprint.solo.games import get
+from wizprint.solo.kernel import engine
 from wizprint.solo.runner import GameResult, run_one
 
 SEED = 2024
@@ -29,17 +29,17 @@ SEED = 2024
 def full_budget_times(game: str, iterations: int, positions: int = 40) -> tuple[float, float]:
     """Seconds a whole-budget search takes (no early stop), mean and max, over positions from automaton games:
     the most a move can cost the bot."""
-    spec = get(game)
+    eng = engine(game)
     times: list[float] = []
     seed = 0
     while len(times) < positions:
-        s = spec.new_state(spec.min_players, 1000 + seed)
-        bots = [make_agent("automaton", game, seed * 10 + i) for i in range(spec.min_players)]
+        s = eng.new_state(eng.min_players, 1000 + seed)
+        bots = [make_agent("automaton", eng, seed * 10 + i) for i in range(eng.min_players)]
         k = 0
         while not s.is_terminal() and len(times) < positions:
             legal = s.legal_actions()
             if len(legal) > 1 and k % 5 == 0:
-                bot = MctsAgent(game, iterations=iterations, seed=seed, early_stop=False)
+                bot = MctsAgent(eng, iterations=iterations, seed=seed, early_stop=False)
                 t = time.perf_counter()
                 bot.choose(s, s.current_player)
                 times.append(time.perf_counter() - t)
@@ -79,7 +79,7 @@ def main() -> None:
     games = int(sys.argv[3]) if len(sys.argv) > 3 else 200
     jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 2
     rivals = sys.argv[5].split(",") if len(sys.argv) > 5 else ["random", "automaton"]
-    players = get(game).min_players
+    players = engine(game).min_players
     # no time limit, so the games do not depend on the machine's load: the whole-budget search time measured
     # below (on an idle machine) is what a move costs at most
     bot = f"mcts:{iterations}"

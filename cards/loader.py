@@ -18,7 +18,7 @@ from wizprint.errors import DataErrors, Issue, WizprintError
 from wizprint.resources import cards_dir
 
 from .lines import LineMap
-from .model import CardType, Component, Deck, FieldSpec, Game, GameDecl, Kind, Record, Source
+from .model import CardType, Component, Deck, EngineDecl, FieldSpec, Game, GameDecl, Kind, Record, Source
 from .schema import SpecError, check, parse_spec
 from .vocab import Vocabulary
 
@@ -64,20 +64,29 @@ def read_toml(path: Path, issues: list[Issue]) -> dict[str, Any] | None:
 
 
 def resolve_game_dir(name_or_path: str) -> Path:
-    """A game id (``covenant``) or a path to a game folder (or a file inside one)."""
-    p = Path(name_or_path)
-    if p.exists():
+    """A game id (``covenant``) or a path to a game folder (or a file inside one).
+
+    An argument is a path only if it contains a path separator or names a folder that holds a ``game.toml``;
+    otherwise it is a game id, so a stray folder ``covenant/`` in the current directory does not hide the game.
+    """
+    text = str(name_or_path)
+    seps = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    p = Path(text)
+    if any(sep in text for sep in seps) or text in (".", "..") or (p / "game.toml").is_file():
         if p.is_file():
             p = p.parent
         if not (p / "game.toml").is_file():
-            raise WizprintError(f"{name_or_path}: not a game folder (no game.toml in {p})")
+            if not p.exists():
+                raise WizprintError(f"{text}: no such game folder")
+            raise WizprintError(f"{text}: not a game folder (no game.toml in {p})")
         return p
-    builtin = cards_dir() / name_or_path
-    if (builtin / "game.toml").is_file():
+    builtin = cards_dir() / text
+    if ID_PATTERN.match(text) and (builtin / "game.toml").is_file():
         return builtin
     from wizprint.resources import game_ids
 
-    raise WizprintError(f"unknown game or path '{name_or_path}' (games: {', '.join(game_ids())})")
+    raise WizprintError(f"unknown game '{text}' (games: {', '.join(game_ids())}; a game folder is given as a path, "
+                        f"e.g. ./{text})")
 
 
 # -- the declaration ------------------------------------------------------------------------------------------
@@ -147,13 +156,83 @@ def _parse_decl(root: Path, data: Mapping[str, Any], issues: list[Issue]) -> Gam
         except (KeyError, TypeError, ValueError) as exc:
             bad("[[components]]", f"component declaration needs id, name and kind ({exc})")
     players = data.get("players", {})
+    engine = _parse_engine(data.get("engine"), kinds, bad)
     return GameDecl(
         id=data["id"], name=data["name"], version=data["version"], short=data.get("short", data["id"][:2].upper()),
         players_min=int(players.get("min", 2)), players_max=int(players.get("max", 2)),
         description=data.get("description", ""), rulebook=data.get("rulebook", ""), fields=fields, types=types,
         decks=decks, kinds=kinds, components=tuple(components),
-        vocabulary_file=data.get("vocabulary", "vocabulary.toml"),
+        vocabulary_file=data.get("vocabulary", "vocabulary.toml"), engine=engine,
     )
+
+
+ENGINE_KEYS = {"module", "players", "variants", "variant_kind", "step_cap", "search", "search_budget",
+               "rollout_depth"}
+_MODULE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+def _parse_engine(raw: Any, kinds: Mapping[str, Kind], bad: Any) -> EngineDecl | None:
+    """The ``[engine]`` table (None when the game has no rules engine)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        bad("engine", "'engine' must be a table: write [engine]")
+        return None
+    ok = True
+
+    def fail(key: str, msg: str) -> None:
+        nonlocal ok
+        ok = False
+        bad(key, f"[engine] {msg}")
+
+    for key in raw:
+        if key not in ENGINE_KEYS:
+            fail(str(key), f"unknown key '{key}' (allowed: {', '.join(sorted(ENGINE_KEYS))})")
+
+    def whole(key: str, default: int, lo: int, hi: int) -> int:
+        v = raw.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            fail(key, f"{key} must be a whole number from {lo} to {hi:,}, not {v!r}")
+            return default
+        return v
+
+    module = raw.get("module")
+    if not isinstance(module, str) or not _MODULE.match(module):
+        fail("module", "module must name an engine package of wizprint (lowercase letters, digits and _), "
+                       f"not {module!r}")
+        module = ""
+    pmin = pmax = None
+    players = raw.get("players")
+    if players is not None:
+        if not isinstance(players, Mapping) or set(players) - {"min", "max"}:
+            fail("players", "players must be a table { min = N, max = M }")
+        else:
+            pmin = players.get("min")
+            pmax = players.get("max")
+            if not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 16 for x in (pmin, pmax)) or (
+                    pmin > pmax):  # type: ignore[operator]
+                fail("players", "players needs whole numbers 1 <= min <= max <= 16")
+                pmin = pmax = None
+    variants = raw.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) and ID_PATTERN.match(v) for v in variants):
+        fail("variants", "variants must be a list of short names (letters, digits, . _ + -)")
+        variants = []
+    vkind = raw.get("variant_kind", "")
+    if not isinstance(vkind, str) or (vkind and vkind not in kinds):
+        fail("variant_kind", f"variant_kind must name a record kind of this game, not {vkind!r}")
+        vkind = ""
+    search = raw.get("search", "tree")
+    if search not in ("tree", "paired"):
+        fail("search", f"search must be 'tree' or 'paired', not {search!r}")
+        search = "tree"
+    step_cap = whole("step_cap", 10_000, 10, 10_000_000)
+    budget = whole("search_budget", 800, 1, 1_000_000)
+    depth = whole("rollout_depth", 2000, 1, 1_000_000)
+    if not ok:
+        return None
+    return EngineDecl(module=str(module), players_min=pmin, players_max=pmax, variants=tuple(variants),
+                      variant_kind=vkind, step_cap=step_cap, search=str(search), search_budget=budget,
+                      rollout_depth=depth)
 
 
 # -- records --------------------------------------------------------------------------------------------------

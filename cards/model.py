@@ -184,6 +184,28 @@ class Component:
 
 
 @dataclass(frozen=True)
+class EngineDecl:
+    """The ``[engine]`` table of ``game.toml``: which rules engine plays the game and its settings.
+
+    ``module`` names a package under ``wizprint.solo.games`` (never a path: data does not choose code to run);
+    ``players`` narrows the game's player counts where the engine plays fewer; ``variants`` lists the rules
+    variants, or ``variant_kind`` names the record kind whose ids are the variants (Relic's scenarios);
+    ``step_cap`` ends a runaway game as an error; ``search`` is ``tree`` (ISMCTS) or ``paired`` (a paired root
+    search), ``search_budget`` the plain ``mcts`` bot's iterations or playouts, ``rollout_depth`` how far a
+    search playout goes before the position is evaluated."""
+
+    module: str
+    players_min: int | None = None
+    players_max: int | None = None
+    variants: tuple[str, ...] = ()
+    variant_kind: str = ""
+    step_cap: int = 10_000
+    search: str = "tree"
+    search_budget: int = 800
+    rollout_depth: int = 2000
+
+
+@dataclass(frozen=True)
 class GameDecl:
     id: str
     name: str
@@ -199,6 +221,7 @@ class GameDecl:
     kinds: Mapping[str, Kind]
     components: tuple[Component, ...]
     vocabulary_file: str = "vocabulary.toml"
+    engine: EngineDecl | None = None
 
 
 @dataclass

@@ -62,3 +62,15 @@ class IllegalActionError(EngineError):
 
 class StepCapError(EngineError):
     """A game ran past its step cap: a runaway game, reported as an error."""
+
+
+class SaveError(EngineError):
+    """A saved game (or any state JSON) that does not match its game's declaration or rules: every problem, each
+    with its JSON path (``state.hands[1][3]: expected a string, got 5``)."""
+
+    MAX_SHOWN = 50
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        more = f" (and {len(problems) - self.MAX_SHOWN} more)" if len(problems) > self.MAX_SHOWN else ""
+        super().__init__("; ".join(problems[: self.MAX_SHOWN]) + more)

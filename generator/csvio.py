@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from wizprint.cards import effects_text, tomlwrite
+from wizprint.cards.markup import plain
 from wizprint.cards.model import FieldSpec, Game, Record
 from wizprint.errors import DataErrors, Issue, WizprintError
-
-from .markup import plain
 
 BASE = ["id", "name", "type", "deck", "copies"]
 TAIL = ["effects", "text", "flavor", "rules_text"]

@@ -8,12 +8,12 @@ from typing import Any
 
 import jinja2
 
+from wizprint.cards.markup import fragments
 from wizprint.cards.model import Game, Record
 from wizprint.errors import DataErrors, FitError, Issue
 
 from .icons import icon_exists
 from .layout import Element, Face, GameLayout
-from .markup import fragments
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 from .textlayout import layout_text
 

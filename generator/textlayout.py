@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from wizprint.cards.markup import Frag, paragraphs
 from wizprint.errors import FitError
 
 from .fonts import Family, ascent, descent, family, width1
-from .markup import Frag, paragraphs
 from .units import PT
 
 ICON_EM = 1.12  # an inline icon's width and height, in ems

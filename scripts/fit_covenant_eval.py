@@ -1,4 +1,4 @@
-"""Fit the weights of Covenant of Wizards' position evaluation (``solo/games/covenant.py``: ``FEATURES``,
+"""Fit the weights of Covenant of Wizards' position evaluation (``solo/games/covenant/evaluate.py``: ``FEATURES``,
 ``WEIGHTS``), which the search bot uses to score its shortened playouts.
 
 It plays automaton games (one move in ten at random, for variety), records every seat's features at positions a
@@ -18,22 +18,22 @@ import random
 from collections.abc import Sequence
 
 from wizprint.solo.agents import make_agent
-from wizprint.solo.games import get
 from wizprint.solo.games.covenant import FEATURES, WEIGHTS, CovenantState, eval_features
-from wizprint.solo.rng import Rng, derive
+from wizprint.solo.kernel import engine
+from wizprint.solo.kernel.rng import Rng, derive
 
 HAND_SET = (1.0, 0.0, 0.6, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0)
 Row = tuple[list[tuple[float, ...]], int]  # features per seat, the winner
 
 
 def positions(players: int, games: int, seed: int) -> list[Row]:
-    spec = get("covenant")
+    eng = engine("covenant")
     rows: list[Row] = []
     for i in range(games):
         gs = derive(seed, players, i)
-        s = spec.new_state(players, gs)
+        s = eng.new_state(players, gs)
         assert isinstance(s, CovenantState)
-        agents = [make_agent("automaton", "covenant", derive(gs, "a", k)) for k in range(players)]
+        agents = [make_agent("automaton", eng, derive(gs, "a", k)) for k in range(players)]
         rng = Rng(derive(gs, "eps"))
         mine: list[list[tuple[float, ...]]] = []
         nxt = rng.below(12)

@@ -37,9 +37,9 @@ def _chunk(args: tuple[str, list[int], int, list[str], int, str]) -> list[GameRe
 def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: int, variant: str = "",
               jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
     """Play ``games`` games; results in game order."""
-    from .games import get
+    from .kernel import engine
 
-    get(game).new_state(players, 0)  # load card data once, before the workers fork, so they share it
+    engine(game).new_state(players, 0)  # load card data once, before the workers fork, so they share it
     chunk = max(1, min(50, games // (jobs * 8) or 1))
     tasks = [(game, list(range(s, min(s + chunk, games))), seed, list(bots), players, variant)
              for s in range(0, games, chunk)]

@@ -5,18 +5,22 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from wizprint.clitools import friendly
 from wizprint.errors import UsageError, WizprintError
 
+if TYPE_CHECKING:
+    from .kernel import Engine
+
 solo_app = typer.Typer(no_args_is_help=True, help="Play the games against automata, run solo checks and scenarios.")
 
 
 @solo_app.command("play")
 def play_cmd(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = typer.Argument(..., help="Game id, or the path of a game folder."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the minimum)."),
     bot: str = typer.Option("automaton", "--bot", help="random, automaton, mcts, mcts:N, mcts:Ts or mcts:N/Ts."),
     seed: int = typer.Option(1, "--seed", help="Seed of the game's shuffles and dice."),
@@ -33,22 +37,23 @@ def play_cmd(
 def _play(game: str, players: int | None, bot: str, seed: int, seat: int, variant: str, load: Path | None,
           log_file: Path | None, save_file: Path | None) -> None:
     from .agents import make_agent
-    from .games import get
+    from .kernel import engine
     from .play import Session, new_session, run
 
-    spec = get(game)
+    eng = engine(game)
     if load is not None:
         try:
             data = json.loads(load.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise WizprintError(f"cannot read saved game {load}: {exc}") from None
-        s = Session.from_json(data)
-        if s.game != game:
-            raise WizprintError(f"{load} is a saved game of {s.game}, not {game}")
+        try:
+            s = Session.from_json(eng, data)
+        except WizprintError as exc:
+            raise WizprintError(f"{load}: {exc}") from None
     else:
-        make_agent(bot, game)  # a bad --bot fails before the game starts
-        s = new_session(game, players or spec.min_players, bot, seed, seat, variant)
-    s.log_path = log_file or Path(f"wizprint-{game}-seed{s.seed}.log")
+        make_agent(bot, eng)  # a bad --bot fails before the game starts
+        s = new_session(eng, players or eng.min_players, bot, seed, seat, variant)
+    s.log_path = log_file or Path(f"wizprint-{eng.id}-seed{s.seed}.log")
     s.save_path = save_file or (load if load is not None else None)
     code = run(s)
     raise typer.Exit(code)
@@ -56,7 +61,7 @@ def _play(game: str, players: int | None, bot: str, seed: int, seat: int, varian
 
 @solo_app.command("check")
 def check_cmd(
-    game: str = typer.Argument(..., help="Game id."),
+    game: str = typer.Argument(..., help="Game id, or the path of a game folder."),
     games: int = typer.Option(200, "--games", "-n", help="How many games."),
     seed: int = typer.Option(1, "--seed", help="Base seed; game i uses a seed derived from it and i."),
     bots: str = typer.Option("automaton", "--bots", help="Comma-separated bots, cycled over the seats."),
@@ -78,22 +83,22 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
 
     from .agents import make_agent
     from .check import run_games, summarise
-    from .games import get
+    from .kernel import engine
     from .report import html_report
 
-    spec = get(game)
-    n_players = players or spec.min_players
-    if not spec.min_players <= n_players <= spec.max_players:
-        raise UsageError(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {n_players}")
+    eng = engine(game)
+    n_players = players or eng.min_players
+    eng.check_players(n_players)
     if games < 1:
         raise UsageError("--games must be at least 1")
     if not 1 <= jobs <= 64:
         raise UsageError("--jobs must be between 1 and 64")
-    if variant and variant not in spec.variants:
-        raise UsageError(f"{spec.name} has no variant {variant!r} (variants: {', '.join(spec.variants) or 'none'})")
+    eng.check_variant(variant)
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
+    if not bot_list:
+        raise UsageError("--bots names no bot (e.g. --bots automaton or --bots mcts,random)")
     for b in bot_list:
-        make_agent(b, game)
+        make_agent(b, eng)
     progress = for_terminal(quiet)
     progress.start(games, f"{game} check")
     done = [0]
@@ -107,8 +112,8 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
         results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick)
     finally:
         progress.finish()
-    designs, names = _designs(game)
-    summary = summarise(game, results, seed, bot_list, n_players, variant, designs, names)
+    designs, names = _designs(eng)
+    summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names)
     if json_file is not None:
         write_atomic(json_file, json.dumps(summary, indent=1) + "\n")
     if report is not None:
@@ -118,10 +123,8 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
         raise typer.Exit(1)
 
 
-def _designs(game: str) -> tuple[list[str], dict[str, str]]:
-    from wizprint.cards.loader import load_game
-
-    g = load_game(game)
+def _designs(eng: Engine) -> tuple[list[str], dict[str, str]]:
+    g = eng.game
     playable = [c for c in g.cards() if g.decl.types[c.type].effects]
     return [c.id for c in playable], {c.id: c.name for c in playable}
 
@@ -148,19 +151,21 @@ def _print_summary(s: dict[str, object]) -> None:
 
 
 @solo_app.command("scenario")
-def scenario_cmd(files: list[Path] = typer.Argument(..., help="Scenario TOML files.")) -> None:
-    """Run scenario files: set-up, scripted moves and dice, expectations. Exit 1 if any fails."""
-    friendly(_scenarios)(files)
+def scenario_cmd(files: list[Path] = typer.Argument(..., help="Scenario TOML files."),
+                 game: str | None = typer.Option(None, "--game", help="Run them on this game folder (an edited "
+                                                                      "copy) instead of the game each file names.")
+                 ) -> None:
+    """Run scenario files: set-up, scripted moves and chance, assertions. Every file is run and reported; exit 1
+    if any failed."""
+    friendly(_scenarios)(files, game)
 
 
-def _scenarios(files: list[Path]) -> None:
-    from .scenario import run_scenario
+def _scenarios(files: list[Path], game: str | None) -> None:
+    from .scenario import run_all
 
-    failed = 0
-    for f in files:
-        r = run_scenario(f)
+    results, failed = run_all(files, game)
+    for r in results:
         print(r.report())
-        failed += not r.ok
+    print(f"{len(results) - failed} passed, {failed} failed")
     if failed:
-        print(f"{failed} of {len(files)} scenarios failed", file=sys.stderr)
         raise typer.Exit(1)

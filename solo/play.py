@@ -20,17 +20,16 @@ from wizprint.atomic import write_atomic
 from wizprint.errors import WizprintError
 
 from .agents import Agent, make_agent
-from .core import State
-from .games import get, state_from_json
-from .rng import derive
+from .kernel import Engine, State, engine
+from .kernel.rng import derive
 
 SAVE_FORMAT = "wizprint-solo-save/1"
 
 
 @dataclass
 class Session:
-    game: str
-    state: State
+    engine: Engine
+    state: State[Any]
     human: int
     bots: list[str]  # per seat; "" for the human
     seed: int
@@ -39,35 +38,50 @@ class Session:
     agents: list[Agent | None] = field(default_factory=list)
     shown: int = 0  # how much of the human's log has been printed
 
+    @property
+    def game(self) -> str:
+        return self.engine.id
+
     def to_json(self) -> dict[str, Any]:
         return {"format": SAVE_FORMAT, "game": self.game, "human": self.human, "bots": self.bots, "seed": self.seed,
                 "shown": self.shown, "state": self.state.to_json()}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Session:
-        if data.get("format") != SAVE_FORMAT:
+    def from_json(cls, eng: Engine, data: Any) -> Session:
+        """A saved session of ``eng``'s game (checked: a save is untrusted input)."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise WizprintError("not a wizprint saved game (unknown format)")
-        state = state_from_json(data["state"])
-        s = cls(str(data["game"]), state, int(data["human"]), list(data["bots"]), int(data["seed"]))
-        s.shown = int(data.get("shown", 0))
+        if data.get("game") != eng.id:
+            raise WizprintError(f"this is a saved game of {str(data.get('game'))[:40]!r}, not {eng.id}")
+        state = eng.from_json(data.get("state"))  # type: ignore[arg-type]
+        human, bots, seed, shown = data.get("human"), data.get("bots"), data.get("seed"), data.get("shown", 0)
+        if not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < state.players:
+            raise WizprintError("the saved game names no seat of the game for the human")
+        if not isinstance(bots, list) or len(bots) != state.players or not all(isinstance(b, str) for b in bots):
+            raise WizprintError("the saved game does not name a bot for each seat")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(shown, int):
+            raise WizprintError("the saved game's seed is not a whole number")
+        for b in bots:
+            if b:
+                make_agent(b, eng)
+        s = cls(eng, state, human, list(bots), seed)
+        s.shown = max(0, shown)
         return s
 
 
-def new_session(game: str, players: int, bot: str, seed: int, seat: int, variant: str) -> Session:
-    spec = get(game)
-    if not spec.min_players <= players <= spec.max_players:
-        raise WizprintError(f"{spec.name} is for {spec.min_players}-{spec.max_players} players, not {players}")
+def new_session(game: str | Engine, players: int, bot: str, seed: int, seat: int, variant: str) -> Session:
+    eng = game if isinstance(game, Engine) else engine(game)
+    eng.check_players(players)
     if not 0 <= seat < players:
         raise WizprintError(f"--seat must be between 0 and {players - 1}")
-    if variant and variant not in spec.variants:
-        raise WizprintError(f"{spec.name} has no variant {variant!r} (variants: {', '.join(spec.variants) or 'none'})")
-    state = spec.new_state(players, seed, variant) if variant else spec.new_state(players, seed)
+    eng.check_variant(variant)
+    state = eng.new_state(players, seed, variant)
     bots = ["" if i == seat else bot for i in range(players)]
-    return Session(game, state, seat, bots, seed)
+    return Session(eng, state, seat, bots, seed)
 
 
 def _agents(s: Session) -> list[Agent | None]:
-    return [None if not b else make_agent(b, s.game, derive(s.seed, "bot", i)) for i, b in enumerate(s.bots)]
+    return [None if not b else make_agent(b, s.engine, derive(s.seed, "bot", i)) for i, b in enumerate(s.bots)]
 
 
 class Terminal:
@@ -117,11 +131,10 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
     """Play until the end (exit 0) or until the human stops (the game is saved; exit 0)."""
     console = Console(file=out or sys.stdout, width=width, highlight=False, soft_wrap=True)
     term = Terminal(inp or sys.stdin, console)
-    spec = get(s.game)
-    view = spec.extra.get("view")
+    eng = s.engine
     s.agents = _agents(s)
     save_path = s.save_path or Path(f"wizprint-{s.game}-seed{s.seed}.save.json")
-    console.print(f"[bold]{spec.name}[/bold] - you are P{s.human + 1} (seat {s.human}); "
+    console.print(f"[bold]{eng.name}[/bold] - you are P{s.human + 1} (seat {s.human}); "
                   f"bots: {', '.join(f'P{i + 1} {b}' for i, b in enumerate(s.bots) if b)}. Type 'help' for help.")
     while not s.state.is_terminal():
         seat = s.state.current_player
@@ -132,16 +145,15 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
             s.state.apply(legal[0] if len(legal) == 1 else agent.choose(s.state, seat))
             continue
         legal = s.state.legal_actions()
-        if len(legal) == 1 and spec.extra.get("auto_single", True) and legal[0].kind in ("pass",):
+        if len(legal) == 1 and legal[0].kind in ("pass",):
             s.state.apply(legal[0])
             continue
         _print_new_log(s, term)
         _append_log(s)
         obs = s.state.observation(s.human)
         console.rule(f"turn {obs.get('turn', '')}")
-        if view is not None:
-            for line in view(obs):
-                console.print(line, highlight=False)
+        for line in eng.view(obs):
+            console.print(line, highlight=False)
         for i, a in enumerate(legal, 1):
             console.print(f"  [bold cyan]{i:>2}[/bold cyan]  {escape(s.state.describe(a))}", highlight=False)
         while True:

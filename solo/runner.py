@@ -10,9 +10,8 @@ from typing import Any
 from wizprint.errors import EngineError, StepCapError
 
 from .agents import Agent, make_agent
-from .core import State, Stats
-from .games import get
-from .rng import derive
+from .kernel import State, Stats, engine
+from .kernel.rng import derive
 
 
 @dataclass
@@ -39,14 +38,7 @@ class GameResult:
         return 0.0
 
 
-def turns_of(state: State) -> int:
-    t = getattr(state, "turns_played", None)
-    if callable(t):
-        return int(t())
-    return int(getattr(state, "turn_no", state.steps)) + 1
-
-
-def play(state: State, agents: Sequence[Agent], max_steps: int | None = None) -> State:
+def play(state: State[Any], agents: Sequence[Agent], max_steps: int | None = None) -> State[Any]:
     """Play ``state`` to the end with one agent per seat."""
     n = 0
     while not state.is_terminal():
@@ -70,20 +62,20 @@ def seats_for(index: int, bots: Sequence[str], players: int) -> list[str]:
 
 def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players: int, variant: str = ""
             ) -> GameResult:
+    """Play game ``index`` of a check: ``game`` is a game id or folder (resolved once per process)."""
     seed = derive(base_seed, index)
     names = seats_for(index, bots, players)
     res = GameResult(index=index, seed=seed, bots=names)
     try:
-        spec = get(game)
-        state = spec.new_state(players, seed, variant) if variant else spec.new_state(players, seed)
+        eng = engine(game)
+        state = eng.new_state(players, seed, variant)
         state.stats = Stats()
-        agents = [make_agent(b, game, derive(seed, "agent", i)) for i, b in enumerate(names)]
-        setting = getattr(state, "setting", None)
-        res.setting = str(setting()) if callable(setting) else None
+        agents = [make_agent(b, eng, derive(seed, "agent", i)) for i, b in enumerate(names)]
+        res.setting = state.setting()
         play(state, agents)
         o = state.outcome()
         res.outcome = o.as_dict() if o else None
-        res.turns = turns_of(state)
+        res.turns = state.turns_played()
         res.steps = state.steps
         res.drawn = state.stats.drawn
         res.played = state.stats.played

@@ -43,7 +43,7 @@ def test_games_lists_counts() -> None:
     (["build", "covenant", "--bleed", "9"], "--bleed must be between 0 and 6"),
     (["build", "covenant", "--back-offset", "1;2"], "--back-offset takes X,Y"),
     (["build", "covenant", "--layout", "booklet"], "--layout must be duplex or gutterfold"),
-    (["build", "nosuchgame"], "unknown game or path 'nosuchgame'"),
+    (["build", "nosuchgame"], "unknown game 'nosuchgame'"),
 ])
 def test_bad_options_give_one_clear_line(args: list[str], words: str, tmp_path: Path) -> None:
     res = run(*args, "-o", str(tmp_path / "o"), cwd=tmp_path)

@@ -15,33 +15,47 @@ from wizprint.cards.loader import load_game
 from wizprint.cards.model import Effect, Record
 from wizprint.errors import EngineError, IllegalActionError
 from wizprint.solo.agents import RandomAgent
-from wizprint.solo.agents.covenant import CovenantAutomaton
-from wizprint.solo.core import Action
 from wizprint.solo.games.covenant import (
-    HANDLED_WORDS,
     ROUND_LIMIT,
+    CovenantAutomaton,
     CovenantState,
-    cards,
+    CovenantView,
+    Info,
     compile_card,
-    new_state,
-    setup,
-    words_used,
+    handled,
 )
-from wizprint.solo.rng import Rng
+from wizprint.solo.games.covenant.pending import Negation, Quest, Roll, Slaying
+from wizprint.solo.kernel import Action, Chance, engine
+from wizprint.solo.kernel.rng import Rng
 from wizprint.solo.scenario import run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+ENGINE = engine("covenant")
 
 
-def mk(players: int = 2, dice: tuple[int, ...] = (), seed: int = 1, **table: Any) -> CovenantState:
-    s = setup(table, players, seed)
-    s.dice.strict = True
-    s.dice.script.extend(dice)
+def cards() -> dict[str, Info]:
+    cs: dict[str, Info] = ENGINE.data.cards
+    return cs
+
+
+def new_state(players: int, seed: int) -> CovenantState:
+    s = ENGINE.new_state(players, seed)
+    assert isinstance(s, CovenantState)
     return s
 
 
+def setup(table: dict[str, Any], players: int, seed: int, dice: tuple[int, ...] = ()) -> CovenantState:
+    s = ENGINE.setup(table, players, seed, "", Chance(dice=dice, strict=True))
+    assert isinstance(s, CovenantState)
+    return s
+
+
+def mk(players: int = 2, dice: tuple[int, ...] = (), seed: int = 1, **table: Any) -> CovenantState:
+    return setup(table, players, seed, dice)
+
+
 def do(s: CovenantState, *keys: str, dice: tuple[int, ...] = ()) -> None:
-    s.dice.script.extend(dice)
+    s.script(dice=dice)
     for k in keys:
         s.apply_key(k)
 
@@ -368,7 +382,7 @@ def test_window_goes_on_after_a_failed_negation() -> None:
     do(s, "pass")
     assert "S19 Alter Reality is negated" in [e.text for e in s.log]
     assert s.current_player == 2  # the duel card's window goes on with the next player, seat 2
-    assert s.stack[-1]["k"] == "neg" and s.stack[-1]["src"] == "D01#1"
+    assert isinstance(s.pending, Negation) and s.pending.source == "D01#1"
     do(s, "pass", dice=(3, 3, 3))
     assert s.duelled == ["W08", "W10"]
 
@@ -540,7 +554,7 @@ def test_a_saved_participant_is_not_chosen_again() -> None:
     do(s, "pass", "pass", "pass", dice=(6, 6))
     # Danger 16 against 12 + 2 = 14: two losses for two participants, no choice: the Sorcerer first, and Healing
     # saves it; the second loss cannot be the Sorcerer again, so it is the Seer
-    assert legal(s) == ["pass", "heal S07"] and s.stack[-1]["tgt"] == "W03"
+    assert legal(s) == ["pass", "heal S07"] and isinstance(s.pending, Slaying) and s.pending.target == "W03"
     do(s, "heal S07", dice=(1, 1, 1, 6, 6))
     assert p(s, "wizards.0") == ["W03"]
     assert "W05" in p(s, "discard_pile")
@@ -572,7 +586,7 @@ def test_participants_exclude_duelled_and_acting_wizards_attached_followers_go_w
     do(s, "quest Q03")
     assert legal(s) == ["join F04", "join W03"]
     do(s, "join W03")
-    assert s.stack[-1]["parts"] == ("W03", "F09")
+    assert isinstance(s.pending, Quest) and s.pending.participants == ("W03", "F09")
 
 
 def test_bonus_spell_lasts_the_whole_quest() -> None:
@@ -669,10 +683,11 @@ def test_probability_shift_rerolls_and_the_new_roll_stands() -> None:
     do(s, "reroll S20", "pass", "pass", dice=(6, 6, 6, 1, 1))  # seats 2 and 0 may Dispell it; they pass
     assert any(e.text == "P1 rolls Danger again: 6+6+6 = 18" for e in s.log)
     # the new roll stands: seats 2 and 0 are not asked about it again; the next window follows the Quest Level
-    top = s.stack[-1]
-    assert (top["k"], top["label"], top["v"]) == ("roll", "Quest Level", 2)
+    top = s.pending
+    assert isinstance(top, Roll) and (top.kind, top.label, top.total) == ("roll", "Quest Level", 2)
     assert s.current_player == 2
-    assert s.stack[-2]["d"] == 18
+    quest = s.stack[-2]
+    assert isinstance(quest, Quest) and quest.danger_roll == 18
 
 
 def test_guardian_beast_is_discarded_instead_of_the_item() -> None:
@@ -788,7 +803,7 @@ def test_clone_and_json_round_trip_mid_duel() -> None:
     assert s.stack
     j = s.to_json()
     assert s.clone().to_json() == j
-    assert CovenantState.from_json(json.loads(json.dumps(j))).to_json() == j
+    assert ENGINE.from_json(json.loads(json.dumps(j))).to_json() == j
 
 
 def test_determinize_keeps_the_observation_and_depends_only_on_it() -> None:
@@ -862,14 +877,24 @@ WORD_TESTS = {
 
 
 def test_every_effect_word_is_handled_and_tested() -> None:
-    used = words_used()
+    used = ENGINE.data.words()
     vocab = set(load_game("covenant").vocabulary.words)
-    assert used <= HANDLED_WORDS
-    assert vocab <= HANDLED_WORDS
+    assert used <= handled()
+    assert vocab <= handled()
     assert used <= set(WORD_TESTS)
     module = sys.modules[__name__]
     for word, test in WORD_TESTS.items():
         assert callable(getattr(module, test, None)), f"{word}: no test {test}"
+
+
+def test_every_pending_kind_has_its_handlers_and_saves_by_its_kind() -> None:
+    from wizprint.solo.games.covenant import KINDS, RULES
+
+    assert RULES.unhandled(KINDS) == []
+    assert len({k.kind for k in KINDS}) == len(KINDS)
+    s = duel_position(p1_hand=["S07"])
+    do(s, "duel W08 1", "pass", "answer W12", dice=(1, 2, 3))
+    assert [f["kind"] for f in s.to_json()["stack"]] == ["duel", "roll"]
 
 
 def test_an_unknown_effect_word_is_an_error() -> None:
@@ -922,7 +947,7 @@ def test_random_and_automaton_games_end_cleanly(players: int) -> None:
             s.apply(agents[s.current_player].choose(s, s.current_player))
             s.check_zones()
         assert s.outcome() is not None
-        assert s.steps < CovenantState.step_cap
+        assert s.steps < ENGINE.decl.step_cap == s.step_cap
 
 
 def test_automaton_beats_random() -> None:
@@ -944,9 +969,7 @@ def test_automaton_beats_random() -> None:
 def test_quest_odds_kept_across_choices_equal_a_fresh_computation() -> None:
     # the automaton keeps quest odds across choices, keyed by what they depend on: every kept answer must be the
     # one a fresh computation gives in the position at hand
-    import wizprint.solo.agents.covenant as agent_mod
-
-    agent_mod._ODDS.clear()
+    ENGINE.data.quest_odds.clear()
     auto = CovenantAutomaton()
     checked = 0
     for g in range(6):
@@ -954,10 +977,11 @@ def test_quest_odds_kept_across_choices_equal_a_fresh_computation() -> None:
         auto.seed(g)
         while not s.is_terminal():
             for seat in range(2):
-                parts = auto._all_parts(s, seat)
+                v = CovenantView(s, seat)
+                parts = auto.all_parts(v, seat)
                 for q in (x for x in s.hands[seat] if cards()[x].type == "quest"):
                     for extra in (0, 2):
-                        assert auto.quest_odds(s, q, parts, extra) == auto._quest_odds(s, q, parts, extra)
+                        assert auto.quest_odds(v, q, parts, extra) == auto.fresh_quest_odds(v, q, parts, extra)
                         checked += 1
             s.apply(auto.choose(s, s.current_player))
     assert checked > 500
@@ -966,7 +990,7 @@ def test_quest_odds_kept_across_choices_equal_a_fresh_computation() -> None:
 def test_evaluation_is_a_win_chance_that_grows_with_points_wizards_and_cards() -> None:
     from wizprint.solo.games.covenant import evaluate, win_chances
 
-    base = {"in_play": [["W01"], ["W02"]], "hands": [["Q01", "Q03"], ["Q04", "Q05"]], "phase": "event"}
+    base: dict[str, Any] = {"in_play": [["W01"], ["W02"]], "hands": [["Q01", "Q03"], ["Q04", "Q05"]], "phase": "event"}
     s = mk(**base)
     ev = evaluate(s)
     assert abs(sum(win_chances(s)) - 1.0) < 1e-9 and all(-1.0 < v < 1.0 for v in ev)

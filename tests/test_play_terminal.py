@@ -83,7 +83,7 @@ def test_bad_options_are_clear(tmp_path: Path) -> None:
     import subprocess
 
     for args, words in ((["--bot", "genius"], "unknown bot 'genius'"),
-                        (["--players", "3"], "is for 2-2 players"),
+                        (["--players", "3"], "is for 2 players, not 3"),
                         (["--variant", "speedy"], "has no variant 'speedy'"),
                         (["--load", str(tmp_path / "missing.json")], "cannot read saved game")):
         r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "play", "wizard-cards", *args],

@@ -71,3 +71,37 @@ def test_relic_check_reports_each_scenario(tmp_path: Path) -> None:
         assert sum(v["end_reasons"].values()) == v["games"]
         assert name in r.stdout and f"{v['games']} games" in r.stdout
         assert name.replace("'", "&#39;") in html.read_text()
+
+
+def test_a_check_runs_an_edited_copy_of_a_game_folder(tmp_path: Path) -> None:
+    """`solo check ./my-copy-of-covenant` plays the folder it is given, as `build` prints it: a copy whose wizard
+    is renamed reports the new name, and a copy whose wizards are worth 9 VP each ends far sooner (three wizards
+    pass the 25 VP)."""
+    import re
+    import shutil
+
+    from wizprint.resources import cards_dir
+
+    def run(folder: Path) -> dict:  # type: ignore[type-arg]
+        out = folder.with_suffix(".json")
+        r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", f"./{folder.name}", "--games", "50",
+                            "--json", str(out), "-q"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        data: dict = json.loads(out.read_text())  # type: ignore[type-arg]
+        return data
+
+    same = tmp_path / "my-copy-of-covenant"
+    shutil.copytree(cards_dir() / "covenant", same)
+    wiz = same / "wizards.toml"
+    wiz.write_text(wiz.read_text(encoding="utf-8").replace('name = "Magician"', 'name = "Hedge Magician"'),
+                   encoding="utf-8")
+    base = run(same)
+    assert base["completed"] == 50 and base["errors"] == []
+    assert any(c["name"] == "Hedge Magician" for c in base["cards"])
+    rich = tmp_path / "rich-wizards"
+    shutil.copytree(same, rich)
+    wiz = rich / "wizards.toml"
+    wiz.write_text(re.sub(r"^vp = \d+", "vp = 9", wiz.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+    fast = run(rich)
+    assert fast["completed"] == 50 and fast["errors"] == []
+    assert fast["length_turns"]["mean"] < 0.7 * base["length_turns"]["mean"]

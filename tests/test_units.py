@@ -8,9 +8,9 @@ import pytest
 
 from wizprint.atomic import write_atomic
 from wizprint.cards import effects_text
+from wizprint.cards.markup import paragraphs, plain
 from wizprint.errors import BuildError, FitError
 from wizprint.generator.impose import PAPERS, crop_marks, fit, gutterfold, mirror_slot, page_grid
-from wizprint.generator.markup import paragraphs, plain
 from wizprint.generator.textlayout import layout_text
 
 
@@ -116,23 +116,26 @@ def test_mcts_bot_specs() -> None:
     from wizprint.errors import UsageError
     from wizprint.solo.agents import make_agent
     from wizprint.solo.agents.mcts import MctsAgent
+    from wizprint.solo.kernel import engine
 
-    a = make_agent("mcts:50/0.5s", "wizard-cards")
+    wc = engine("wizard-cards")
+    a = make_agent("mcts:50/0.5s", wc)
     assert isinstance(a, MctsAgent) and (a.iterations, a.seconds, a.name) == (50, 0.5, "mcts:50/0.5s")
-    b = make_agent("mcts:2s", "wizard-cards")
+    b = make_agent("mcts:2s", wc)
     assert isinstance(b, MctsAgent) and (b.iterations, b.seconds) == (None, 2.0)
-    # a plain mcts takes each game's budget: its search, its playouts' cost
-    budgets = {g: make_agent("mcts", g) for g in ("wizard-cards", "covenant", "relic")}
+    # a plain mcts takes each game's budget (its [engine] table): its search, its playouts' cost
+    budgets = {g: make_agent("mcts", engine(g)) for g in ("wizard-cards", "covenant", "relic")}
     assert {g: (a.iterations, a.search, a.name) for g, a in budgets.items() if isinstance(a, MctsAgent)} == {
         "wizard-cards": (800, "tree", "mcts:800"), "covenant": (200, "paired", "mcts:200"),
         "relic": (50, "tree", "mcts:50")}
-    for bad in ("mcts:50/0.5", "mcts:x", "mcts:50/s"):
-        with pytest.raises(UsageError, match="unknown bot"):
-            make_agent(bad, "wizard-cards")
+    for bad in ("mcts:50/0.5", "mcts:x", "mcts:50/s", "mcts:0", "mcts:-5", "mcts:nans", "mcts:infs", "mcts:1e309s",
+                "mcts:0s", "mcts:10000000", "automaton:3", "nobot"):
+        with pytest.raises(UsageError, match="bot"):
+            make_agent(bad, wc)
 
 
 def test_spoken_text_spells_out_icons_that_stand_for_words() -> None:
-    from wizprint.generator.markup import spoken
+    from wizprint.cards.markup import spoken
 
     assert spoken("Gain 2 :life: Life.") == "Gain 2 Life."
     assert spoken("Spending 2 :influence: for each.") == "Spending 2 influence for each."

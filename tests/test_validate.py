@@ -118,9 +118,10 @@ def test_unknown_key_and_bad_enum(game_copy: Callable[[str], Path]) -> None:
     assert f"components.toml:{line}:" in res.stderr and "'cups' is not one of" in res.stderr
 
 
-@pytest.mark.parametrize("target", ["no-such-game", "/nonexistent/folder"])
-def test_unknown_game_or_path(target: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("target,words", [("no-such-game", "unknown game 'no-such-game'"),
+                                          ("/nonexistent/folder", "/nonexistent/folder: no such game folder")])
+def test_unknown_game_or_path(target: str, words: str, tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "wizprint", "validate", target], capture_output=True, text=True,
                          timeout=60)
     assert res.returncode == 1 and "Traceback" not in res.stderr
-    assert "unknown game or path" in res.stderr
+    assert words in res.stderr

@@ -7,13 +7,32 @@ from typing import Any
 
 import pytest
 
-from wizprint.errors import IllegalActionError
-from wizprint.solo.games.wizard_cards import WizardCardsState, cards, new_state, setup
+from wizprint.errors import IllegalActionError, SaveError
+from wizprint.solo.games.wizard_cards import Phase, WizardCardsState
+from wizprint.solo.kernel import Chance, engine
+
+ENGINE = engine("wizard-cards")
+
+
+def new_state(players: int, seed: int, variant: str = "") -> WizardCardsState:
+    s = ENGINE.new_state(players, seed, variant)
+    assert isinstance(s, WizardCardsState)
+    return s
+
+
+def setup(table: dict[str, Any], variant: str = "", picks: tuple[str, ...] = ()) -> WizardCardsState:
+    s = ENGINE.setup(table, 2, 1, variant, Chance(picks=picks, strict=True))
+    assert isinstance(s, WizardCardsState)
+    return s
 
 
 def pos(**table: Any) -> WizardCardsState:
     table.setdefault("rest", "discard")  # cards not named are out of the game unless a test wants a deck
     return setup(table)
+
+
+def ward(s: WizardCardsState, seat: int) -> list[list[Any]]:
+    return [[c, s.ward_left[c]] for c in s.wards[seat]]
 
 
 def keys(s: WizardCardsState) -> set[str]:
@@ -22,19 +41,21 @@ def keys(s: WizardCardsState) -> set[str]:
 
 def test_schools_and_magnitudes_follow_suit_and_rank() -> None:
     school = {"S": "ward", "H": "vigor", "D": "fortune", "C": "wrath"}
-    for cid, (word, mag, _, _) in cards().items():
+    spells = ENGINE.data.spells
+    for cid, sp in spells.items():
+        word, mag = sp.school, sp.magnitude
         if word == "wild":
             assert mag == 4
             continue
         rank, suit = cid[:-1], cid[-1]
         assert word == school[suit]
         assert mag == (1 if rank in ("A", "2", "3", "4", "5") else 2 if rank in ("6", "7", "8", "9", "10") else 3)
-    assert len(cards()) == 54
+    assert len(spells) == 54
 
 
 def test_one_shared_spell_pile_and_five_card_hands() -> None:
     s = new_state(2, 11)
-    assert len(s.decks) == 1 and len(s.decks[0]) == 54 - 10
+    assert s.decks == [] and len(s.spell_pile) == 54 - 10
     assert [len(h) for h in s.hands] == [5, 5]
 
 
@@ -43,7 +64,7 @@ def test_draw_back_up_to_five_and_never_discard_extras() -> None:
     s = pos(hands=[["KD", "2S", "3S", "4S", "5S"], ["6C"]], deck=["7S", "8S", "9S", "10S", "JS", "QS"])
     s.apply_key("play KD")
     assert s.turn_player == 1  # one component only: the spell ended
-    assert len(s.hands[0]) == 7 and s.spell_discard[-1] == "KD" and len(s.decks[0]) == 3
+    assert len(s.hands[0]) == 7 and s.discard[-1] == "KD" and len(s.spell_pile) == 3
 
 
 def test_draw_back_up_to_five_after_a_spell() -> None:
@@ -66,19 +87,19 @@ def test_the_spell_may_stop_after_the_first_component_but_not_before() -> None:
     s.apply_key("play AH")
     assert "stop" in keys(s)
     s.apply_key("stop")
-    assert s.turn_player == 1 and s.spell_discard[-1] == "AH"
+    assert s.turn_player == 1 and s.discard[-1] == "AH"
 
 
 def test_ward_survives_to_absorb_damage_then_goes_at_the_start_of_the_casters_turn() -> None:
     s = pos(hands=[["7S", "2D"], ["AC", "KH", "4S"]], deck=["3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D"])
     s.apply_key("play 7S")  # Greater Ward 2, spell spent
-    assert s.turn_player == 1 and [c for c, _ in s.wards[0]] == ["7S"]
+    assert s.turn_player == 1 and s.wards[0] == ["7S"]
     s.apply_key("play KH")  # Major Vigor: three more components
     s.apply_key("play AC")  # Lesser Wrath 1: absorbed, the ward has 1 left and stays
-    assert len(s.damage[0]) == 0 and s.wards[0] == [["7S", 1]] and "7S" not in s.spell_discard
+    assert len(s.damage[0]) == 0 and ward(s, 0) == [["7S", 1]] and "7S" not in s.discard
     s.apply_key("stop")
     # back to the caster: the half-used ward is dismissed before she casts
-    assert s.turn_player == 0 and s.wards[0] == [] and "7S" in s.spell_discard
+    assert s.turn_player == 0 and s.wards[0] == [] and "7S" in s.discard
 
 
 def test_fortune_draws_can_join_the_same_spell() -> None:
@@ -114,7 +135,7 @@ def test_a_player_with_no_cards_only_draws() -> None:
     s = pos(hands=[["KC"], ["AS", "2S"]], deck=["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"])
     s.apply_key("play KC")  # empties the rival's hand
     # P1 drew back to five; P2 had no cards: no spell, drew five; it is P1's turn again
-    assert s.turn_player == 0 and s.turn_no == 2 and len(s.hands[1]) == 5
+    assert s.turn_player == 0 and s.turn_number == 2 and len(s.hands[1]) == 5
     assert any("has no cards" in e.text for e in s.log)
 
 
@@ -122,16 +143,16 @@ def test_final_phase_when_the_first_player_empties_the_pile() -> None:
     # first player P1 (seat 0) draws the last card: P2 takes one more turn, then the game is over
     s = pos(hands=[["AS", "2S"], ["3S", "4S", "5S", "6S", "7S"]], deck=["8S"], first=0, turn=0)
     s.apply_key("play AS")
-    assert s.end_after == 1 and not s.is_terminal()
+    assert s.last_turn == 1 and not s.is_terminal()
     s.apply_key("play 3S")
-    assert s.is_terminal() and s.turn_no == 1
+    assert s.is_terminal() and s.turn_number == 1
 
 
 def test_final_phase_when_the_second_player_empties_the_pile() -> None:
     # second player P2 draws the last card: P1 takes a turn, then P2 takes a turn, then the game is over
     s = pos(hands=[["AS", "2S", "3S", "4S", "5S"], ["6S", "7S"]], deck=["8S"], first=0, turn=1, turn_number=1)
     s.apply_key("play 6S")
-    assert s.end_after == 3 and s.turn_player == 0
+    assert s.last_turn == 3 and s.turn_player == 0
     s.apply_key("play AS")
     assert not s.is_terminal() and s.turn_player == 1
     s.apply_key("play 7S")
@@ -141,7 +162,7 @@ def test_final_phase_when_the_second_player_empties_the_pile() -> None:
 def test_no_reshuffle_when_the_pile_is_empty() -> None:
     s = pos(hands=[["KD", "AS"], ["2S"]], deck=["3S"])
     s.apply_key("play KD")  # Major Fortune: only one card left to draw
-    assert s.hands[0] == ["AS", "3S"] and s.decks[0] == []
+    assert s.hands[0] == ["AS", "3S"] and s.spell_pile == []
 
 
 def test_smallest_damage_pile_wins_and_ties_are_reported() -> None:
@@ -159,13 +180,13 @@ def test_wild_magic_is_a_major_and_lesser_component_of_a_chosen_school() -> None
     s = pos(hands=[["WM#1", "2S"], ["AS", "3S", "4S", "5S", "6S"]])
     assert {"play WM#1 ward", "play WM#1 vigor", "play WM#1 fortune", "play WM#1 wrath"} <= keys(s)
     s.apply_key("play WM#1 wrath")  # magnitude 4
-    assert s.current_player == 1 and s.pending == 4
+    assert s.current_player == 1 and s.damage_due == 4
     s = pos(hands=[["WM#2", "2C", "3C", "4C", "5C", "6C"], ["AS"]])
     s.apply_key("play WM#2 vigor")
     assert s.plays_left == 4  # 1 - 1 + 4
     s = pos(hands=[["WM#1"], ["KC", "QC"]])
     s.apply_key("play WM#1 ward")
-    assert s.wards[0] == [["WM#1", 4]] and "WM#1" not in s.spell_discard
+    assert ward(s, 0) == [["WM#1", 4]] and "WM#1" not in s.discard
 
 
 def test_hectic_vigor_costs_no_play_and_players_draw_at_the_start_too() -> None:
@@ -178,28 +199,44 @@ def test_hectic_vigor_costs_no_play_and_players_draw_at_the_start_too() -> None:
 
 def test_constructed_draft_then_separate_decks() -> None:
     s = new_state(2, 21, "constructed")
-    assert s.phase == "draft" and s.current_player == s.first_drafter
-    assert all(pile[-1].startswith("K") and pile[0].startswith("A") for pile in s.piles.values())
+    assert s.phase == Phase.DRAFT and s.current_player == s.first_drafter
+    assert all(pile[-1].startswith("K") and pile[0].startswith("A") for pile in s.draft_piles.values())
     s.apply_key("draft spades")
     assert s.decks[s.first_drafter][-1] == "KS" and s.current_player == 1 - s.first_drafter
     picks = 1
-    while s.phase == "draft":
+    while s.phase == Phase.DRAFT:
         s.apply(s.legal_actions()[0])
         picks += 1
     assert picks == 52
     assert sorted(len(d) + len(h) for d, h in zip(s.decks, s.hands)) == [27, 27]  # 26 drafted + 1 joker each
-    assert s.first == 1 - s.first_drafter and s.turn_player == s.first  # the second picker starts
+    assert s.first_player == 1 - s.first_drafter and s.turn_player == s.first_player  # the second picker starts
     assert all(len(h) == 5 for h in s.hands)
 
 
 def test_a_saved_game_with_a_card_twice_or_missing_is_refused() -> None:
-    from wizprint.errors import EngineError
-
     data = new_state(2, 5).to_json()
     data["hands"][0] = data["hands"][0] + [data["hands"][1][0]]  # one card in both hands
-    with pytest.raises(EngineError, match="twice"):
-        WizardCardsState.from_json(data)
+    with pytest.raises(SaveError, match="twice"):
+        ENGINE.from_json(data)
     data = new_state(2, 5).to_json()
     gone = data["hands"][0].pop()
-    with pytest.raises(EngineError, match=f"missing: \\['{gone}'\\]"):
-        WizardCardsState.from_json(data)
+    with pytest.raises(SaveError, match=f"missing: \\['{gone}'\\]"):
+        ENGINE.from_json(data)
+
+
+def test_the_constructed_draft_can_be_set_up_with_its_first_picker_scripted() -> None:
+    """The draft's first picker is left to chance by the rules: a scenario names it, or scripts the pick."""
+    s = setup({"phase": "draft", "drafter": 1}, variant="constructed")
+    assert s.phase == Phase.DRAFT and s.current_player == 1 and s.draft_piles["hearts"][-1] == "KH"
+    s = setup({}, variant="constructed", picks=("0",))
+    assert s.current_player == 0 and s.chance.picks == ()
+    from wizprint.errors import EngineError
+
+    with pytest.raises(EngineError, match="does not script"):
+        setup({}, variant="constructed")  # strict: the random first picker must be scripted
+
+
+def test_constructed_decks_per_seat_can_be_set_up() -> None:
+    s = setup({"decks": [["KS", "QS"], ["KH"]], "hands": [["AS"], ["AH"]], "rest": "discard"}, variant="constructed")
+    assert s.phase == Phase.SPELL and s.decks[0][-1] == "KS" and s.decks[1] == ["KH"] and s.hands[0] == ["AS"]
+    assert s.probe()["deck.1"] == 1

@@ -1,24 +1,22 @@
-"""Agents choose actions: ``random``, a per-game heuristic ``automaton``, ``mcts`` (determinised Monte Carlo
-search) and the human.
+"""Game-agnostic agents: ``random``, ``mcts`` (determinised Monte Carlo search) and, by name, each game's own
+``automaton`` (which lives in its game package). The human is an agent too (``solo/play.py``).
 
-An agent sees the state only through what its seat may know: agents other than ``random`` call
-``observation(seat)``, ``legal_actions()`` and, for search, ``determinize(seat, rng)``.
+An agent sees the state only through what its seat may know: ``random`` reads the legal actions, an automaton a
+:class:`~wizprint.solo.kernel.SeatView`, and the search bot samples states with ``determinize(seat, rng)``.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+import math
 
 from wizprint.errors import UsageError
+from wizprint.solo.kernel import Action, Agent, Engine, State
+from wizprint.solo.kernel.rng import Rng, derive
 
-from ..core import Action, State
-from ..rng import Rng, derive
+__all__ = ["Agent", "RandomAgent", "make_agent"]
 
-
-class Agent(Protocol):
-    name: str
-
-    def choose(self, state: State, seat: int) -> Action: ...
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 3600.0
 
 
 class RandomAgent:
@@ -29,40 +27,56 @@ class RandomAgent:
         self.name = "random"
         self.base = derive("random", seed)
 
-    def choose(self, state: State, seat: int) -> Action:
+    def choose(self, state: State, seat: int) -> Action:  # type: ignore[type-arg]
         legal = state.legal_actions()
         return legal[Rng(self.base ^ (state.steps * 0x9E3779B97F4A7C15 + seat)).below(len(legal))]
 
 
-def make_agent(spec: str, game: str, seed: int = 0) -> Agent:
+BOTS = ("random, automaton, mcts (the game's own budget), mcts:N (N iterations), mcts:Ts (T seconds a move) or "
+        "mcts:N/Ts (N iterations, at most T seconds a move)")
+
+
+def _iterations(text: str, spec: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_ITERATIONS:
+        raise UsageError(f"bot {spec!r}: the iterations must be a whole number from 1 to {MAX_ITERATIONS:,}")
+    return int(text)
+
+
+def _seconds(text: str, spec: str) -> float:
+    if not text.endswith("s"):
+        raise UsageError(f"bot {spec!r}: a time is written with an s, like mcts:2s")
+    try:
+        v = float(text[:-1])
+    except ValueError:
+        raise UsageError(f"bot {spec!r}: {text[:-1]!r} is not a number of seconds") from None
+    if not math.isfinite(v) or not 0 < v <= MAX_SECONDS:
+        raise UsageError(f"bot {spec!r}: the seconds must be a number above 0 and at most {MAX_SECONDS:g}")
+    return v
+
+
+def make_agent(spec: str, engine: Engine, seed: int = 0) -> Agent:
     """``random``, ``automaton``, ``mcts`` (the game's own budget), ``mcts:N`` (N iterations), ``mcts:Ts`` (T seconds
     a move) or ``mcts:N/Ts`` (N iterations, at most T seconds a move: the cap makes the moves depend on the machine's
     speed)."""
-    from ..games import get
-
-    name, _, arg = spec.partition(":")
+    name, _, arg = spec.strip().partition(":")
     if name == "random" and not arg:
         return RandomAgent(seed)
     if name == "automaton" and not arg:
-        agent: Agent = get(game).automaton()
-        if hasattr(agent, "seed"):
-            agent.seed(seed)
+        agent = engine.automaton()
+        seeder = getattr(agent, "seed", None)
+        if callable(seeder):
+            seeder(seed)
         return agent
     if name == "mcts":
         from .mcts import MctsAgent
 
-        if not arg:  # the game's budget for about a second a move at most, or 800 iterations
-            return MctsAgent(game, iterations=int(get(game).extra.get("mcts_iterations", 800)), seed=seed)
-        try:
-            its, _, cap = arg.partition("/")
-            if cap:  # N iterations, at most T seconds a move
-                if not cap.endswith("s"):
-                    raise ValueError(cap)
-                return MctsAgent(game, iterations=int(its), seconds=float(cap[:-1]), seed=seed, name=f"mcts:{arg}")
-            if arg.endswith("s"):
-                return MctsAgent(game, iterations=None, seconds=float(arg[:-1]), seed=seed)
-            return MctsAgent(game, iterations=int(arg), seed=seed)
-        except ValueError:
-            pass
-    raise UsageError(f"unknown bot {spec!r}: use random, automaton, mcts, mcts:N (iterations), mcts:Ts (seconds) "
-                     f"or mcts:N/Ts (N iterations, at most T seconds a move)")
+        if not arg:
+            return MctsAgent(engine, iterations=engine.decl.search_budget, seed=seed)
+        its, _, cap = arg.partition("/")
+        if cap:
+            return MctsAgent(engine, iterations=_iterations(its, spec), seconds=_seconds(cap, spec), seed=seed,
+                             name=f"mcts:{arg}")
+        if arg.endswith("s"):
+            return MctsAgent(engine, iterations=None, seconds=_seconds(arg, spec), seed=seed)
+        return MctsAgent(engine, iterations=_iterations(arg, spec), seed=seed)
+    raise UsageError(f"unknown bot {spec!r}: use {BOTS}")

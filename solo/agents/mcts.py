@@ -6,20 +6,21 @@ rng)``: hidden cards and the future of the dice drawn from the bot's own RNG), t
 are keyed by action keys, using UCB with availability counts, expands one node, and plays the rest out with the
 game's automaton (a little randomised). At each node the automaton's own choice gets a prior bonus that fades with
 visits (``prior / (1 + visits)``, after PUCT), so the search leaves the automaton's move only when its samples say
-another is better. A game with long playouts can declare ``rollout_depth`` and an ``evaluate(state) -> returns``
-function in its spec: playouts then stop after that many steps and the position is scored by the evaluation. With an
+another is better. A game with long playouts declares ``rollout_depth`` in its ``[engine]`` table and an
+``evaluate(state) -> returns`` function in its package: playouts then stop after that many steps and the position is
+scored by the evaluation. With an
 iteration budget the search stops as soon as the most visited move leads the others by more than the iterations left
 (the choice can no longer change). The bot never reads the hidden cards of the true state: the sample depends only
 on what its seat observes, so its choice cannot depend on them.
 
-A game whose dice make single playouts too noisy for a tree to learn from (Covenant: ``"search": "paired"`` in its
-spec) is searched at the root only, with paired samples: every candidate move is played on the same sample (the
-same hidden cards and the same future dice) and followed by the automaton's play, so two moves are compared on the
-same luck and their difference is far less noisy than their values (common random numbers). Sequential halving
-(Karnin, Koren and Somekh 2013) spreads the budget: each round plays every remaining move on fresh samples and
-drops the worse half, keeping the automaton's move to the end. The bot leaves the automaton's move only when the
-best move beats it by more than ``margin`` standard errors of their paired differences (``math.inf``: never). With a
-time budget alone, each round of the halving gets its share of the time. This is the rollout
+A game whose dice make single playouts too noisy for a tree to learn from (Covenant: ``search = "paired"`` in its
+``[engine]`` table) is searched at the root only, with paired samples: every candidate move is played on the same
+sample (the same hidden cards and the same future dice) and followed by the automaton's play, so two moves are
+compared on the same luck and their difference is far less noisy than their values (common random numbers).
+Sequential halving (Karnin, Koren and Somekh 2013) spreads the budget: each round plays every remaining move on
+fresh samples and drops the worse half, keeping the automaton's move to the end. The bot leaves the automaton's move
+only when the best move beats it by more than ``margin`` standard errors of their paired differences (``math.inf``:
+never). With a time budget alone, each round of the halving gets its share of the time. This is the rollout
 algorithm of Tesauro and Galperin (1996): it improves on the automaton whenever its samples are right.
 """
 
@@ -29,8 +30,8 @@ import math
 import time
 from typing import Any
 
-from ..core import Action, State
-from ..rng import Rng, derive
+from wizprint.solo.kernel import Action, Engine, State
+from wizprint.solo.kernel.rng import Rng, derive
 
 
 def _mean(results: dict[int, float]) -> float:
@@ -50,12 +51,12 @@ class _Node:
 
 
 class MctsAgent:
-    def __init__(self, game: str, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
+    def __init__(self, engine: Engine, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
                  c: float = 0.4, epsilon: float | None = None, max_rollout: int | None = None, prior: float = 1.0,
                  early_stop: bool = True, name: str | None = None, search: str | None = None,
                  margin: float = 1.0):
         self.name = name or (f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s")
-        self.game = game
+        self.engine = engine
         self.iterations = iterations
         self.seconds = seconds
         self.base_seed = seed
@@ -63,23 +64,20 @@ class MctsAgent:
         self.prior = prior
         self.early_stop = early_stop
         self.margin = margin
-        from ..games import get
-
-        spec = get(game)
-        self.search = search or str(spec.extra.get("search", "tree"))
+        self.search = search or engine.decl.search
         if self.search not in ("tree", "paired"):
             raise ValueError(f"unknown search {self.search!r} (tree or paired)")
         # randomised playouts widen a tree's view; paired playouts follow the automaton exactly
         self.epsilon = epsilon if epsilon is not None else (0.15 if self.search == "tree" else 0.0)
-        self.evaluate: Any = spec.extra.get("evaluate")
-        self.max_rollout = max_rollout if max_rollout is not None else int(spec.extra.get("rollout_depth", 2000))
-        self.policy: Any = spec.automaton()
+        self.evaluate = engine.evaluate
+        self.max_rollout = max_rollout if max_rollout is not None else engine.decl.rollout_depth
+        self.policy: Any = engine.automaton()
         self.last_iterations = 0
 
     def seed(self, seed: int) -> None:
         self.base_seed = seed
 
-    def choose(self, state: State, seat: int) -> Action:
+    def choose(self, state: State[Any], seat: int) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -115,7 +113,7 @@ class MctsAgent:
         visits = sorted((root.children[k].visits if k in root.children else 0 for k in keys), reverse=True)
         return len(visits) < 2 or visits[0] - visits[1] > remaining
 
-    def _iterate(self, root: _Node, d: State, rng: Rng) -> None:
+    def _iterate(self, root: _Node, d: State[Any], rng: Rng) -> None:
         node = root
         path = [root]
         while not d.is_terminal():
@@ -160,7 +158,7 @@ class MctsAgent:
             if nd.player >= 0:
                 nd.value += r[nd.player]
 
-    def _play_out(self, d: State, rng: Rng) -> list[float]:
+    def _play_out(self, d: State[Any], rng: Rng) -> list[float]:
         """Play ``d`` on with the automaton (a move in ``epsilon`` at random) and return the returns, or the
         evaluation once the playout reaches its length."""
         steps = 0
@@ -177,14 +175,14 @@ class MctsAgent:
         return list(d.returns() if d.is_terminal() or self.evaluate is None else self.evaluate(d))
 
     # -- paired root search ---------------------------------------------------------------------------------------
-    def _playout(self, d: State, seat: int, seed: int) -> float:
+    def _playout(self, d: State[Any], seat: int, seed: int) -> float:
         """``seat``'s result of a playout seeded by ``seed``: the same seed gives the same play on the same
         sample."""
         if hasattr(self.policy, "seed"):
             self.policy.seed(seed)
         return float(self._play_out(d, Rng(seed))[seat])
 
-    def _paired(self, state: State, seat: int, legal: list[Action], rng: Rng, deadline: float | None) -> Action:
+    def _paired(self, state: State[Any], seat: int, legal: list[Action], rng: Rng, deadline: float | None) -> Action:
         keys = {a.key: a for a in legal}
         sample = state.determinize(seat, rng)
         favourite = self.policy.choose(sample, seat).key  # the automaton's move, from what the seat sees

@@ -1,0 +1,182 @@
+"""The phases of a Covenant turn and what the turn player may do in each (when no pending work waits):
+
+- Research's discard down to the hand limit (``discard C``);
+- Event: ``cast S [T]`` / ``play E [T]`` (a non-combat spell or an event, T its target card or seat),
+  ``act W conjuror|maker|stealth|scry:deck|scry:N`` (a wizard action), ``grant R W`` (a resource's grant_one);
+- Duel: ``duel W N`` (W challenges seat N with a Wizards Duel card);
+- Summon: ``summon C`` (wizard, resource, stand-alone follower), ``attach C W`` (item or attaching follower);
+- Adventure: ``quest Q``;
+- ``end`` ends the phase (in the Adventure phase, the turn).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING
+
+from wizprint.errors import EngineError
+from wizprint.solo.kernel import Action, one_per_design
+
+from .data import ACTION_ABILITIES, TARGETED
+from .effects import targets
+from .pending import Duel, Effects, EffectSource, Quest, QuestStep, WizardAction
+
+if TYPE_CHECKING:
+    from .state import CovenantState
+
+
+class Phase(enum.StrEnum):
+    EVENT = "event"
+    DUEL = "duel"
+    SUMMON = "summon"
+    ADVENTURE = "adventure"
+    DISCARD = "discard"  # Research: the turn player discards down to the hand limit
+    OVER = "over"
+
+
+PHASES = (Phase.EVENT, Phase.DUEL, Phase.SUMMON, Phase.ADVENTURE)
+
+
+class SummonSlot(enum.StrEnum):
+    """The summons of a turn: the one every player has, and one extra per ability that gives it."""
+
+    BASE = "base"
+    WIZARD = "xwizard"  # Adventurer
+    ITEM = "xitem"  # Maker
+    FOLLOWER = "xfollower"  # Nature
+
+
+EXTRA_SLOT = {"wizard": (SummonSlot.WIZARD, "adventurer"), "item": (SummonSlot.ITEM, "maker"),
+              "follower": (SummonSlot.FOLLOWER, "nature")}
+
+
+def summon_slot(s: CovenantState, seat: int, typ: str) -> SummonSlot | None:
+    """The summon a card of this type would use now (an ability's extra first), or None."""
+    extra = EXTRA_SLOT.get(typ)
+    if extra and extra[0] not in s.summons and s.has_ability(seat, extra[1]):
+        return extra[0]
+    return None if SummonSlot.BASE in s.summons else SummonSlot.BASE
+
+
+def phase_actions(s: CovenantState) -> list[Action]:
+    p = s.turn_player
+    c = s.data.cards
+    hand = s.hands[p]
+    out: list[Action] = []
+    phase = s.phase
+    if phase is Phase.DISCARD:
+        return [Action("discard", x) for x in one_per_design(hand)]
+    if phase is Phase.EVENT:
+        has_wiz = bool(s.wizards[p])
+        for x in one_per_design(hand):
+            info = c[x]
+            if not info.castable or (info.type == "spell" and not has_wiz):
+                continue
+            kind = "cast" if info.type == "spell" else "play"
+            eff = info.first_active
+            if eff.word in TARGETED:
+                out.extend(Action(kind, x, t) for t in targets(s, p, eff.word, eff.what))
+            elif eff.word == "look_deck" and not s.deck:
+                continue
+            else:
+                out.append(Action(kind, x))
+        for w in s.wizards[p]:
+            if w in s.acted:
+                continue
+            ab = s.abilities(w)
+            for a in ACTION_ABILITIES:
+                if a not in ab:
+                    continue
+                if a == "scry":
+                    if s.deck:
+                        out.append(Action("act", w, "scry:deck"))
+                    out.extend(Action("act", w, f"scry:{r}") for r in s.rivals(p) if s.hands[r])
+                elif a == "stealth":
+                    if any(s.items_of(r) for r in s.rivals(p)):
+                        out.append(Action("act", w, a))
+                else:
+                    out.append(Action("act", w, a))
+        for r in s.resources[p]:
+            g = c[r].grant_one
+            if not g or r in s.grants_used:
+                continue
+            for w in s.wizards[p]:
+                if not set(g) <= s.abilities(w):
+                    out.append(Action("grant", r, w))
+    elif phase is Phase.DUEL:
+        if s.wizards[p] and any(c[x].duel for x in hand):
+            foes = [r for r in s.rivals(p) if s.wizards[r]]
+            for w in s.wizards[p]:
+                out.extend(Action("duel", w, str(r)) for r in foes)
+    elif phase is Phase.SUMMON:
+        for x in one_per_design(hand):
+            info = c[x]
+            t = info.type
+            if t not in ("wizard", "item", "follower", "resource") or not summon_slot(s, p, t):
+                continue
+            if t == "item" or (t == "follower" and info.attach):
+                out.extend(Action("attach", x, w) for w in s.wizards[p])
+            else:
+                out.append(Action("summon", x))
+    elif phase is Phase.ADVENTURE and any(w not in s.acted and w not in s.duelled for w in s.wizards[p]):
+        out.extend(Action("quest", x) for x in one_per_design(hand) if c[x].type == "quest")
+    out.append(Action("end"))
+    return out
+
+
+def apply_phase(s: CovenantState, action: Action) -> None:
+    k, a, b = action.kind, action.a, action.b
+    p = s.turn_player
+    c = s.data.cards
+    if k == "end":
+        s.end_phase()
+    elif k == "discard":
+        s.discard_from_hand(p, a)
+        s.say(f"P{p + 1} discards {s.label(a)}")
+    elif k in ("cast", "play"):
+        s.to_limbo(p, a)
+        s.say(f"P{p + 1} {'casts' if k == 'cast' else 'plays'} {s.label(a)}" + (f" on {b}" if b else ""))
+        s.push_play(p, a, "spell" if k == "cast" else "event", b)
+    elif k == "act":
+        s.acted.append(a)
+        ab, _, tgt = b.partition(":")
+        s.say(f"P{p + 1}'s {s.label(a)} uses {ab}" + (f" ({tgt})" if tgt else ""))
+        s.stack.append(WizardAction(seat=p, wizard=a, ability=ab, target=tgt))
+    elif k == "grant":
+        s.grants_used.append(a)
+        s.granted[b] = (*s.granted.get(b, ()), *c[a].grant_one)
+        s.say(f"P{p + 1}'s {s.label(a)} gives {s.label(b)} {'/'.join(c[a].grant_one)} this turn")
+    elif k == "duel":
+        card = next(x for x in sorted(s.hands[p]) if c[x].duel)
+        s.to_limbo(p, card)
+        r = int(b)
+        s.say(f"P{p + 1} plays {s.label(card)}: {s.label(a)} challenges P{r + 1}")
+        s.stack.append(Duel(seat=p, card=card, challenger=a, rival=r))
+    elif k in ("summon", "attach"):
+        info = c[a]
+        slot = summon_slot(s, p, info.type)
+        assert slot is not None
+        s.summons.append(slot)
+        s.from_hand(p, a)
+        s.note_play(p, a)
+        if k == "attach":
+            s.attach(a, b)
+            s.say(f"P{p + 1} attaches {s.label(a)} to {s.label(b)}")
+        else:
+            {"wizard": s.wizards, "resource": s.resources, "follower": s.followers}[info.type][p].append(a)
+            s.say(f"P{p + 1} summons {s.label(a)}")
+        if s.check_win():
+            return
+        if info.on_enter:
+            s.stack.append(Effects(seat=p, card=a, source=EffectSource.ON_ENTER))
+    elif k == "quest":
+        s.to_limbo(p, a)
+        s.say(f"P{p + 1} plays {s.label(a)}")
+        q = Quest(seat=p, card=a, who=p)
+        cands = s.quest_candidates(p)
+        if len(cands) == 1:  # no choice: the only wizard goes
+            q.participants = (cands[0], *[x for x in s.attached.get(cands[0], ()) if c[x].type == "follower"])
+            q.step = QuestStep.SET_OUT
+        s.stack.append(q)
+    else:
+        raise EngineError(f"cannot apply {action.key}")

@@ -1,0 +1,544 @@
+"""The state of a game of Covenant of Wizards (``../shared/rules/covenant.txt``): its fields, the small queries
+the rules ask (abilities, VP, duel and quest bonuses), how cards move, the turn sequence, and the OpenSpiel-like
+surface (legal actions, apply, observation, sampling what a seat cannot see).
+
+A turn: Research (draw 1, Spell Forge-like items draw a shown extra, discard down to the hand limit), Event
+(events, non-combat spells, wizard actions, resource grants), Duel (one Wizards Duel), Summon (one card, plus
+the ability extras), Adventure (one quest, two rounds). A phase with nothing to do but ``end`` is skipped; what a
+phase offers is in ``phases.py``. Everything that takes several steps is pending work on ``stack``
+(``pending.py``), run until somebody must decide (:meth:`CovenantState.advance`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import field
+from typing import Any
+
+from wizprint.errors import EngineError
+from wizprint.solo.kernel import Action, Declared, Outcome, Rng, State, declare, value, zone, zone_map
+
+from .data import HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
+from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
+from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
+
+
+class Place(enum.StrEnum):
+    HAND = "h"
+    DECK = "d"
+
+
+@value
+class Sighting(Declared):
+    """Where a seat has seen a card it cannot see now: in a seat's hand (``index``: the seat) or in the deck
+    (``index``: its position, 0 the bottom). Written ``h1`` or ``d36`` in observations."""
+
+    place: Place = Place.HAND
+    index: int = 0
+
+    @property
+    def code(self) -> str:
+        return f"{self.place.value}{self.index}"
+
+
+IN_HAND = tuple(Sighting(Place.HAND, i) for i in range(16))  # shared values: a card seen in seat i's hand
+
+
+def _ids(cs: Iterable[str]) -> str:
+    return " ".join(cs)
+
+
+@declare
+class CovenantState(State[CovenantData]):
+    """A game of Covenant of Wizards. Piles are lists whose top card is the end of the list."""
+
+    deck: list[str] = zone("deck")
+    discard: list[str] = zone("discard")
+    hands: list[list[str]] = zone("hand")
+    wizards: list[list[str]] = zone("wizards")  # wizards in play, per seat
+    attached: dict[str, list[str]] = zone_map("attached")  # wizard -> the items and followers attached to it
+    followers: list[list[str]] = zone("followers")  # stand-alone followers, per seat
+    resources: list[list[str]] = zone("resources")
+    quests: list[list[str]] = zone("quests")  # completed quests, per seat
+    limbo: list[str] = zone("limbo")  # cards being played (a spell, an event, the duel card, the quest)
+    stack: list[CovenantPending] = field(default_factory=list)  # what is being resolved, innermost last
+    seen: list[dict[str, Sighting]] = field(default_factory=list)  # per seat: hidden cards it has seen, and where
+    phase: Phase = Phase.EVENT
+    turn_player: int = 0
+    turn_number: int = 0
+    current_seat: int = 0  # who decides now
+    acted: list[str] = field(default_factory=list)  # wizards that used their action this turn
+    duelled: list[str] = field(default_factory=list)
+    granted: dict[str, tuple[str, ...]] = field(default_factory=dict)  # wizard -> abilities granted this turn
+    grants_used: list[str] = field(default_factory=list)  # resources whose grant_one was used this turn
+    summons: list[SummonSlot] = field(default_factory=list)  # summon slots used this turn
+    skips: list[int] = field(default_factory=list)  # turns each seat must miss
+
+    SEATS_IN_RANGE = ("turn_player", "current_seat")
+
+    # -- set-up -----------------------------------------------------------------------------------------------
+    @classmethod
+    def blank(cls, data: CovenantData, players: int, seed: int, variant: str = "") -> CovenantState:
+        """An empty table: no card anywhere yet."""
+        n = players
+        return cls(data=data, players=n, variant=variant, rng=Rng(seed), hands=[[] for _ in range(n)],
+                   wizards=[[] for _ in range(n)], followers=[[] for _ in range(n)],
+                   resources=[[] for _ in range(n)], quests=[[] for _ in range(n)], seen=[{} for _ in range(n)],
+                   skips=[0] * n)
+
+    @classmethod
+    def new(cls, data: CovenantData, players: int, seed: int, variant: str) -> CovenantState:
+        """A new game: the shared deck shuffled, seven cards each, seat 0's first turn."""
+        s = cls.blank(data, players, seed, variant)
+        deck = sorted(data.cards)
+        s.rng.shuffle(deck)
+        s.deck = deck
+        for seat in range(players):
+            s.draw(seat, HAND)
+        s.begin_turn(0)
+        s.advance()
+        return s
+
+    # -- small queries ----------------------------------------------------------------------------------------
+    @property
+    def pending(self) -> CovenantPending | None:
+        """The work being resolved now (the top of the stack), or None in a phase's own choices."""
+        return self.stack[-1] if self.stack else None
+
+    def rivals(self, seat: int) -> list[int]:
+        """The other seats, from ``seat``'s left (clockwise)."""
+        n = self.players
+        return [(seat + i) % n for i in range(1, n)]
+
+    def controller(self, card: str) -> int:
+        """The seat controlling a card in play, or -1."""
+        for s in range(self.players):
+            if card in self.wizards[s] or card in self.followers[s] or card in self.resources[s]:
+                return s
+        w = self.holder(card)
+        if w:
+            return self.controller(w)
+        return -1
+
+    def holder(self, card: str) -> str:
+        """The wizard ``card`` is attached to, or ''."""
+        for w, lst in self.attached.items():
+            if card in lst:
+                return w
+        return ""
+
+    def abilities(self, wizard: str) -> set[str]:
+        c = self.data.cards
+        out = set(c[wizard].abilities)
+        for a in self.attached.get(wizard, ()):
+            out.update(c[a].grants)
+        out.update(self.granted.get(wizard, ()))
+        return out
+
+    def has_ability(self, seat: int, ability: str) -> bool:
+        return any(ability in self.abilities(w) for w in self.wizards[seat])
+
+    def items_of(self, seat: int) -> list[str]:
+        c = self.data.cards
+        return [a for w in self.wizards[seat] for a in self.attached.get(w, ()) if c[a].type == "item"]
+
+    def followers_of(self, seat: int) -> list[str]:
+        c = self.data.cards
+        return list(self.followers[seat]) + [a for w in self.wizards[seat] for a in self.attached.get(w, ())
+                                             if c[a].type == "follower"]
+
+    def in_play(self, seat: int) -> list[str]:
+        out = list(self.wizards[seat]) + list(self.followers[seat]) + list(self.resources[seat])
+        for w in self.wizards[seat]:
+            out.extend(self.attached.get(w, ()))
+        return out
+
+    def vp(self, seat: int) -> int:
+        c = self.data.cards
+        return sum(c[x].vp for x in self.in_play(seat)) + sum(c[q].vp for q in self.quests[seat])
+
+    def hand_limit(self, seat: int) -> int:
+        return HAND_LIMIT + (1 if self.has_ability(seat, "scry") else 0)
+
+    def duel_strength(self, wizard: str) -> int:
+        """What is added to a wizard's 3d6 duel roll before spells."""
+        c = self.data.cards
+        ab = self.abilities(wizard)
+        return (2 if "dueler" in ab else 0) + (1 if "nature" in ab else 0) + sum(
+            c[a].duel_bonus for a in self.attached.get(wizard, ()))
+
+    def quest_bonus(self, quest: str, parts: Iterable[str]) -> int:
+        """What is added to the 2d6 Quest Level for these participants (before spells)."""
+        c = self.data.cards
+        qd = c[quest].design
+        total = c[quest].quest_level
+        for p in parts:
+            total += 1
+            info = c[p]
+            if info.type == "wizard":
+                ab = self.abilities(p)
+                total += (2 if "adventurer" in ab else 0) + (1 if "nature" in ab else 0)
+                total += sum(c[a].quest_bonus for a in self.attached.get(p, ()) if c[a].type == "item")
+            for q, n in info.quest_bonus_on:
+                if q == qd:
+                    total += n
+        return total
+
+    def quest_candidates(self, seat: int) -> list[str]:
+        """Wizards that may go on a quest now, and stand-alone followers."""
+        return sorted([w for w in self.wizards[seat] if w not in self.acted and w not in self.duelled]
+                      + list(self.followers[seat]))
+
+    def label(self, card: str) -> str:
+        return f"{card} {self.data.cards[card].name}"
+
+    def turns_played(self) -> int:
+        return self.turn_number
+
+    def can_respond(self, seat: int) -> bool:
+        """Asked in a spell window: holds a card and controls a wizard (public facts only)."""
+        return bool(self.hands[seat]) and bool(self.wizards[seat])
+
+    def nearest_index(self, kind: type[CovenantPending] | tuple[type[CovenantPending], ...]) -> int:
+        """The position on the stack of the innermost work of this kind, or -1."""
+        for j in range(len(self.stack) - 1, -1, -1):
+            if isinstance(self.stack[j], kind):
+                return j
+        return -1
+
+    # -- what each seat has seen ------------------------------------------------------------------------------
+    def forget(self, card: str) -> None:
+        for k in self.seen:
+            k.pop(card, None)
+
+    def forget_deck(self) -> None:
+        for i, k in enumerate(self.seen):
+            if any(z.place is Place.DECK for z in k.values()):
+                self.seen[i] = {c: z for c, z in k.items() if z.place is not Place.DECK}
+
+    def reveal_in_hand(self, seat: int, card: str) -> None:
+        """Everybody now knows ``card`` is in ``seat``'s hand."""
+        for s in range(self.players):
+            if s == seat:
+                self.seen[s].pop(card, None)
+            else:
+                self.seen[s][card] = IN_HAND[seat]
+
+    def see_in_hand(self, seat: int, card: str, holder: int) -> None:
+        """``seat`` sees ``card`` in ``holder``'s hand."""
+        self.seen[seat][card] = IN_HAND[holder]
+
+    def see_in_deck(self, seat: int, index: int) -> None:
+        """``seat`` sees the deck's card at ``index`` (0 the bottom) where it is."""
+        self.seen[seat][self.deck[index]] = Sighting(Place.DECK, index)
+
+    # -- card movement ----------------------------------------------------------------------------------------
+    def shuffle_deck(self) -> None:
+        self.rng.shuffle(self.deck)
+        self.forget_deck()
+
+    def draw(self, seat: int, n: int, quiet: bool = False) -> list[str]:
+        out: list[str] = []
+        for _ in range(n):
+            if not self.deck:
+                if not self.discard:
+                    break
+                self.deck = self.discard
+                self.discard = []
+                self.shuffle_deck()
+                self.say("The deck is empty: the discard pile is shuffled to form a new deck")
+            c = self.deck.pop()
+            for s in range(self.players):
+                k = self.seen[s]
+                if c in k:
+                    if s == seat:
+                        del k[c]
+                    else:
+                        k[c] = IN_HAND[seat]
+            self.hands[seat].append(c)
+            self.note_draw(seat, c)
+            out.append(c)
+        if out and not quiet:
+            self.say(f"P{seat + 1} draws {len(out)}")
+            self.say(f"you draw {_ids(out)}", (seat,))
+        return out
+
+    def from_hand(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        self.forget(card)
+
+    def discard_from_hand(self, seat: int, card: str) -> None:
+        self.from_hand(seat, card)
+        self.discard.append(card)
+
+    def to_limbo(self, seat: int, card: str) -> None:
+        self.from_hand(seat, card)
+        self.limbo.append(card)
+        self.note_play(seat, card)
+
+    def limbo_to_discard(self, card: str) -> None:
+        if card in self.limbo:
+            self.limbo.remove(card)
+            self.discard.append(card)
+
+    def take_out(self, card: str) -> list[str]:
+        """Remove a card from play; returns what was attached to it (still to be placed)."""
+        for s in range(self.players):
+            if card in self.wizards[s]:
+                self.wizards[s].remove(card)
+                self.granted.pop(card, None)
+                return self.attached.pop(card, [])
+            if card in self.followers[s]:
+                self.followers[s].remove(card)
+                return []
+            if card in self.resources[s]:
+                self.resources[s].remove(card)
+                return []
+        w = self.holder(card)
+        if w:
+            lst = self.attached[w]
+            lst.remove(card)
+            if not lst:
+                del self.attached[w]
+            return []
+        raise EngineError(f"{card} is not in play")
+
+    def remove(self, card: str, how: str) -> None:
+        """Destroyed or slain: the card and everything attached to it go to the discard pile."""
+        seat = self.controller(card)
+        rest = self.take_out(card)
+        self.discard.append(card)
+        self.discard.extend(rest)
+        extra = f" (with {_ids(rest)})" if rest else ""
+        self.say(f"P{seat + 1}'s {self.label(card)} is {how}{extra}")
+
+    def attach(self, card: str, wizard: str) -> None:
+        self.attached.setdefault(wizard, []).append(card)
+
+    def move_to(self, card: str, seat: int, wizard: str) -> None:
+        """A stolen card changes hands (an item or attaching follower joins ``wizard``)."""
+        owner = self.controller(card)
+        info = self.data.cards[card]
+        rest = self.take_out(card)
+        if info.type == "wizard":
+            self.wizards[seat].append(card)
+            if rest:
+                self.attached[card] = rest
+        elif info.type == "resource":
+            self.resources[seat].append(card)
+        elif wizard:
+            self.attach(card, wizard)
+        else:
+            self.followers[seat].append(card)
+        to = f" (to {wizard})" if wizard else ""
+        self.say(f"P{seat + 1} takes {self.label(card)} from P{owner + 1}{to}")
+        self.check_win()
+
+    def check_win(self) -> bool:
+        """True when the game is over (a seat has reached 25 VP now, or it was over already)."""
+        if self.result is not None:
+            return True
+        vps = [self.vp(s) for s in range(self.players)]
+        winners = tuple(s for s in range(self.players) if vps[s] >= WIN_VP)
+        if not winners:
+            return False
+        self.result = Outcome(winners, tuple(float(v) for v in vps), f"P{winners[0] + 1} reaches {vps[winners[0]]} VP")
+        self.phase = Phase.OVER
+        self.say(f"Game over: {self.result.reason}")
+        return True
+
+    # -- turns ------------------------------------------------------------------------------------------------
+    def begin_turn(self, p: int) -> None:
+        n = self.players
+        for _ in range(n * 8):
+            if self.skips[p] > 0:
+                self.skips[p] -= 1
+                self.say(f"P{p + 1} misses this turn")
+                p = (p + 1) % n
+                continue
+            break
+        self.turn_player = p
+        self.turn_number += 1
+        self.acted, self.duelled, self.grants_used, self.summons = [], [], [], []
+        self.granted = {}
+        self.say(f"Turn {self.turn_number}: P{p + 1}")
+        self.research()
+
+    def research(self) -> None:
+        p = self.turn_player
+        c = self.data.cards
+        self.draw(p, 1)
+        for w in list(self.wizards[p]):
+            for a in list(self.attached.get(w, ())):
+                unless = c[a].extra_research
+                if not unless:
+                    continue
+                got = self.draw(p, 1, quiet=True)
+                if not got:
+                    continue
+                x = got[0]
+                if c[x].type == unless:
+                    self.reveal_in_hand(p, x)
+                    self.say(f"P{p + 1} shows {self.label(x)} ({self.label(a)}) and keeps it")
+                else:
+                    self.discard_from_hand(p, x)
+                    self.say(f"P{p + 1} shows {self.label(x)} ({self.label(a)}): not a {unless}, discarded")
+        self.phase = Phase.DISCARD if len(self.hands[p]) > self.hand_limit(p) else Phase.EVENT
+
+    def end_phase(self) -> None:
+        if self.phase is Phase.ADVENTURE:
+            self.end_turn()
+        else:
+            self.phase = PHASES[PHASES.index(self.phase) + 1]
+
+    def end_turn(self) -> None:
+        self.granted = {}
+        if self.turn_number >= ROUND_LIMIT * self.players:
+            vps = [self.vp(s) for s in range(self.players)]
+            best = max(vps)
+            winners = tuple(s for s in range(self.players) if vps[s] == best)
+            self.result = Outcome(winners, tuple(float(v) for v in vps),
+                                  f"turn limit: {self.turn_number} turns played, most VP {best}")
+            self.phase = Phase.OVER
+            self.say(f"Game over: {self.result.reason}")
+            return
+        self.begin_turn((self.turn_player + 1) % self.players)
+
+    def advance(self) -> None:
+        """Resolve everything automatic until somebody must decide (or the game is over)."""
+        while self.phase is not Phase.OVER:
+            if self.stack:
+                top = self.stack[-1]
+                if RULES.run_item(self, top):
+                    self.current_seat = top.who
+                    return
+                continue
+            if self.phase is Phase.DISCARD:
+                if len(self.hands[self.turn_player]) > self.hand_limit(self.turn_player):
+                    self.current_seat = self.turn_player
+                    return
+                self.phase = Phase.EVENT
+                continue
+            acts = phase_actions(self)
+            if len(acts) == 1:
+                self.end_phase()
+                continue
+            self.current_seat = self.turn_player
+            return
+        self.current_seat = -1
+
+    # -- pending work ---------------------------------------------------------------------------------------------
+    def push_negation(self, what: str, source: str, owner: int) -> None:
+        self.stack.append(Negation(what=what, source=source, owner=owner, order=tuple(self.rivals(owner))))
+
+    def push_roll(self, seat: int, dice: int, slot: RollFor, label: str) -> None:
+        self.stack.append(Roll(seat=seat, dice=dice, slot=slot, label=label, order=(*self.rivals(seat), seat)))
+
+    def push_play(self, seat: int, card: str, what: str, target: str) -> None:
+        self.stack.append(Play(seat=seat, card=card, what=what, target=target))
+
+    def roll_dice(self, seat: int, n: int, label: str) -> int:
+        ds = [self.roll(6) for _ in range(n)]
+        v = sum(ds)
+        self.say(f"P{seat + 1} rolls {label}: {'+'.join(map(str, ds))}" + (f" = {v}" if n > 1 else ""))
+        return v
+
+    # -- the API ------------------------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return -1 if self.phase is Phase.OVER else self.current_seat
+
+    def _legal_actions(self) -> list[Action]:
+        if not self.stack:
+            return phase_actions(self)
+        return RULES.legal_for(self, self.stack[-1])
+
+    def _apply(self, action: Action) -> None:
+        if not self.stack:
+            apply_phase(self, action)
+        else:
+            RULES.apply_to(self, self.stack[-1], action)
+        self.advance()
+
+    # -- what a seat sees ---------------------------------------------------------------------------------------
+    def table(self, seat: int) -> dict[str, Any]:
+        return {"wizards": {w: list(self.attached.get(w, ())) for w in self.wizards[seat]},
+                "followers": list(self.followers[seat]), "resources": list(self.resources[seat]),
+                "quests": list(self.quests[seat])}
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        n = self.players
+        mine = IN_HAND[seat]
+        obs: dict[str, Any] = {
+            "game": self.data.id, "seat": seat, "players": n, "phase": str(self.phase), "turn": self.turn_number,
+            "turn_player": self.turn_player, "current": self.current_player, "hand": sorted(self.hands[seat]),
+            "hand_sizes": [len(h) for h in self.hands], "deck": len(self.deck), "discard": list(self.discard),
+            "limbo": list(self.limbo), "table": [self.table(s) for s in range(n)],
+            "vp": [self.vp(s) for s in range(n)], "skips": list(self.skips), "acted": list(self.acted),
+            "duelled": list(self.duelled), "granted": {w: list(v) for w, v in self.granted.items()},
+            "grants_used": list(self.grants_used), "summons": [str(x) for x in self.summons],
+            "stack": [{"kind": f.kind, **f.to_json()} for f in self.stack],
+            "seen": {x: z.code for x, z in sorted(self.seen[seat].items())},
+            "seen_by": {str(t): sorted(x for x, z in self.seen[t].items() if z == mine)
+                        for t in range(n) if t != seat},
+            "log": self.visible_log(seat),
+        }
+        if self.result:
+            obs["outcome"] = self.result.as_dict()
+        return obs
+
+    def _resample(self, into: CovenantState, seat: int, rng: Rng) -> None:
+        """The other seats' hands and the deck, keeping every card ``seat`` has seen where it saw it; what the other
+        seats know is cut to what ``seat`` can tell they know."""
+        known = self.seen[seat]
+        n = self.players
+        pool: list[str] = []
+        for t in range(n):
+            if t != seat:
+                pool.extend(x for x in self.hands[t] if known.get(x) != IN_HAND[t])
+        fixed_deck: dict[int, str] = {}
+        for i, x in enumerate(self.deck):
+            z = known.get(x)
+            if z is not None and z.place is Place.DECK and z.index == i:
+                fixed_deck[i] = x
+            else:
+                pool.append(x)
+        pool.sort()
+        rng.shuffle(pool)
+        for t in range(n):
+            if t != seat:
+                keep = sorted(x for x in self.hands[t] if known.get(x) == IN_HAND[t])
+                into.hands[t] = keep + [pool.pop() for _ in range(len(self.hands[t]) - len(keep))]
+        into.deck = [fixed_deck[i] if i in fixed_deck else pool.pop() for i in range(len(self.deck))]
+        own = IN_HAND[seat]
+        for t in range(n):
+            if t != seat:
+                into.seen[t] = {x: z for x, z in self.seen[t].items() if z == own or known.get(x) == z}
+
+    def probe(self) -> dict[str, Any]:
+        out: dict[str, Any] = super().probe()
+        out |= {"turn": self.turn_number, "turn_player": self.turn_player, "phase": str(self.phase),
+                "current": self.current_player, "discard": len(self.discard), "deck": len(self.deck),
+                "discard_pile": list(self.discard), "limbo": list(self.limbo),
+                "deck_top": list(reversed(self.deck[-5:]))}
+        for s in range(self.players):
+            out[f"vp.{s}"] = self.vp(s)
+            out[f"hand_size.{s}"] = len(self.hands[s])
+            out[f"hand.{s}"] = sorted(self.hands[s])
+            out[f"in_play.{s}"] = sorted(self.in_play(s))
+            out[f"wizards.{s}"] = sorted(self.wizards[s])
+            out[f"attached.{s}"] = {w: sorted(self.attached[w]) for w in sorted(self.wizards[s])
+                                    if self.attached.get(w)}
+            out[f"followers.{s}"] = sorted(self.followers[s])
+            out[f"resources.{s}"] = sorted(self.resources[s])
+            out[f"quests.{s}"] = sorted(self.quests[s])
+            out[f"skips.{s}"] = self.skips[s]
+            out[f"seen.{s}"] = sorted(self.seen[s])
+        return out
+
+    def describe(self, action: Action) -> str:
+        from .view import describe
+
+        return describe(self, action)
+

@@ -1,0 +1,386 @@
+"""Response windows and the small pending kinds of Covenant: a card played and its negation window, a card's
+effects, rolls and rerolls, slayings and Healing, thefts and guards, bonus spells, Tricks & Traps, wizard actions
+and the choice of a target.
+
+Windows ask players one at a time from the acting player's left: a spell is cast (Dispell), an event, a wizard
+action or a Wizards Duel is played (Alter Reality), a roll is made (Probability Shift; the roller is asked last), a
+wizard or follower would be slain (Healing, its controller), an item would be stolen (Guardian Beast, its
+controller), a rival goes on a quest (Tricks & Traps). Spell windows ask only players who hold a card and control a
+wizard; the Tricks & Traps window, players who hold a card.
+
+Responses: ``pass``, ``negate S``, ``reroll S``, ``heal S``, ``bonus S``, ``danger E``, ``guard F``; choices while an
+effect resolves: ``target X`` (a card or a seat), ``to W`` (the wizard a taken card joins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from wizprint.errors import EngineError
+from wizprint.solo.kernel import Action, one_per_design
+
+from .data import CardEffect
+from .effects import do_effect, search_finds, start_effect
+from .pending import (
+    RULES,
+    ActionStep,
+    BonusWindow,
+    Choice,
+    Effects,
+    EffectSource,
+    Negatable,
+    Negation,
+    Play,
+    PlayStep,
+    Roll,
+    RollFor,
+    Slaying,
+    SlayStep,
+    Theft,
+    TheftStep,
+    TrapsWindow,
+    Window,
+    WizardAction,
+)
+
+if TYPE_CHECKING:
+    from .state import CovenantState
+
+PASS = Action("pass")
+
+
+def ask_next(w: Window, may_answer: Callable[[int], bool]) -> bool:
+    """Move a response window on from the player who just answered to the next one in its order who may answer;
+    True when that player must choose now, False when the window is over."""
+    if w.answered:
+        w.answered = ""
+        w.index += 1
+    order = w.order
+    while w.index < len(order):
+        if may_answer(order[w.index]):
+            w.who = order[w.index]
+            return True
+        w.index += 1
+    return False
+
+
+def passes(s: CovenantState, who: int) -> None:
+    s.say(f"P{who + 1} passes")
+
+
+def respond(s: CovenantState, who: int, action: Action, target: str) -> None:
+    """``who`` answers a window with the card ``action.a``: it is cast (or played) and resolves on top."""
+    a = action.a
+    s.to_limbo(who, a)
+    info = s.data.cards[a]
+    verb = "plays" if info.type == "event" else "casts"
+    s.say(f"P{who + 1} {verb} {s.label(a)}" + (f" against {target}" if action.kind == "negate" else ""))
+    s.push_play(who, a, "event" if info.type == "event" else "spell", target)
+
+
+# -- negation windows ------------------------------------------------------------------------------------------------
+@RULES.run(Negation)
+def _run_negation(s: CovenantState, w: Negation) -> bool:
+    if not w.negated and ask_next(w, s.can_respond):
+        return True
+    s.stack.pop()
+    if s.stack:
+        parent = s.stack[-1]
+        assert isinstance(parent, Negatable)
+        parent.negated = w.negated
+    return False
+
+
+@RULES.legal(Negation)
+def _legal_negation(s: CovenantState, w: Negation) -> list[Action]:
+    c = s.data.cards
+    return [PASS] + [Action("negate", x) for x in one_per_design(s.hands[w.who]) if w.what in c[x].negate]
+
+
+@RULES.apply(Negation)
+def _apply_negation(s: CovenantState, w: Negation, action: Action) -> None:
+    if action.kind == "pass":
+        w.index += 1
+        passes(s, w.who)
+    else:
+        w.answered = action.a
+        respond(s, w.who, action, w.source)
+
+
+# -- rolls -----------------------------------------------------------------------------------------------------------
+@RULES.run(Roll)
+def _run_roll(s: CovenantState, r: Roll) -> bool:
+    if r.total == 0:
+        v = s.roll_dice(r.seat, r.dice, r.label)
+        r.total = v
+        s.stack[-2].take_roll(r.slot, v)
+    if r.done:
+        s.stack.pop()
+        return False
+    if ask_next(r, s.can_respond):
+        return True
+    s.stack.pop()
+    return False
+
+
+@RULES.legal(Roll)
+def _legal_roll(s: CovenantState, r: Roll) -> list[Action]:
+    c = s.data.cards
+    return [PASS] + [Action("reroll", x) for x in one_per_design(s.hands[r.who]) if c[x].reroll]
+
+
+@RULES.apply(Roll)
+def _apply_roll(s: CovenantState, r: Roll, action: Action) -> None:
+    if action.kind == "pass":
+        r.index += 1
+        passes(s, r.who)
+    else:
+        r.answered = action.a
+        respond(s, r.who, action, "")
+
+
+# -- a card played, and its effects ----------------------------------------------------------------------------------
+@RULES.run(Play)
+def _run_play(s: CovenantState, p: Play) -> bool:
+    card = p.card
+    if p.step is PlayStep.NEGATION:
+        p.step = PlayStep.RESOLVE
+        s.push_negation(p.what, card, p.seat)
+        return False
+    if p.step is PlayStep.RESOLVE:
+        if p.negated:
+            s.say(f"{s.label(card)} is negated")
+            s.limbo_to_discard(card)
+            s.stack.pop()
+            return False
+        p.step = PlayStep.DONE
+        s.stack.append(Effects(seat=p.seat, card=card, source=EffectSource.RESOLVE, target=p.target))
+        return False
+    s.limbo_to_discard(card)
+    s.stack.pop()
+    return False
+
+
+@RULES.run(Effects)
+def _run_effects(s: CovenantState, f: Effects) -> bool:
+    info = s.data.cards[f.card]
+    effs = (info.resolve if f.source is EffectSource.RESOLVE else info.on_enter
+            if f.source is EffectSource.ON_ENTER else info.on_complete)
+    i = f.index
+    if i >= len(effs):
+        s.stack.pop()
+        return False
+    f.index = i + 1
+    start_effect(s, f.seat, effs[i], f.target, f.card)
+    return False
+
+
+# -- slaying and Healing ---------------------------------------------------------------------------------------------
+@RULES.run(Slaying)
+def _run_slaying(s: CovenantState, f: Slaying) -> bool:
+    tgt = f.target
+    ctl = s.controller(tgt)
+    if ctl < 0:
+        s.stack.pop()
+        return False
+    if f.step is SlayStep.ASK:
+        if s.can_respond(ctl):
+            f.who = ctl
+            return True
+        f.step = SlayStep.DECIDED
+    s.stack.pop()
+    if f.saved:
+        s.say(f"{s.label(tgt)} is saved")
+    else:
+        s.remove(tgt, "slain")
+    return False
+
+
+@RULES.legal(Slaying)
+def _legal_slaying(s: CovenantState, f: Slaying) -> list[Action]:
+    c = s.data.cards
+    return [PASS] + [Action("heal", x) for x in one_per_design(s.hands[f.who]) if c[x].prevent_slay]
+
+
+@RULES.apply(Slaying)
+def _apply_slaying(s: CovenantState, f: Slaying, action: Action) -> None:
+    f.step = SlayStep.DECIDED
+    if action.kind == "pass":
+        passes(s, f.who)
+    else:
+        respond(s, f.who, action, f.target)
+
+
+# -- thefts and guards -----------------------------------------------------------------------------------------------
+@RULES.run(Theft)
+def _run_theft(s: CovenantState, f: Theft) -> bool:
+    tgt = f.target
+    thief = f.seat
+    owner = s.controller(tgt)
+    if owner < 0 or owner == thief:
+        s.stack.pop()
+        return False
+    c = s.data.cards
+    info = c[tgt]
+    if f.step is TheftStep.GUARD:
+        if info.type == "item" and any(c[x].guard for x in s.followers_of(owner)):
+            f.who = owner
+            return True
+        f.step = TheftStep.TAKE
+    joins = info.type == "item" or (info.type == "follower" and info.attach)
+    if info.type == "item" and not s.wizards[thief]:
+        s.stack.pop()
+        return False
+    if joins and len(s.wizards[thief]) > 1:
+        f.step = TheftStep.PLACE
+        f.who = thief
+        return True
+    s.stack.pop()
+    s.move_to(tgt, thief, s.wizards[thief][0] if joins and s.wizards[thief] else "")
+    return False
+
+
+@RULES.legal(Theft)
+def _legal_theft(s: CovenantState, f: Theft) -> list[Action]:
+    if f.step is not TheftStep.PLACE:
+        c = s.data.cards
+        return [PASS] + [Action("guard", x) for x in sorted(s.followers_of(f.who)) if c[x].guard]
+    return [Action("to", w) for w in s.wizards[f.seat]]
+
+
+@RULES.apply(Theft)
+def _apply_theft(s: CovenantState, f: Theft, action: Action) -> None:
+    if action.kind == "pass":
+        f.step = TheftStep.TAKE
+        passes(s, f.who)
+    elif action.kind == "guard":
+        s.stack.pop()
+        s.say(f"P{f.who + 1} discards {s.label(action.a)} to keep {s.label(f.target)}")
+        s.remove(action.a, "discarded")
+    else:
+        s.stack.pop()
+        s.move_to(f.target, f.seat, action.a)
+
+
+# -- bonus spells ----------------------------------------------------------------------------------------------------
+@RULES.run(BonusWindow)
+def _run_bonus(s: CovenantState, f: BonusWindow) -> bool:
+    casters = f.casters
+    if f.answered:
+        f.answered = ""
+        f.passes = 0
+        f.index = (f.index + 1) % len(casters)
+    while f.passes < len(casters):
+        seat = casters[f.index]
+        if s.can_respond(seat):
+            f.who = seat
+            return True
+        f.passes += 1
+        f.index = (f.index + 1) % len(casters)
+    s.stack.pop()
+    return False
+
+
+@RULES.legal(BonusWindow)
+def _legal_bonus(s: CovenantState, f: BonusWindow) -> list[Action]:
+    c = s.data.cards
+    ctx = f.context
+    return [PASS] + [Action("bonus", x) for x in one_per_design(s.hands[f.who])
+                     if c[x].roll_bonus and c[x].roll_kind in (ctx, "either")]
+
+
+@RULES.apply(BonusWindow)
+def _apply_bonus(s: CovenantState, f: BonusWindow, action: Action) -> None:
+    if action.kind == "pass":
+        f.passes += 1
+        f.index = (f.index + 1) % len(f.casters)
+        passes(s, f.who)
+    else:
+        f.answered = action.a
+        respond(s, f.who, action, "")
+
+
+# -- Tricks & Traps --------------------------------------------------------------------------------------------------
+@RULES.run(TrapsWindow)
+def _run_traps(s: CovenantState, f: TrapsWindow) -> bool:
+    if ask_next(f, lambda seat: bool(s.hands[seat])):
+        return True
+    s.stack.pop()
+    return False
+
+
+@RULES.legal(TrapsWindow)
+def _legal_traps(s: CovenantState, f: TrapsWindow) -> list[Action]:
+    c = s.data.cards
+    return [PASS] + [Action("danger", x) for x in one_per_design(s.hands[f.who]) if c[x].danger]
+
+
+@RULES.apply(TrapsWindow)
+def _apply_traps(s: CovenantState, f: TrapsWindow, action: Action) -> None:
+    if action.kind == "pass":
+        f.index += 1
+        passes(s, f.who)
+    else:
+        f.answered = action.a
+        respond(s, f.who, action, "")
+
+
+# -- wizard actions --------------------------------------------------------------------------------------------------
+@RULES.run(WizardAction)
+def _run_action(s: CovenantState, f: WizardAction) -> bool:
+    seat = f.seat
+    w = f.wizard
+    ab = f.ability
+    if f.step is ActionStep.NEGATION:
+        f.step = ActionStep.RESOLVE
+        s.push_negation("action", w, seat)
+        return False
+    if f.step is ActionStep.RESOLVE:
+        if f.negated:
+            s.say(f"{s.label(w)}'s action is negated")
+            s.stack.pop()
+            return False
+        if ab == "scry":
+            s.stack.pop()
+            if f.target == "deck":
+                do_effect(s, seat, CardEffect("look_deck", "", 5), "", w)
+            else:
+                do_effect(s, seat, CardEffect("look_hand", "", 0), f.target, w)
+            return False
+        f.step = ActionStep.RESULT
+        s.push_roll(seat, 1, RollFor.ACTION, f"for {ab}")
+        return False
+    v = f.roll
+    s.stack.pop()
+    if ab == "conjuror":
+        if v >= 4:
+            s.draw(seat, 1)
+    elif ab == "maker":
+        if v == 6:
+            start_effect(s, seat, CardEffect("search", "item", 0), "", w)
+    elif ab == "stealth" and v == 6:
+        start_effect(s, seat, CardEffect("steal", "item", 0), "", w)
+    return False
+
+
+# -- choosing a target -----------------------------------------------------------------------------------------------
+@RULES.run(Choice)
+def _run_choice(s: CovenantState, f: Choice) -> bool:
+    f.who = f.seat
+    return True
+
+
+@RULES.legal(Choice)
+def _legal_choice(s: CovenantState, f: Choice) -> list[Action]:
+    if f.effect.word == "search":
+        return [Action("target", x) for x in search_finds(s, f.effect.what)] or [Action("target", "none")]
+    return [Action("target", x) for x in f.options]
+
+
+@RULES.apply(Choice)
+def _apply_choice(s: CovenantState, f: Choice, action: Action) -> None:
+    if action.kind != "target":
+        raise EngineError(f"cannot apply {action.key}")
+    s.stack.pop()
+    do_effect(s, f.seat, f.effect, action.a, f.card)

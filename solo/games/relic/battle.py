@@ -1,0 +1,429 @@
+"""The Engagement phase and battles (relic.txt, Engagement, Battles, Multiple Enemies, Evading): the window before
+it (objectives, abilities), then the Inner tier's boxes or the scenario's confrontation, or the Threat cards here
+(events, then battles, then encounters, then assets), or the space's text boxes. A battle: abilities at its start,
+Prepare for Battle (weapon, armour, abilities), the enemy's roll (made by the player on the left), the player's
+roll, then the scores: the winner takes the enemies as trophies, the loser loses 1 Life and suffers the enemies'
+penalties; a tie ends the Engagement phase.
+
+Action keys: ``pass`` (go on), ``objective`` (attempt the active mission's test or influence objective),
+``box N`` / ``end`` (text boxes), ``event X``, ``encounter X``, ``ignore X``, ``evade X``,
+``fight strength|willpower|cunning``, ``weapon X`` / ``armour X`` (the Wargear whose bonuses this battle uses).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wizprint.solo.kernel import Action
+
+from .data import AI, ATTRS
+from .effects import resolve_space
+from .heroes import complete_mission, defeated, lose, objective
+from .pending import (
+    BATTLE_COMPARE,
+    BATTLE_ENEMY_ROLL,
+    BATTLE_PLAYER_ROLL,
+    BATTLE_PREPARE,
+    BATTLE_START,
+    ENGAGEMENT_CHOOSE_BOX,
+    ENGAGEMENT_DONE,
+    ENGAGEMENT_RESOLVE,
+    ENGAGEMENT_START,
+    ENGAGEMENT_WINDOW,
+    ROLL_BATTLE,
+    RULES,
+    THREAT_ASSETS,
+    THREAT_BATTLES,
+    THREAT_ENCOUNTERS,
+    THREAT_EVENTS,
+    Battle,
+    BattleResult,
+    Dice,
+    DiscardAfter,
+    EndEngagement,
+    Engagement,
+    LoseLife,
+    SkillTest,
+    TakeTrophies,
+    Threats,
+)
+from .plays import evadable, play, plays
+
+if TYPE_CHECKING:
+    from .state import RelicState
+
+_NEXT_THREAT_STEP = (THREAT_EVENTS, THREAT_BATTLES, THREAT_ENCOUNTERS, THREAT_ASSETS)  # by the step's value
+
+
+# -- the Engagement phase ----------------------------------------------------------------------------------------
+def objective_option(s: RelicState, seat: int) -> bool:
+    """The seat may attempt its mission's objective instead of the engagement (a test on the tier, or influence
+    spent on the space when no Threat card is there)."""
+    obj = objective(s, seat)
+    if obj is None:
+        return False
+    sp = s.space_of(seat)
+    if obj.word == "objective_test":
+        return bool(sp.tier == obj["tier"])
+    if obj.word == "objective_influence":
+        return bool(sp.id == obj["space"]) and s.influence[seat] >= int(obj["n"]) and not s.threats_here(seat)
+    return False
+
+
+def _box_ok(s: RelicState, seat: int, lid: int) -> bool:
+    effs = s.data.lists.lists[lid]
+    if len(effs) == 1 and effs[0].word == "cross":
+        return s.influence[seat] >= int(effs[0].get("influence", 0) or 0)
+    return True
+
+
+@RULES.run(Engagement)
+def run_engagement(s: RelicState, f: Engagement) -> bool:
+    seat = f.seat
+    st = f.step
+    if st == ENGAGEMENT_START:
+        f.step = ENGAGEMENT_WINDOW
+        items = [(lid, x) for x in s.threats_here(seat) for m, lid in s.data.cards[x].special
+                 if m == "engagement_start"]
+        s.push_timed(seat, items + s.whens(seat, "engagement_start"))
+        return False
+    if st == ENGAGEMENT_WINDOW:
+        if s.hands[seat] or objective_option(s, seat) or plays(s, seat, "eng"):
+            return True
+        f.step = ENGAGEMENT_RESOLVE
+        return False
+    if st == ENGAGEMENT_RESOLVE:
+        sp = s.space_of(seat)
+        if sp.tier in ("inner", "centre"):
+            f.step = ENGAGEMENT_DONE
+            resolve_space(s, seat)
+            return False
+        if s.threats_here(seat):
+            f.step = ENGAGEMENT_DONE
+            s.push(Threats(seat=seat))
+            return False
+        if not sp.boxes:
+            f.step = ENGAGEMENT_DONE
+            return False
+        if sp.choose_one:
+            f.step = ENGAGEMENT_CHOOSE_BOX
+            return True
+        f.step = ENGAGEMENT_DONE
+        s.push_effect_lists(seat, [(b, sp.id) for b in sp.boxes])
+        return False
+    if st == ENGAGEMENT_CHOOSE_BOX:
+        return True
+    s.pop(f)
+    return False
+
+
+@RULES.legal(Engagement)
+def engagement_legal(s: RelicState, f: Engagement) -> list[Action]:
+    seat = f.seat
+    if f.step == ENGAGEMENT_WINDOW:
+        out = [Action("pass")]
+        if objective_option(s, seat):
+            out.append(Action("objective"))
+        return out + plays(s, seat, "eng")
+    sp = s.space_of(seat)
+    return [Action("box", str(i + 1)) for i, b in enumerate(sp.boxes) if _box_ok(s, seat, b)] + [Action("end")]
+
+
+@RULES.apply(Engagement)
+def engagement_apply(s: RelicState, f: Engagement, a: Action) -> None:
+    seat = f.seat
+    k = a.kind
+    if f.step == ENGAGEMENT_WINDOW:
+        if k == "pass":
+            f.step = ENGAGEMENT_RESOLVE
+        elif k == "objective":
+            obj = objective(s, seat)
+            assert obj is not None
+            f.step = ENGAGEMENT_DONE
+            if obj.word == "objective_test":
+                s.say(f"{s.who(seat)} attempts the objective of {s.label(s.missions[seat])}")
+                s.push(SkillTest(seat=seat, attribute=AI[str(obj["attribute"])], target=int(obj["target"]),
+                                 mission=s.missions[seat]))
+            else:
+                s.influence[seat] -= int(obj["n"])
+                s.say(f"{s.who(seat)} spends {int(obj['n'])} influence for the objective")
+                complete_mission(s, seat)
+        else:
+            play(s, seat, a)
+    else:
+        f.step = ENGAGEMENT_DONE
+        if k == "box":
+            sp = s.space_of(seat)
+            s.say(f"{s.who(seat)} resolves text box {a.a} of {sp.name}")
+            s.push_effects(seat, sp.boxes[int(a.a) - 1], sp.id)
+
+
+@RULES.run(EndEngagement)
+def run_end_engagement(s: RelicState, f: EndEngagement) -> bool:
+    s.pop(f)
+    s.end_engagement()
+    return False
+
+
+# -- the Threat cards here ---------------------------------------------------------------------------------------
+def _can_ignore(s: RelicState, seat: int, x: str) -> bool:
+    c = s.data.cards[x]
+    return any(cat == c.category and (not col or col == c.deck) for p in s.sources(seat) for cat, col in p.ignore)
+
+
+def _threat_options(s: RelicState, f: Threats) -> list[Action]:
+    seat = f.seat
+    C = s.data.cards
+    here = s.threats_here(seat)
+    st = f.step
+    out: list[Action] = []
+    if st in (THREAT_EVENTS, THREAT_ENCOUNTERS):
+        cat = "event" if st == THREAT_EVENTS else "encounter"
+        for x in here:
+            if C[x].category == cat and x not in f.resolved and x not in f.ignored:
+                out.append(Action(cat, x))
+                if _can_ignore(s, seat, x):
+                    out.append(Action("ignore", x))
+    elif st == THREAT_BATTLES:
+        groups = sorted({C[x].attribute for x in here if C[x].category == "enemy" and x not in s.evaded})
+        out = [Action("fight", ATTRS[a]) for a in groups]
+        if out:
+            out.extend(Action("evade", x) for x in evadable(s, seat, False))
+    return out
+
+
+@RULES.run(Threats)
+def run_threats(s: RelicState, f: Threats) -> bool:
+    seat = f.seat
+    C = s.data.cards
+    while f.step <= THREAT_ENCOUNTERS:
+        opts = _threat_options(s, f)
+        if not opts:
+            f.step = _NEXT_THREAT_STEP[f.step]
+            continue
+        if len(opts) == 1:
+            threats_apply(s, f, opts[0])
+            return False
+        return True
+    # 4. Acquire Assets
+    s.pop(f)
+    here = s.threats_here(seat)
+    for x in [x for x in here if C[x].category == "asset"]:
+        here.remove(x)
+        s.gain_asset(seat, x)
+        s.note_play(seat, x)
+        s.say(f"{s.who(seat)} takes the asset {s.label(x)}")
+    if not here:
+        s.board.pop(s.positions[seat], None)
+    return False
+
+
+@RULES.legal(Threats)
+def threats_legal(s: RelicState, f: Threats) -> list[Action]:
+    return _threat_options(s, f)
+
+
+@RULES.apply(Threats)
+def threats_apply(s: RelicState, f: Threats, a: Action) -> None:
+    seat = f.seat
+    C = s.data.cards
+    k, x = a.kind, a.a
+    if k == "ignore":
+        f.ignored = (*f.ignored, x)
+        s.say(f"{s.who(seat)} ignores {s.label(x)}")
+    elif k in ("event", "encounter"):
+        f.resolved = (*f.resolved, x)
+        s.note_play(seat, x)
+        s.say(f"{s.who(seat)} resolves {s.label(x)}")
+        c = C[x]
+        if c.leaves == 1 or (c.leaves == -1 and c.category == "event"):
+            if c.category == "event":  # an event is discarded as it resolves
+                _off_board(s, s.positions[seat], x)
+            else:
+                s.push(DiscardAfter(seat=seat, card=x, space=s.positions[seat]))
+        s.push_effects(seat, c.effects, x)
+    elif k == "evade":
+        s.evaded.append(x)
+        s.say(f"{s.who(seat)} evades {s.label(x)}")
+        if s.stats is not None:
+            s.note_used(seat, [a for a in s.assets[seat] if C[a].passives.evade][:1])
+    elif k == "fight":
+        ai = AI[x]
+        foes = tuple(y for y in s.threats_here(seat) if C[y].category == "enemy" and C[y].attribute == ai
+                     and y not in s.evaded)
+        for y in foes:
+            s.note_play(seat, y)
+        s.push(Battle(seat=seat, foes=foes, attribute=ai, value=sum(C[y].value for y in foes),
+                      foe_name=", ".join(C[y].name for y in foes)))
+
+
+@RULES.run(DiscardAfter)
+def run_discard_after(s: RelicState, f: DiscardAfter) -> bool:
+    """After an encounter that says 'stays leave = true' resolves, it is discarded."""
+    s.pop(f)
+    _off_board(s, f.space, f.card)
+    return False
+
+
+def _off_board(s: RelicState, sp: str, x: str) -> None:
+    here = s.board.get(sp, [])
+    if x in here:
+        here.remove(x)
+        s.discard(x)
+        if not here:
+            s.board.pop(sp, None)
+
+
+# -- battles -----------------------------------------------------------------------------------------------------
+def best_gear(s: RelicState, f: Battle, gear: str) -> str:
+    """The weapon (or armour) that counts by default: the best bonus in this battle, a charge breaking ties."""
+    form = ATTRS[f.attribute]
+    traits = s.traits(f)
+    C = s.data.cards
+    best, val = "", -99.0
+    for a in s.gear(f.seat, gear):
+        v = s.bonus_of(C[a].passives, form, traits) + (0.5 if C[a].passives.charge and s.charges.get(a, 0) else 0.0)
+        if v > val:
+            best, val = a, v
+    return best
+
+
+def _prepare_options(s: RelicState, f: Battle) -> list[Action]:
+    seat = f.seat
+    out = [Action("pass")]
+    for gear, current, locked in (("weapon", f.weapon, f.weapon_locked), ("armour", f.armour, f.armour_locked)):
+        if not locked:
+            out.extend(Action(gear, g) for g in s.gear(seat, gear) if g != current)
+    out.extend(plays(s, seat, "battle", f))
+    return out
+
+
+def left_of(s: RelicState, seat: int) -> int:
+    """The next player still in the game to the left (who rolls for the enemy)."""
+    n = s.players
+    for i in range(1, n):
+        t = (seat + i) % n
+        if not s.eliminated[t]:
+            return t
+    return seat
+
+
+@RULES.run(Battle)
+def run_battle(s: RelicState, f: Battle) -> bool:
+    seat = f.seat
+    st = f.step
+    C = s.data.cards
+    if st == BATTLE_START:
+        f.step = BATTLE_PREPARE
+        f.weapon = best_gear(s, f, "weapon")
+        f.armour = best_gear(s, f, "armour")
+        s.say(f"{s.who(seat)} battles {f.foe_name} ({ATTRS[f.attribute].capitalize()} "
+              f"{sum(C[x].value for x in f.foes) if f.foes else f.value})")
+        items = [(C[x].at_battle_start, x) for x in f.foes if C[x].at_battle_start]
+        s.push_timed(seat, items + s.whens(seat, "battle_start", s.traits(f)))
+        return False
+    if st == BATTLE_PREPARE:
+        if s.hands[seat] or len(_prepare_options(s, f)) > 1:
+            return True
+        f.step = BATTLE_ENEMY_ROLL
+        return False
+    if st == BATTLE_ENEMY_ROLL:
+        n = 1 + sum(C[x].enemy_dice for x in f.foes)
+        dice = [s.roll() for _ in range(n)]
+        extra = []
+        pend = sum(1 for v in dice if v == 6)
+        while pend:
+            v = s.roll()
+            extra.append(v)
+            pend += (v == 6) - 1
+        f.enemy_roll = sum(dice) + sum(extra)
+        s.say(f"The enemy's battle roll (made by {s.who(left_of(s, seat))}): " +
+              "+".join(map(str, dice + extra)) + (f" = {f.enemy_roll}" if len(dice) + len(extra) > 1 else ""))
+        f.step = BATTLE_PLAYER_ROLL
+        return False
+    if st == BATTLE_PLAYER_ROLL:
+        f.step = BATTLE_COMPARE
+        s.push(Dice(seat=seat, context=ROLL_BATTLE, count=1 + s.extra_dice(seat, "battle")))
+        return False
+    s.pop(f)
+    _compare(s, f)
+    return False
+
+
+def _compare(s: RelicState, f: Battle) -> None:
+    """Step 5: the scores; the winner's and the loser's consequences."""
+    seat = f.seat
+    C = s.data.cards
+    mine = s.battle_bonus(f) + f.roll
+    theirs = s.enemy_bonus(f) + f.enemy_roll
+    if s.stats is not None:
+        form, tr = ATTRS[f.attribute], s.traits(f)
+        s.note_used(seat, [a for a in s.assets[seat] if (C[a].gear not in ("weapon", "armour") or a in (
+            f.weapon, f.armour)) and (s.bonus_of(C[a].passives, form, tr) or C[a].passives.extra_battle_dice)])
+    traits = s.traits(f)
+    if mine > theirs:
+        s.say(f"{s.who(seat)} wins the battle, {mine} to {theirs}")
+        result = 1
+        if f.foes:
+            s.push(TakeTrophies(seat=seat, foes=f.foes))
+            s.push_effect_lists(seat, [(C[x].on_defeat, x) for x in f.foes if C[x].on_defeat])
+        else:
+            s.push_effects(seat, f.on_win, "battle")
+        s.push_whens(seat, "battle_win", traits)
+    elif mine < theirs:
+        s.say(f"{s.who(seat)} loses the battle, {mine} to {theirs}")
+        result = -1
+        s.push(EndEngagement(seat=seat))
+        if f.foes:
+            s.push_effect_lists(seat, [(C[x].on_victory, x) for x in f.foes if C[x].on_victory])
+        else:
+            s.push_effects(seat, f.on_lose, "battle")
+        s.push(LoseLife(seat=seat))
+        s.push_whens(seat, "battle_lose", traits)
+    else:
+        s.say(f"The battle is a tie, {mine} to {theirs}: {s.who(seat)}'s Engagement phase ends")
+        result = 0
+        s.end_engagement()
+    s.last = BattleResult(result=result, roll=f.roll, player=mine, enemy=theirs, enemy_roll=f.enemy_roll)
+
+
+@RULES.legal(Battle)
+def battle_legal(s: RelicState, f: Battle) -> list[Action]:
+    return _prepare_options(s, f)
+
+
+@RULES.apply(Battle)
+def battle_apply(s: RelicState, f: Battle, a: Action) -> None:
+    k = a.kind
+    if k == "pass":
+        f.step = BATTLE_ENEMY_ROLL
+    elif k == "weapon":
+        f.weapon = a.a
+    elif k == "armour":
+        f.armour = a.a
+    else:
+        play(s, f.seat, a, f)
+
+
+@RULES.run(TakeTrophies)
+def run_trophies(s: RelicState, f: TakeTrophies) -> bool:
+    s.pop(f)
+    seat = f.seat
+    for x in f.foes:
+        for sp, here in list(s.board.items()):
+            if x in here:
+                here.remove(x)
+                if not here:
+                    del s.board[sp]
+                s.trophies[seat].append(x)
+                s.say(f"{s.who(seat)} takes {s.label(x)} as a trophy")
+                defeated(s, seat, x)
+                break
+    return False
+
+
+@RULES.run(LoseLife)
+def run_lose_life(s: RelicState, f: LoseLife) -> bool:
+    s.pop(f)
+    lose(s, f.seat, "life", 1)
+    return False

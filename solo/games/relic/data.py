@@ -1,0 +1,422 @@
+"""Relic's card data as its engine reads it, compiled once from the loaded game folder (``cards/relic``): every
+card, character sheet, scenario sheet and board space says what it does in the words of ``vocabulary.toml``.
+
+Passive words (what a card, character or scenario *is*) are gathered into a :class:`Passives` record per source;
+the other words are resolved by the handlers of ``effects.py``. Effect lists are numbered in load order
+(:class:`EffectLists`), so pending work refers to a list by its number. Per-data caches (what an ability is for,
+the automaton's board distances) live on the :class:`RelicData` object, never in module globals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from wizprint.cards.markup import spoken
+from wizprint.cards.model import Effect, Game, Record, effect_words
+from wizprint.errors import EngineError
+from wizprint.solo.kernel import RulesData
+
+# -- rules constants (relic.txt) -------------------------------------------------------------------------------
+ATTRS = ("strength", "willpower", "cunning")
+AI = {a: i for i, a in enumerate(ATTRS)}
+COLOURS = ("red", "blue", "yellow")
+SEAT_COLOURS = ("grey", "brown", "green", "purple")
+MAX_STAT = 12  # attributes and Life
+MAX_LEVEL = 12
+START_INFLUENCE = 3
+THRESHOLD = 6  # corruption threshold
+TROPHY_POINTS = 6  # trophy points per level
+RELIC_MISSIONS = 3  # completed missions spent for a relic
+RELIC_REVEAL = 2
+WARP_LEVEL, WARP_INFLUENCE, WARP_RELICS = 9, 8, 2  # the Warp Rift's conditions (vocabulary: warp_skip)
+VANQUISHED_SPACE = "O00"  # relic.txt, Vanquished Players: "places their character piece on St. Antias' Sanctuary"
+ROUND_LIMIT = 400  # project ruling: a game still running after this many rounds ends on progress
+DECKS = ("power", "corruption", "mission", "relic", "wargear", "red", "blue", "yellow")
+DECK_OF = {"power": "power", "corruption": "corruption", "mission": "mission", "relic": "relic",
+           "wargear": "wargear", "threat-red": "red", "threat-blue": "blue", "threat-yellow": "yellow"}
+
+# passive words describe what a card, character or scenario *is*: they are read where they apply
+PASSIVE = frozenset({
+    "battle_bonus", "skill_bonus", "extra_die", "limit", "cannot", "may_evade", "move_dice", "ignore", "when",
+    "charge", "use", "enemy_bonus", "enemy_dice", "on_defeat", "on_victory", "at_battle_start", "special", "stays",
+    "objective_defeat", "objective_visit", "objective_tokens", "objective_trophies", "objective_influence",
+    "objective_test", "objective_level", "scenario_enemy", "scenario_when"})
+OBJECTIVES = frozenset(w for w in PASSIVE if w.startswith("objective_"))
+# which windows a Power card's timing (or a charge's / use's moment) opens
+TIMING_WINDOWS = {"movement": "move", "exploration": "eng", "engagement": "eng", "battle": "battle", "test": "test",
+                  "experience": "exp", "any": "*"}
+NESTED = ("then", "then_pass", "then_fail", "then_win", "then_lose")
+
+T = TypeVar("T")
+
+
+class EffectLists:
+    """Every effect list of the database, numbered in load order (0 is the empty list), so pending work refers to
+    them by number."""
+
+    def __init__(self) -> None:
+        self.lists: list[tuple[Effect, ...]] = [()]
+        self.ids: dict[int, int] = {}
+
+    def reg(self, effs: Sequence[Effect]) -> int:
+        if not effs:
+            return 0
+        got = self.ids.get(id(effs))
+        if got is not None:
+            return got
+        t = effs if isinstance(effs, tuple) else tuple(effs)
+        self.lists.append(t)
+        i = len(self.lists) - 1
+        self.ids[id(effs)] = i
+        self.ids[id(t)] = i
+        for e in t:
+            for key, v in e.params.items():
+                if key in NESTED:
+                    self.reg(v)
+                elif key == "options":
+                    for o in v:
+                        self.reg(o["then"])
+                elif key == "results":
+                    for r in v:
+                        self.reg(r["then"])
+        return i
+
+    def of(self, effs: Sequence[Effect]) -> int:
+        """The number of a list already registered (a nested ``then``)."""
+        if not effs:
+            return 0
+        return self.ids[id(effs)]
+
+
+@dataclass(frozen=True, slots=True)
+class Passives:
+    """The passive words of one card, character sheet or scenario."""
+
+    battle_bonus: tuple[tuple[str, int, str], ...] = ()  # form, n, vs
+    skill_bonus: tuple[tuple[int, int], ...] = ()  # attribute index, n
+    extra_battle_dice: int = 0
+    extra_test_dice: int = 0
+    limits: tuple[tuple[str, int], ...] = ()
+    cannot: frozenset[str] = frozenset()
+    evade: tuple[tuple[str, int], ...] = ()  # may_evade: attribute ('' any), max value (0 any)
+    movement_dice: int = 0
+    ignore: tuple[tuple[str, str], ...] = ()  # category, colour ('' any)
+    when: tuple[tuple[str, str, int], ...] = ()  # event, vs, effects
+    charge: tuple[tuple[str, int], ...] = ()  # moment, effects
+    use: tuple[tuple[str, int], ...] = ()  # moment, effects
+    scenario_enemy: tuple[tuple[str, str, int], ...] = ()  # trait, colour, n
+    scenario_when: tuple[tuple[str, int], ...] = ()  # event, effects
+
+
+def passives(effs: Iterable[Effect], lists: EffectLists) -> Passives:
+    bb: list[tuple[str, int, str]] = []
+    sb: list[tuple[int, int]] = []
+    xb = xt = mdice = 0
+    lim: list[tuple[str, int]] = []
+    cannot: set[str] = set()
+    ev: list[tuple[str, int]] = []
+    ign: list[tuple[str, str]] = []
+    when: list[tuple[str, str, int]] = []
+    charge: list[tuple[str, int]] = []
+    use: list[tuple[str, int]] = []
+    senemy: list[tuple[str, str, int]] = []
+    swhen: list[tuple[str, int]] = []
+    for e in effs:
+        w = e.word
+        if w == "battle_bonus":
+            bb.append((str(e["form"]), int(e["n"]), str(e.get("vs", ""))))
+        elif w == "skill_bonus":
+            sb.append((AI[str(e["attribute"])], int(e["n"])))
+        elif w == "extra_die":
+            if e["roll"] == "battle":
+                xb += 1
+            else:
+                xt += 1
+        elif w == "limit":
+            lim.append((str(e["what"]), int(e["n"])))
+        elif w == "cannot":
+            cannot.add(str(e["what"]))
+        elif w == "may_evade":
+            ev.append((str(e.get("attribute", "")).lower(), int(e.get("max_value", 0))))
+        elif w == "move_dice":
+            mdice = max(mdice, int(e["n"]))
+        elif w == "ignore":
+            ign.append((str(e["what"]), str(e.get("colour", ""))))
+        elif w == "when":
+            when.append((str(e["event"]), str(e.get("vs", "")), lists.reg(e["then"])))
+        elif w == "charge":
+            charge.append((str(e["moment"]), lists.reg(e["then"])))
+        elif w == "use":
+            use.append((str(e["moment"]), lists.reg(e["then"])))
+        elif w == "scenario_enemy":
+            senemy.append((str(e.get("trait", "")), str(e.get("colour", "")), int(e["n"])))
+        elif w == "scenario_when":
+            swhen.append((str(e["event"]), lists.reg(e["then"])))
+    return Passives(tuple(bb), tuple(sb), xb, xt, tuple(lim), frozenset(cannot), tuple(ev), mdice, tuple(ign),
+                    tuple(when), tuple(charge), tuple(use), tuple(senemy), tuple(swhen))
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What the engine needs of one card instance."""
+
+    id: str  # the instance (``TR01#3`` for copies)
+    design: str
+    name: str
+    deck: str  # power, corruption, mission, relic, wargear, red, blue, yellow
+    category: str  # a Threat card's category; '' otherwise
+    trait: str
+    attribute: int  # an enemy's attribute index, -1 if none
+    value: int
+    icons: tuple[int, int, int]
+    omen: bool
+    charges: int
+    number: int
+    timing: str
+    activation: int
+    cost: int
+    gear: str
+    passives: Passives
+    effects: int  # the effects resolved when the card is resolved, activated or played for its ability
+    enemy_bonus: tuple[tuple[int, str], ...]
+    enemy_dice: int
+    on_defeat: int
+    on_victory: int
+    at_battle_start: int
+    special: tuple[tuple[str, int], ...]
+    leaves: int  # stays: -1 not said, 0 stays, 1 is discarded
+    objective: Effect | None  # a Mission's objective effect
+    reward: int
+
+    @property
+    def is_asset(self) -> bool:
+        return self.deck in ("wargear", "relic") or self.category == "asset"
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    id: str
+    name: str
+    attributes: tuple[int, int, int]
+    life: int
+    start: str
+    asset_limit: int
+    power_limits: tuple[tuple[int, int, int], ...]
+    rewards: tuple[int, ...]  # effects of each level's rewards, levels 1-12
+    passives: Passives
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    name: str
+    confrontation: int
+    passives: Passives
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    id: str
+    name: str
+    tier: str
+    position: int
+    area: str
+    icons: tuple[int, int, int]
+    choose_one: bool
+    boxes: tuple[int, ...]
+    jump: str  # a movement box's move_bonus jump
+    move_bonus: int  # a movement box's move_bonus n
+    inner: str  # a movement box's enter_inner target
+    next: str
+
+
+class RelicData(RulesData):
+    """Relic's cards, characters, scenarios and board, compiled from the loaded game (shared by every state)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.id = game.id
+        self.name = game.name
+        lists = self.lists = EffectLists()
+        self.cards: dict[str, Card] = {}
+        for rec, n in game.iter_copies():
+            iid = rec.id if rec.copies == 1 else f"{rec.id}#{n}"
+            self.cards[iid] = self._card(iid, rec, lists)
+        self.spaces: dict[str, Space] = {}
+        for rec in game.of_kind("space"):
+            self.spaces[rec.id] = self._space(rec, lists)
+        # for printed text in words (the terminal only: rendered when asked, not at load)
+        self.vocab = game.vocabulary
+        self.records = {rec.id: rec for rec in game.records}
+        self.rings: dict[str, list[str]] = {"outer": [], "middle": []}
+        for t in ("outer", "middle"):
+            sps = sorted((s for s in self.spaces.values() if s.tier == t), key=lambda s: s.position)
+            self.rings[t] = [s.id for s in sps]
+        self.ring_index = {sid: i for t in self.rings.values() for i, sid in enumerate(t)}
+        cen = [s.id for s in self.spaces.values() if s.tier == "centre"]
+        if len(cen) != 1:
+            raise EngineError("relic: the board must have one scenario space (tier 'centre')")
+        self.centre = cen[0]
+        rift = sorted({s.inner for s in self.spaces.values() if s.inner})
+        self.rift = rift[0] if rift else ""
+        if VANQUISHED_SPACE not in self.spaces or self.spaces[VANQUISHED_SPACE].tier != "outer":
+            raise EngineError(f"relic: the vanquished players' space {VANQUISHED_SPACE} is not an Outer space")
+        self.characters: dict[str, Character] = {}
+        reward_effect = {
+            "strength": Effect("gain", {"stat": "strength", "n": 1}),
+            "willpower": Effect("gain", {"stat": "willpower", "n": 1}),
+            "cunning": Effect("gain", {"stat": "cunning", "n": 1}),
+            "attribute": Effect("gain", {"stat": "attribute", "n": 1}),
+            "life": Effect("gain", {"stat": "life", "n": 1}),
+            "mission": Effect("complete_mission", {"n": 1}),
+            "power": Effect("draw", {"deck": "power", "n": 1}),
+            "influence": Effect("gain", {"stat": "influence", "n": 2}),
+        }
+        for rec in game.of_kind("character"):
+            special = tuple(rec["special"])
+            rewards: list[int] = []
+            for icons in rec["level_rewards"]:
+                effs: list[Effect] = []
+                for icon in icons:
+                    if icon == "special":
+                        effs.extend(special)
+                    else:
+                        effs.append(reward_effect[icon])
+                rewards.append(lists.reg(tuple(effs)))
+            pls = tuple((int(p["from"]), int(p["to"]), int(p["limit"])) for p in rec["power_limits"])
+            self.characters[rec.id] = Character(
+                rec.id, rec.name, (int(rec["strength"]), int(rec["willpower"]), int(rec["cunning"])),
+                int(rec["life"]), str(rec["start"]), int(rec["asset_limit"]), pls, tuple(rewards),
+                passives(rec.effects, lists))
+        self.scenarios: dict[str, Scenario] = {}
+        for rec in game.of_kind("scenario"):
+            self.scenarios[rec.id] = Scenario(rec.id, rec.name, lists.reg(rec["confrontation"]),
+                                              passives(rec.effects, lists))
+        self.character_ids = sorted(self.characters)
+        self.scenario_ids = sorted(self.scenarios)
+        self.by_deck: dict[str, list[str]] = {d: sorted(i for i, c in self.cards.items() if c.deck == d)
+                                              for d in DECKS}
+        self._purposes: dict[int, str] = {}
+        self._caches: dict[str, object] = {}
+
+    @property
+    def instances(self) -> dict[str, Card]:
+        return self.cards
+
+    @staticmethod
+    def _card(iid: str, rec: Record, lists: EffectLists) -> Card:
+        effs = tuple(rec.effects)
+        act = tuple(e for e in effs if e.word not in PASSIVE)
+        ebonus = tuple((int(e["n"]), str(e.get("per", ""))) for e in effs if e.word == "enemy_bonus")
+        edice = sum(int(e["n"]) for e in effs if e.word == "enemy_dice")
+
+        def one(word: str) -> int:
+            for e in effs:
+                if e.word == word:
+                    return lists.reg(e["then"])
+            return 0
+
+        special = tuple((str(e["moment"]), lists.reg(e["then"])) for e in effs if e.word == "special")
+        leave = -1
+        for e in effs:
+            if e.word == "stays":
+                leave = 1 if e["leave"] else 0
+        obj = next((e for e in effs if e.word in OBJECTIVES), None)
+        attr = str(rec.get("attribute") or "")
+        icons = [0, 0, 0]
+        for c in rec.get("threat_icons") or ():
+            icons[COLOURS.index(c)] += 1
+        return Card(iid, rec.id, rec.name, DECK_OF[rec.deck], str(rec.get("category") or ""),
+                    str(rec.get("trait") or ""), AI.get(attr, -1), int(rec.get("value") or 0),
+                    (icons[0], icons[1], icons[2]), bool(rec.get("omen")), int(rec.get("charges") or 0),
+                    int(rec.get("power_number") or 0), str(rec.get("timing") or ""), int(rec.get("activation") or 0),
+                    int(rec.get("cost") or 0), str(rec.get("gear") or ""), passives(effs, lists), lists.reg(act),
+                    ebonus, edice, one("on_defeat"), one("on_victory"), one("at_battle_start"), special, leave, obj,
+                    lists.reg(rec.get("reward") or ()))
+
+    @staticmethod
+    def _space(rec: Record, lists: EffectLists) -> Space:
+        icons = rec.get("icons") or {}
+        jump = inner = ""
+        mb = 0
+        for e in rec.get("movement_box") or ():
+            if e.word == "move_bonus":
+                jump = str(e.get("jump", ""))
+                mb += int(e.get("n", 0))
+            elif e.word == "enter_inner":
+                inner = str(e["to"])
+            else:
+                raise EngineError(f"{rec.id}: a movement box cannot hold {e.word!r}")
+        boxes = tuple(lists.reg(tuple(b)) for b in rec.get("boxes") or ())
+        return Space(rec.id, rec.name, str(rec["tier"]), int(rec["position"]), str(rec.get("area") or ""),
+                     (int(icons.get("red", 0)), int(icons.get("blue", 0)), int(icons.get("yellow", 0))),
+                     bool(rec.get("choose_one")), boxes, jump, mb, inner, str(rec.get("next") or ""))
+
+    # -- queries --------------------------------------------------------------------------------------------------
+    def effects(self, lid: int) -> tuple[Effect, ...]:
+        """Effect list number ``lid``."""
+        return self.lists.lists[lid]
+
+    def purpose(self, lid: int) -> str:
+        """What an ability is for: its first resolved word (through 'may' and 'pay'); cached per data."""
+        got = self._purposes.get(lid)
+        if got is None:
+            effs = self.lists.lists[lid]
+            if not effs:
+                got = ""
+            elif effs[0].word in ("may", "pay"):
+                got = self.purpose(self.lists.of(effs[0]["then"]))
+            else:
+                got = str(effs[0].word)
+            self._purposes[lid] = got
+        return got
+
+    def cached(self, key: str, make: Callable[[], T]) -> T:
+        """A value derived from the data once (the automaton's board distances...), kept with the data."""
+        got = self._caches.get(key)
+        if got is None:
+            got = self._caches[key] = make()
+        return got  # type: ignore[return-value]
+
+    def words_used(self) -> set[str]:
+        """Every effect word the database uses: cards, characters, scenarios and board spaces (nested ones too)."""
+        out: set[str] = set()
+        for rec in self.game.records:
+            out |= effect_words(rec.effects)
+            for key in ("reward", "special", "confrontation", "movement_box"):
+                v = rec.get(key)
+                if v:
+                    out |= effect_words(v)
+            for b in rec.get("boxes") or ():
+                out |= effect_words(b)
+        return out
+
+    def name_of(self, x: str) -> str:
+        """A card as ``id name``, a space, character or scenario by its name; anything else as given."""
+        c = self.cards.get(x)
+        if c is not None:
+            return f"{x} {c.name}"
+        if x in self.spaces:
+            return self.spaces[x].name
+        if x in self.characters:
+            return self.characters[x].name
+        return x
+
+    # -- printed text in words (the terminal) ---------------------------------------------------------------------
+    def text(self, effects: Sequence[Any], owner: str = "") -> str:
+        """Effects as their printed text in words, on one line (``owner``: the record they are printed on)."""
+        return spoken(self.vocab.render(effects, self.records.get(owner)))
+
+    def card_text(self, design: str) -> str:
+        return self.text(self.records[design].effects, design)
+
+    def box_text(self, space: str, box: int) -> str:
+        return self.text(self.lists.lists[self.spaces[space].boxes[box - 1]], space)
+
+    def reward_text(self, char: str, level: int) -> str:
+        """A level's rewards in words; a level past the track gives a completed mission."""
+        rewards = self.characters[char].rewards
+        return self.text(self.lists.lists[rewards[level - 1]], char) if level <= len(rewards) else \
+            "a completed mission"

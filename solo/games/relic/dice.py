@@ -1,0 +1,234 @@
+"""Rolls (relic.txt, Dice, Exploding Dice, Skill Tests): the player's dice for a movement, a battle or a skill test;
+a Power card's number may replace the roll (or an exploding die), a die may be rerolled, several movement dice keep
+one, and in battles and tests every 6 adds another die. Skill tests compare attribute, skill bonuses and the roll
+with the target; a natural 1 fails.
+
+Action keys: ``roll``, ``number PW05``, ``rift`` (the Guardian of the Rift before the movement roll), ``pass`` /
+``reroll SOURCE DIE`` (after a roll; DIE counts from 0), ``move N`` (the die kept, with several movement dice).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wizprint.solo.kernel import Action, one_per_design
+
+from .data import ATTRS, TIMING_WINDOWS
+from .heroes import complete_mission
+from .pending import (
+    DICE_BEFORE,
+    DICE_CHOOSE_DIE,
+    DICE_EXPLODE,
+    DICE_KEEP,
+    DICE_ROLLED,
+    ROLL_BATTLE,
+    ROLL_MOVE,
+    ROLL_TEST,
+    RULES,
+    TEST_RESOLVE,
+    TEST_START,
+    Dice,
+    Movement,
+    Rolling,
+    SkillTest,
+    SkillTestResult,
+)
+from .plays import numbers, play, play_number, plays
+
+if TYPE_CHECKING:
+    from .state import RelicState
+
+
+def _extras(s: RelicState, f: Dice) -> list[Action]:
+    """What else the seat may do before a roll: abilities of the window, the Warp Rift before moving."""
+    if f.context == ROLL_BATTLE:
+        return []
+    out = plays(s, f.seat, f.context)
+    if f.context == ROLL_MOVE and s.can_enter_rift(f.seat):
+        out.append(Action("rift"))
+    return out
+
+
+def reroll_charges(s: RelicState, f: Dice) -> list[str]:
+    """The assets whose unspent charge rerolls a die in this roll's window."""
+    C = s.data.cards
+    out = []
+    for a in sorted(s.assets[f.seat]):
+        for moment, lid in C[a].passives.charge:
+            mw = TIMING_WINDOWS[moment]
+            if (mw == "*" or mw == f.context) and s.charges.get(a, 0) > 0 and a not in s.spent and \
+                    s.data.purpose(lid) == "reroll":
+                out.append(a)
+    return out
+
+
+def _can_reroll(s: RelicState, f: Dice) -> bool:
+    return s.can(f.seat, "reroll") and (bool(s.hands[f.seat]) or bool(reroll_charges(s, f)))
+
+
+def _reroll_actions(s: RelicState, f: Dice) -> list[Action]:
+    C = s.data.cards
+    srcs = []
+    for x in one_per_design(s.hands[f.seat]):
+        c = C[x]
+        tw = TIMING_WINDOWS.get(c.timing, "")
+        if (tw == "*" or tw == f.context) and s.data.purpose(c.effects) == "reroll":
+            srcs.append(x)
+    srcs += reroll_charges(s, f)
+    return [Action("reroll", x, str(i)) for x in srcs for i in range(len(f.values))]
+
+
+@RULES.run(Dice)
+def run_dice(s: RelicState, f: Dice) -> bool:
+    seat = f.seat
+    st = f.step
+    if st == DICE_BEFORE:
+        if f.context == ROLL_BATTLE:
+            need = s.numbers_ok(seat)
+        else:
+            need = bool(s.hands[seat]) or bool(_extras(s, f))
+        if need:
+            return True
+        _do_roll(s, f, "")
+        return False
+    if st == DICE_ROLLED:
+        if _can_reroll(s, f):
+            return True
+        f.step = DICE_KEEP
+        return False
+    if st == DICE_KEEP:
+        vals = f.values
+        if f.context == ROLL_MOVE:
+            if f.count > 1 and not f.number_card and len(set(vals)) > 1:
+                f.step = DICE_CHOOSE_DIE
+                return True
+            _dice_done(s, f, vals[0] if len(set(vals)) == 1 or f.number_card else max(vals))
+            return False
+        f.explosions = sum(1 for v in vals if v == 6)
+        f.step = DICE_EXPLODE
+        return False
+    if st == DICE_CHOOSE_DIE:
+        return True
+    while f.explosions > 0:
+        if s.numbers_ok(seat):
+            return True
+        _explode(s, f, s.roll(), "")
+    _dice_done(s, f, sum(f.values) + sum(f.exploded))
+    return False
+
+
+def _explode(s: RelicState, f: Dice, v: int, pc: str) -> None:
+    f.explosions -= 1
+    f.exploded = (*f.exploded, v)
+    if v == 6:
+        f.explosions += 1
+    s.say(f"{s.who(f.seat)}'s die explodes: " + (f"{s.label(pc)} for {v}" if pc else f"rolls {v}"))
+
+
+def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
+    n = f.count
+    if pc:
+        num = s.data.cards[pc].number
+        vals = [num] + [s.roll() for _ in range(n - 1)] if f.context != ROLL_MOVE else [num]
+    else:
+        vals = [s.roll() for _ in range(n)]
+    f.values = tuple(vals)
+    f.number_card = pc
+    f.step = DICE_ROLLED
+    what = {ROLL_MOVE: "movement", ROLL_BATTLE: "battle", ROLL_TEST: "skill"}[f.context]
+    shown = "+".join(map(str, vals)) if f.context != ROLL_MOVE else "/".join(map(str, vals))
+    s.say(f"{s.who(f.seat)} " + (f"plays {s.label(pc)} for its number: " if pc else "rolls ") +
+          f"{what} roll {shown}")
+
+
+def _dice_done(s: RelicState, f: Dice, total: int) -> None:
+    """The roll goes to the kind beneath it: its total, whether every die showed 1, and the dice."""
+    s.pop(f)
+    parent = s.stack[-1]
+    assert isinstance(parent, Rolling)
+    parent.roll = total
+    parent.ones = all(v == 1 for v in f.values)
+    parent.dice = f.values + f.exploded
+    if f.exploded:
+        s.say(f"{s.who(f.seat)}'s roll totals {total}")
+
+
+@RULES.legal(Dice)
+def dice_legal(s: RelicState, f: Dice) -> list[Action]:
+    st = f.step
+    if st == DICE_BEFORE:
+        return [Action("roll"), *numbers(s, f.seat), *_extras(s, f)]
+    if st == DICE_ROLLED:
+        return [Action("pass"), *_reroll_actions(s, f)]
+    if st == DICE_CHOOSE_DIE:
+        return [Action("move", str(v)) for v in sorted(set(f.values))]
+    return [Action("roll"), *numbers(s, f.seat)]
+
+
+@RULES.apply(Dice)
+def dice_apply(s: RelicState, f: Dice, a: Action) -> None:
+    seat = f.seat
+    k = a.kind
+    st = f.step
+    if st == DICE_BEFORE:
+        if k == "roll":
+            _do_roll(s, f, "")
+        elif k == "number":
+            play_number(s, seat, a.a)
+            _do_roll(s, f, a.a)
+        elif k == "rift":
+            s.pop(f)
+            mv = s.stack[-1]
+            assert isinstance(mv, Movement)
+            mv.rift = True
+        else:
+            play(s, seat, a)
+    elif st == DICE_ROLLED:
+        if k == "pass":
+            f.step = DICE_KEEP
+        else:
+            x, i = a.a, int(a.b)
+            if x in s.hands[seat]:
+                s.hands[seat].remove(x)
+                s.discard(x)
+                s.note_play(seat, x)
+            else:
+                s.spend_charge(seat, x)
+            vals = list(f.values)
+            old = vals[i]
+            vals[i] = s.roll()
+            f.values = tuple(vals)
+            s.say(f"{s.who(seat)} rerolls a {old} with {s.label(x)}: {vals[i]}")
+    elif st == DICE_CHOOSE_DIE:
+        _dice_done(s, f, int(a.a))
+    elif k == "roll":
+        _explode(s, f, s.roll(), "")
+    else:
+        play_number(s, seat, a.a)
+        _explode(s, f, s.data.cards[a.a].number, a.a)
+
+
+# -- skill tests -------------------------------------------------------------------------------------------------
+@RULES.run(SkillTest)
+def run_test(s: RelicState, f: SkillTest) -> bool:
+    seat = f.seat
+    if f.step == TEST_START:
+        f.step = TEST_RESOLVE
+        s.say(f"{s.who(seat)} tests {ATTRS[f.attribute].capitalize()} {f.target}")
+        s.push(Dice(seat=seat, context=ROLL_TEST, count=1 + s.extra_dice(seat, "test")))
+        return False
+    s.pop(f)
+    score = s.attributes[seat][f.attribute] + s.skill(seat, f.attribute) + f.bonus + f.roll
+    if s.stats is not None:
+        C = s.data.cards
+        s.note_used(seat, [a for a in s.assets[seat] if C[a].gear not in ("weapon", "armour") and (
+            any(ai == f.attribute for ai, _ in C[a].passives.skill_bonus) or C[a].passives.extra_test_dice)])
+    ok = score >= f.target and not f.ones
+    s.last = SkillTestResult(result=1 if ok else -1, roll=f.roll, score=score, target=f.target)
+    s.say(f"{s.who(seat)} {'passes' if ok else 'fails'} the test with {score}" +
+          (" (a natural 1)" if f.ones else "") + f" against {f.target}")
+    s.push_whens(seat, "test_pass" if ok else "test_fail")
+    if ok and f.mission and s.missions[seat] == f.mission:
+        complete_mission(s, seat)
+    s.push_effects(seat, f.on_pass if ok else f.on_fail, "test")
+    return False

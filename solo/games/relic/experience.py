@@ -1,0 +1,233 @@
+"""The Experience phase (relic.txt, Experience, Levels, Relics, Missions): spend trophies for levels (each level's
+rewards from the character sheet), three completed missions for a relic, draw a Mission when none is active,
+discard down to the Power and asset limits. Also the pending work of drawing Corruption and Mission cards.
+
+Action keys: ``level N`` (spend trophies for N levels), ``relic``, ``discard X``, ``end``, ``mission X`` (the
+mission to keep), ``take X`` (a relic, in ``questions.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wizprint.solo.kernel import Action, one_per_design
+
+from .data import MAX_LEVEL, RELIC_MISSIONS, RELIC_REVEAL, TROPHY_POINTS
+from .heroes import activate_mission, check_level, complete_from_deck, corruption_step, discard_owned
+from .pending import (
+    EXPERIENCE_LIMITS,
+    EXPERIENCE_MISSION,
+    EXPERIENCE_SPEND,
+    LEVEL_CHECK,
+    LEVEL_RAISE,
+    LEVEL_TRIGGERS,
+    RULES,
+    DrawCorruption,
+    DrawMission,
+    Experience,
+    LevelUp,
+    TakeRelic,
+)
+from .plays import play, plays
+
+if TYPE_CHECKING:
+    from .state import RelicState
+
+
+def _level_options(s: RelicState, seat: int) -> list[Action]:
+    pts = s.trophy_points(seat)
+    return [Action("level", str(n)) for n in range(1, pts // TROPHY_POINTS + 1)]
+
+
+def _relic_ok(s: RelicState, seat: int) -> bool:
+    return s.completed_count(seat) >= RELIC_MISSIONS and bool(s.decks["relic"] or s.discards["relic"])
+
+
+def _options(s: RelicState, seat: int) -> list[Action]:
+    out = [Action("end"), *_level_options(s, seat)]
+    if _relic_ok(s, seat):
+        out.append(Action("relic"))
+    out.extend(plays(s, seat, "exp"))
+    out.extend(Action("discard", x) for x in one_per_design(s.hands[seat]))
+    out.extend(Action("discard", x) for x in sorted(s.assets[seat]))
+    return out
+
+
+@RULES.run(Experience)
+def run_experience(s: RelicState, f: Experience) -> bool:
+    seat = f.seat
+    st = f.step
+    if st == EXPERIENCE_SPEND:
+        if len(_options(s, seat)) > 1:
+            return True
+        f.step = EXPERIENCE_MISSION
+        return False
+    if st == EXPERIENCE_MISSION:
+        f.step = EXPERIENCE_LIMITS
+        if not s.missions[seat]:
+            s.push(DrawMission(seat=seat, count=1))
+        return False
+    if len(s.hands[seat]) > s.power_limit(seat) or len(s.assets[seat]) > s.asset_limit(seat):
+        return True
+    s.pop(f)
+    return False
+
+
+@RULES.legal(Experience)
+def experience_legal(s: RelicState, f: Experience) -> list[Action]:
+    seat = f.seat
+    if f.step == EXPERIENCE_SPEND:
+        return _options(s, seat)
+    if len(s.hands[seat]) > s.power_limit(seat):
+        return [Action("discard", x) for x in one_per_design(s.hands[seat])]
+    return [Action("discard", x) for x in sorted(s.assets[seat])]
+
+
+def trophies_for(s: RelicState, seat: int, levels: int) -> list[str]:
+    """The trophies to spend for ``levels`` levels: the set worth the fewest points that is enough."""
+    C = s.data.cards
+    need = TROPHY_POINTS * levels
+    items = sorted(s.trophies[seat], key=lambda x: (C[x].value, x))
+    best: dict[int, tuple[str, ...]] = {0: ()}
+    for x in items:
+        v = C[x].value
+        for tot, combo in list(best.items()):
+            t2 = tot + v
+            if t2 not in best or len(best[t2]) > len(combo) + 1:
+                best[t2] = (*combo, x)
+    ok = sorted(t for t in best if t >= need)
+    return list(best[ok[0]]) if ok else []
+
+
+@RULES.apply(Experience)
+def experience_apply(s: RelicState, f: Experience, a: Action) -> None:
+    seat = f.seat
+    k = a.kind
+    if k == "end":
+        f.step = EXPERIENCE_MISSION
+    elif k == "discard":
+        discard_owned(s, seat, a.a)
+    elif k == "level":
+        n = int(a.a)
+        spend = trophies_for(s, seat, n)
+        for x in spend:
+            s.trophies[seat].remove(x)
+            s.discard(x)
+        s.say(f"{s.who(seat)} spends trophies worth {sum(s.data.cards[x].value for x in spend)} for {n} level(s)")
+        for _ in range(n):
+            s.push(LevelUp(seat=seat))
+    elif k == "relic":
+        _buy_relic(s, seat)
+    else:
+        play(s, seat, a)
+
+
+def _buy_relic(s: RelicState, seat: int) -> None:
+    spent = []
+    for _ in range(RELIC_MISSIONS):
+        x = s.completed[seat].pop(0) if s.completed[seat] else s.completed_hidden[seat].pop(0)
+        s.discards["mission"].append(x)
+        spent.append(x)
+    s.say(f"{s.who(seat)} spends the completed missions {', '.join(s.label(x) for x in spent)}")
+    for _ in range(RELIC_REVEAL):
+        x = s.take_top("relic")
+        if x:
+            s.revealed.append(x)
+    if len(s.revealed) == 1:
+        take_relic(s, seat, s.revealed[0])
+    elif s.revealed:
+        s.say(f"{s.who(seat)} reveals {', '.join(s.label(x) for x in s.revealed)}")
+        s.push(TakeRelic(seat=seat))
+
+
+def take_relic(s: RelicState, seat: int, x: str) -> None:
+    """The player keeps relic ``x``; the others revealed are shuffled back into the deck."""
+    s.revealed.remove(x)
+    s.gain_asset(seat, x)
+    s.note_play(seat, x)
+    s.say(f"{s.who(seat)} takes the relic {s.label(x)}")
+    if s.revealed:
+        s.decks["relic"].extend(s.revealed)
+        s.revealed = []
+        s.rng.shuffle(s.decks["relic"])
+
+
+@RULES.run(LevelUp)
+def run_level_up(s: RelicState, f: LevelUp) -> bool:
+    seat = f.seat
+    st = f.step
+    if st == LEVEL_RAISE:
+        f.step = LEVEL_TRIGGERS
+        if s.level[seat] >= MAX_LEVEL:
+            s.say(f"{s.who(seat)} is already level {MAX_LEVEL}: a completed mission instead")
+            s.pop(f)
+            complete_from_deck(s, seat, 1)
+            return False
+        s.level[seat] += 1
+        s.say(f"{s.who(seat)} reaches level {s.level[seat]}")
+        s.push_effects(seat, s.data.characters[s.characters[seat]].rewards[s.level[seat] - 1], s.characters[seat])
+    elif st == LEVEL_TRIGGERS:
+        f.step = LEVEL_CHECK
+        s.push_whens(seat, "level_up")
+    else:
+        s.pop(f)
+        check_level(s, seat)
+    return False
+
+
+# -- drawing Corruption and Mission cards ------------------------------------------------------------------------
+@RULES.run(DrawCorruption)
+def run_draw_corruption(s: RelicState, f: DrawCorruption) -> bool:
+    seat = f.seat
+    if f.count <= 0 or s.eliminated[seat]:
+        s.pop(f)
+        return False
+    f.count -= 1
+    if corruption_step(s, seat):
+        f.count = 0  # corrupted: the rest of the draw is not made
+    return False
+
+
+@RULES.run(DrawMission)
+def run_draw_mission(s: RelicState, f: DrawMission) -> bool:
+    seat = f.seat
+    if f.drawn:
+        return True
+    if f.count <= 0 or s.eliminated[seat]:
+        s.pop(f)
+        return False
+    f.count -= 1
+    x = s.take_top("mission")
+    if not x:
+        s.pop(f)
+        s.say("The Mission deck is empty: no Mission card is drawn")
+        return False
+    s.note_draw(seat, x)
+    if s.missions[seat]:
+        f.drawn = x
+        s.revealed.append(x)
+        s.say(f"{s.who(seat)} draws the Mission {s.label(x)} and must keep one mission")
+        return True
+    activate_mission(s, seat, x)
+    return False
+
+
+@RULES.legal(DrawMission)
+def draw_mission_legal(s: RelicState, f: DrawMission) -> list[Action]:
+    return [Action("mission", x) for x in sorted((s.missions[f.seat], f.drawn))]
+
+
+@RULES.apply(DrawMission)
+def draw_mission_apply(s: RelicState, f: DrawMission, a: Action) -> None:
+    seat = f.seat
+    new = f.drawn
+    f.drawn = ""
+    s.revealed.remove(new)
+    if a.a == new:
+        old = s.missions[seat]
+        s.discards["mission"].append(old)
+        s.say(f"{s.who(seat)} discards the mission {s.label(old)}")
+        activate_mission(s, seat, new)
+    else:
+        s.discards["mission"].append(new)
+        s.say(f"{s.who(seat)} keeps the mission {s.label(s.missions[seat])}")

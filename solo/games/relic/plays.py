@@ -1,0 +1,154 @@
+"""What a seat may play in a window (relic.txt, Power Cards, Charges, Timing): Power cards played for their ability
+or their number, charges spent and one-shot uses of assets. A window is the Movement phase (``move``), the
+Exploration and Engagement phases (``eng``), a battle, a test or the Experience phase (``exp``).
+
+Action keys: ``play PW10`` (a Power card's ability), ``number PW05`` (its number instead of a roll), ``charge WG01``
+(spend a charge), ``use TR38`` (discard an asset for its ability), ``evade X PW08`` (a Power card that evades)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wizprint.solo.kernel import Action, one_per_design
+
+from .data import ATTRS, TIMING_WINDOWS
+from .heroes import check_threshold
+from .pending import Battle
+
+if TYPE_CHECKING:
+    from .state import RelicState
+
+
+def useful(purpose: str, win: str, free: bool) -> bool:
+    """An ability that does ``purpose`` is worth offering in window ``win`` (``free``: on the Outer or Middle
+    tier, where the player may be moved)."""
+    if purpose == "add_score":
+        return win in ("battle", "test")
+    if purpose in ("reroll", "evade", ""):
+        return False
+    if purpose in ("move_extra", "move_bonus"):
+        return win == "move"
+    if purpose in ("move_any", "move_to", "cross", "draw_threat"):
+        return win == "eng" and free
+    return True
+
+
+def _gear_free(s: RelicState, bat: Battle, a: str) -> bool:
+    if s.data.cards[a].gear == "weapon":
+        return not bat.weapon_locked or bat.weapon == a
+    return not bat.armour_locked or bat.armour == a
+
+
+def evadable(s: RelicState, seat: int, power: bool) -> list[str]:
+    """The enemies here the seat may evade (``power``: with a Power card; else by its own abilities)."""
+    if not s.can(seat, "evade"):
+        return []
+    C = s.data.cards
+    evs = [] if power else [e for p in s.sources(seat) for e in p.evade]
+    if not power and not evs:
+        return []
+    out = []
+    for x in s.threats_here(seat):
+        c = C[x]
+        if c.category != "enemy" or x in s.evaded:
+            continue
+        if power or any((not a or a == ATTRS[c.attribute]) and (not mv or c.value <= mv)
+                        for a, mv in evs):
+            out.append(x)
+    return out
+
+
+def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> list[Action]:
+    """Power cards played for their ability, charges and one-shot uses that the seat may play now."""
+    D = s.data
+    C = D.cards
+    out: list[Action] = []
+    free = s.space_of(seat).tier in ("outer", "middle")
+    for x in one_per_design(s.hands[seat]):
+        c = C[x]
+        tw = TIMING_WINDOWS.get(c.timing, "")
+        if tw != "*" and tw != win:
+            continue
+        p = D.purpose(c.effects)
+        if p == "evade":
+            if win == "eng":
+                out.extend(Action("evade", e, x) for e in evadable(s, seat, True))
+            continue
+        if useful(p, win, free):
+            out.append(Action("play", x))
+    for a in sorted(s.assets[seat]):
+        c = C[a]
+        if c.gear in ("weapon", "armour") and (bat is None or not _gear_free(s, bat, a)):
+            continue
+        for moment, lid in c.passives.charge:
+            mw = TIMING_WINDOWS[moment]
+            if (mw == "*" or mw == win) and s.charges.get(a, 0) > 0 and a not in s.spent and \
+                    useful(D.purpose(lid), win, free):
+                out.append(Action("charge", a))
+                break
+        for moment, lid in c.passives.use:
+            mw = TIMING_WINDOWS[moment]
+            if (mw == "*" or mw == win) and useful(D.purpose(lid), win, free):
+                out.append(Action("use", a))
+                break
+    return out
+
+
+def numbers(s: RelicState, seat: int) -> list[Action]:
+    """Power cards the seat may play for their number instead of a roll."""
+    if not s.numbers_ok(seat):
+        return []
+    return [Action("number", x) for x in one_per_design(s.hands[seat])]
+
+
+def play_number(s: RelicState, seat: int, x: str) -> None:
+    s.hands[seat].remove(x)
+    s.discard(x)
+    s.note_play(seat, x)
+
+
+def _lock_gear(s: RelicState, bat: Battle | None, x: str) -> None:
+    if bat is None:
+        return
+    g = s.data.cards[x].gear
+    if g == "weapon":
+        bat.weapon = x
+        bat.weapon_locked = True
+    elif g == "armour":
+        bat.armour = x
+        bat.armour_locked = True
+
+
+def play(s: RelicState, seat: int, a: Action, bat: Battle | None = None) -> bool:
+    """Power card abilities, charges and uses, in any window; False if the action is something else."""
+    C = s.data.cards
+    k, x = a.kind, a.a
+    if k == "play":
+        s.hands[seat].remove(x)
+        s.discard(x)
+        s.note_play(seat, x)
+        s.say(f"{s.who(seat)} plays {s.label(x)}")
+        s.push_effects(seat, C[x].effects, x)
+    elif k == "evade" and a.b:
+        s.hands[seat].remove(a.b)
+        s.discard(a.b)
+        s.note_play(seat, a.b)
+        s.evaded.append(x)
+        s.say(f"{s.who(seat)} plays {s.label(a.b)} to evade {s.label(x)}")
+    elif k == "charge":
+        lid = C[x].passives.charge[0][1]
+        _lock_gear(s, bat, x)
+        s.say(f"{s.who(seat)} spends a charge from {s.label(x)}")
+        s.spend_charge(seat, x)
+        s.push_effects(seat, lid, x)
+    elif k == "use":
+        lid = C[x].passives.use[0][1]
+        _lock_gear(s, bat, x)
+        s.say(f"{s.who(seat)} discards {s.label(x)} to use it")
+        s.note_play(seat, x)
+        s.lose_asset(seat, x)
+        s.push_effects(seat, lid, x)
+        check_threshold(s, seat)
+    else:
+        return False
+    return True

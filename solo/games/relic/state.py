@@ -1,0 +1,695 @@
+"""Relic's state: its fields (declared once), the small queries every rule asks, the stack of pending work and the
+OpenSpiel-like surface (whose decision, the legal moves, applying one, what a seat sees).
+
+Decisions are asked one at a time of ``current_player``: the active player, or another player resolving an
+``each_player`` effect. The top of ``stack`` is the pending work that waits (``pending``); ``advance`` runs the
+stack until somebody must decide. Piles are lists whose top card is the end of the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import field
+from typing import Any, TypeVar
+
+from wizprint.errors import EngineError
+from wizprint.solo.kernel import Action, Commitments, Outcome, Rng, SaveError, State, declare, zone, zone_map
+
+from .data import (
+    ATTRS,
+    DECKS,
+    ROUND_LIMIT,
+    SEAT_COLOURS,
+    START_INFLUENCE,
+    THRESHOLD,
+    Passives,
+    RelicData,
+    Space,
+)
+from .heroes import activate_mission
+from .pending import (
+    BATTLE_PLAYER_ROLL,
+    ENGAGEMENT_DONE,
+    RULES,
+    Battle,
+    Choose,
+    Effects,
+    Engagement,
+    LastResult,
+    NextTurn,
+    OrderAbilities,
+    Phase,
+    RelicPending,
+    Turn,
+)
+from .view import describe
+
+P = TypeVar("P", bound=RelicPending)
+
+
+@declare
+class RelicState(State[RelicData]):
+    """A game of Relic: 2 to 4 heroes; the variant is the scenario (chosen at random when none is given)."""
+
+    scenario: str = ""
+    phase: Phase = Phase.SELECT
+    turn_player: int = 0
+    turn_number: int = 0
+    deciding: int = 0  # the seat to decide (current_player while the game is on)
+    selection: Commitments | None = None  # the character choice during set-up
+    dealt: list[list[str]] = field(default_factory=list)  # the two character sheets dealt to each seat
+    unused_characters: list[str] = field(default_factory=list)  # the box: sheets a corrupted player draws from
+    retired_characters: list[str] = field(default_factory=list)  # corrupted characters (never used again)
+    characters: list[str] = field(default_factory=list)
+    attributes: list[list[int]] = field(default_factory=list)  # per seat: strength, willpower, cunning
+    life: list[int] = field(default_factory=list)
+    level: list[int] = field(default_factory=list)
+    influence: list[int] = field(default_factory=list)
+    positions: list[str] = field(default_factory=list)
+    hands: list[list[str]] = zone("hand")  # Power cards
+    corruption_face_up: list[list[str]] = zone("corruption_up")
+    corruption_face_down: list[list[str]] = zone("corruption_down")
+    trophies: list[list[str]] = zone("trophies")
+    assets: list[list[str]] = zone("assets")
+    missions: list[str] = zone("mission", slots=True)  # the active mission
+    completed: list[list[str]] = zone("completed")  # completed missions, seen by all
+    completed_hidden: list[list[str]] = zone("completed_hidden")  # completed missions from the deck (owner only)
+    objective_tokens: list[list[str]] = field(default_factory=list)  # spaces holding the seat's objective tokens
+    scenario_tokens: list[int] = field(default_factory=list)  # character tokens on the scenario sheet
+    mission_progress: list[int] = field(default_factory=list)  # enemies defeated for the active mission
+    skips: list[int] = field(default_factory=list)  # turns to miss
+    eliminated: list[bool] = field(default_factory=list)
+    board: dict[str, list[str]] = zone_map("space")  # Threat cards by space
+    decks: dict[str, list[str]] = zone_map("deck")
+    discards: dict[str, list[str]] = zone_map("discard")
+    revealed: list[str] = zone("revealed")  # cards being chosen from (Wargear to buy, relics, a second mission)
+    charges: dict[str, int] = field(default_factory=dict)
+    spent: list[str] = field(default_factory=list)  # cards a charge was spent from this turn
+    evaded: list[str] = field(default_factory=list)  # enemies evaded this turn
+    stack: list[RelicPending] = field(default_factory=list)
+    turn_cut_short: bool = False  # the turn player's turn ends at once (vanquished, corrupted...)
+    after_turn: list[RelicPending] = field(default_factory=list)  # work to run once a turn cut short is cleared
+    last: LastResult | None = None
+
+    SEATS_IN_RANGE = ("turn_player", "deciding")
+
+    # -- set-up ---------------------------------------------------------------------------------------------------
+    @classmethod
+    def blank(cls, data: RelicData, players: int, seed: int, variant: str) -> RelicState:
+        """An empty table: no card anywhere yet, no character chosen."""
+        if not 2 <= players <= 4:
+            raise EngineError("Relic is for 2 to 4 players")
+        if variant and variant not in data.scenarios:
+            raise EngineError(f"Relic has no scenario {variant!r} (scenarios: {', '.join(data.scenario_ids)})")
+        n = players
+        return cls(data=data, players=n, variant=variant, rng=Rng(seed), scenario=variant,
+                   dealt=[[] for _ in range(n)], characters=[""] * n, attributes=[[1, 1, 1] for _ in range(n)],
+                   life=[1] * n, level=[0] * n, influence=[0] * n, positions=[""] * n,
+                   hands=[[] for _ in range(n)], corruption_face_up=[[] for _ in range(n)],
+                   corruption_face_down=[[] for _ in range(n)], trophies=[[] for _ in range(n)],
+                   assets=[[] for _ in range(n)], missions=[""] * n, completed=[[] for _ in range(n)],
+                   completed_hidden=[[] for _ in range(n)], objective_tokens=[[] for _ in range(n)],
+                   scenario_tokens=[0] * n, mission_progress=[0] * n, skips=[0] * n, eliminated=[False] * n,
+                   decks={d: [] for d in DECKS}, discards={d: [] for d in DECKS})
+
+    @classmethod
+    def new(cls, data: RelicData, players: int, seed: int, variant: str) -> RelicState:
+        """A new game: the scenario (the variant, or at random), the decks shuffled, two character sheets dealt to
+        each seat for the secret choice."""
+        s = cls.blank(data, players, seed, variant)
+        s.scenario = variant or s.pick(data.scenario_ids, "scenario")
+        for d in DECKS:
+            deck = list(data.by_deck[d])
+            s.rng.shuffle(deck)
+            s.decks[d] = deck
+        chars = list(data.character_ids)
+        s.rng.shuffle(chars)
+        for seat in range(players):
+            s.dealt[seat] = sorted([chars.pop(), chars.pop()])
+        s.unused_characters = sorted(chars)
+        s.selection = Commitments(order=list(range(players)))
+        s.say(f"Scenario: {data.scenarios[s.scenario].name}")
+        s.advance()
+        return s
+
+    def set_character(self, s: int, ch: str) -> None:
+        c = self.data.characters[ch]
+        self.characters[s] = ch
+        self.attributes[s] = list(c.attributes)
+        self.life[s] = c.life
+        self.level[s] = 0
+        self.positions[s] = c.start
+
+    def _apply_pick(self, a: Action) -> None:
+        assert self.selection is not None
+        w = self.selection.waiting
+        self.selection.commit(w, a.a)
+        self.say(f"{self.who(w)} chooses a character")
+        self.say(f"you choose {self.data.characters[a.a].name}", (w,))
+        if self.selection.complete:
+            self._finish_setup()
+
+    def _finish_setup(self) -> None:
+        D = self.data
+        assert self.selection is not None
+        for s in range(self.players):
+            ch = str(self.selection.chosen[s])
+            self.set_character(s, ch)
+            self.influence[s] = START_INFLUENCE
+            self.unused_characters.extend(c for c in self.dealt[s] if c != ch)
+            self.say(f"{self.who(s)} ({SEAT_COLOURS[s]}) is the {D.characters[ch].name}, at "
+                     f"{D.spaces[self.positions[s]].name}")
+        self.unused_characters.sort()
+        self.dealt = [[] for _ in range(self.players)]
+        self.selection = None
+        for s in range(self.players):
+            self.draw_power(s, self.power_limit(s))
+        for s in range(self.players):
+            x = self.take_top("mission")
+            if x:
+                self.note_draw(s, x)
+                activate_mission(self, s, x)
+        self.phase = Phase.START
+        self.turn_player = self.players - 1  # the oldest player, seat 0, takes the first turn
+
+    # -- small queries --------------------------------------------------------------------------------------------
+    def who(self, s: int) -> str:
+        return f"P{s + 1}"
+
+    def label(self, x: str) -> str:
+        c = self.data.cards.get(x)
+        return f"{x} {c.name}" if c else x
+
+    def setting(self) -> str:
+        """The scenario this game is played on (solo checks report by it)."""
+        return f"{self.scenario} {self.data.scenarios[self.scenario].name}" if self.scenario else "no scenario yet"
+
+    def turns_played(self) -> int:
+        return self.turn_number
+
+    def space_of(self, s: int) -> Space:
+        return self.data.spaces[self.positions[s]]
+
+    def sources(self, s: int) -> list[Passives]:
+        """The passive words in force for seat s outside a battle's weapon and armour."""
+        C = self.data.cards
+        out = [self.data.characters[self.characters[s]].passives] if self.characters[s] else []
+        for a in self.assets[s]:
+            c = C[a]
+            if c.gear not in ("weapon", "armour"):
+                out.append(c.passives)
+        for x in self.corruption_face_up[s]:
+            out.append(C[x].passives)
+        return out
+
+    def can(self, s: int, what: str) -> bool:
+        return not any(what in p.cannot for p in self.sources(s))
+
+    def limit_change(self, s: int, what: str) -> int:
+        return sum(n for p in self.sources(s) for w, n in p.limits if w == what)
+
+    def power_limit(self, s: int) -> int:
+        ch = self.data.characters[self.characters[s]]
+        base = 0
+        for lo, hi, lim in ch.power_limits:
+            if lo <= self.level[s] <= hi:
+                base = lim
+        return max(0, base + self.limit_change(s, "power"))
+
+    def asset_limit(self, s: int) -> int:
+        return max(0, self.data.characters[self.characters[s]].asset_limit + self.limit_change(s, "asset"))
+
+    def threshold(self, s: int) -> int:
+        return max(1, THRESHOLD + self.limit_change(s, "corruption"))
+
+    def skill(self, s: int, a: int) -> int:
+        return sum(n for p in self.sources(s) for ai, n in p.skill_bonus if ai == a)
+
+    def extra_dice(self, s: int, kind: str) -> int:
+        return sum(p.extra_battle_dice if kind == "battle" else p.extra_test_dice for p in self.sources(s))
+
+    def movement_dice(self, s: int) -> int:
+        return max([1] + [p.movement_dice for p in self.sources(s)])
+
+    def relics(self, s: int) -> int:
+        C = self.data.cards
+        return sum(1 for a in self.assets[s] if C[a].deck == "relic")
+
+    def corruption(self, s: int) -> int:
+        return len(self.corruption_face_up[s]) + len(self.corruption_face_down[s])
+
+    def completed_count(self, s: int) -> int:
+        return len(self.completed[s]) + len(self.completed_hidden[s])
+
+    def trophy_points(self, s: int) -> int:
+        C = self.data.cards
+        return sum(C[t].value for t in self.trophies[s])
+
+    def numbers_ok(self, s: int) -> bool:
+        """Seat s may play a Power card for its number instead of a roll."""
+        return bool(self.hands[s]) and self.can(s, "power")
+
+    def next_space(self, here: str, d: int) -> str:
+        """The space ``d`` steps along the ring of ``here`` (1 clockwise, -1 anticlockwise)."""
+        D = self.data
+        ring = D.rings[D.spaces[here].tier]
+        return ring[(D.ring_index[here] + d) % len(ring)]
+
+    def can_enter_rift(self, s: int) -> bool:
+        """Seat s is on the Guardian of the Rift's space with a relic."""
+        return bool(self.space_of(s).inner) and self.relics(s) > 0
+
+    def threats_here(self, s: int) -> list[str]:
+        return self.board.get(self.positions[s], [])
+
+    def whens(self, s: int, event: str, traits: Sequence[str] = ()) -> list[tuple[int, str]]:
+        """The abilities of seat s triggered by ``event`` (character, assets, face-up Corruption, then the
+        scenario), as (effects, source)."""
+        out: list[tuple[int, str]] = []
+        C = self.data.cards
+        srcs: list[tuple[Passives, str]] = [(self.data.characters[self.characters[s]].passives, self.characters[s])] \
+            if self.characters[s] else []
+        srcs += [(C[a].passives, a) for a in self.assets[s]]
+        srcs += [(C[x].passives, x) for x in self.corruption_face_up[s]]
+        for p, src in srcs:
+            for ev, vs, lid in p.when:
+                if ev == event and (not vs or vs in traits):
+                    out.append((lid, src))
+        for ev2, lid in self.data.scenarios[self.scenario].passives.scenario_when:
+            if ev2 == event:
+                out.append((lid, self.scenario))
+        return out
+
+    def push_whens(self, s: int, event: str, traits: Sequence[str] = ()) -> None:
+        self.push_effect_lists(s, self.whens(s, event, traits))
+
+    def push_timed(self, s: int, items: Sequence[tuple[int, str]]) -> None:
+        """Abilities with the same timing word ("start", "end"): the active player chooses the order in which they
+        resolve (relic.txt, Timing Language); abilities that do the same thing (copies) need no choice."""
+        items = [(lid, src) for lid, src in items if lid]
+        if len({lid for lid, _ in items}) < 2:
+            self.push_effect_lists(s, items)
+            return
+        self.stack.append(OrderAbilities(seat=s, effects=tuple(lid for lid, _ in items),
+                                         sources=tuple(src for _, src in items)))
+
+    # -- battles: the scores --------------------------------------------------------------------------------------
+    def traits(self, f: Battle) -> tuple[str, ...]:
+        C = self.data.cards
+        return tuple(C[x].trait for x in f.foes if C[x].trait)
+
+    def gear(self, s: int, gear: str) -> list[str]:
+        C = self.data.cards
+        return sorted(a for a in self.assets[s] if C[a].gear == gear)
+
+    @staticmethod
+    def bonus_of(p: Passives, form: str, traits: Sequence[str]) -> int:
+        """A source's battle bonus in a battle of ``form`` against enemies with ``traits``."""
+        return sum(n for fm, n, vs in p.battle_bonus if (fm == "any" or fm == form) and (not vs or vs in traits))
+
+    def battle_bonus(self, f: Battle) -> int:
+        """The player's battle score without the roll: attribute, battle bonuses, scores added this battle."""
+        s = f.seat
+        form = ATTRS[f.attribute]
+        traits = self.traits(f)
+        C = self.data.cards
+        total = self.attributes[s][f.attribute] + f.bonus
+        for p in self.sources(s):
+            total += self.bonus_of(p, form, traits)
+        for g in (f.weapon, f.armour):
+            if g and g in self.assets[s]:
+                total += self.bonus_of(C[g].passives, form, traits)
+        return total
+
+    def enemy_bonus(self, f: Battle) -> int:
+        """The enemies' battle score without their roll (step 5: per-card bonuses counted now)."""
+        s = f.seat
+        C = self.data.cards
+        if not f.foes:
+            return f.value
+        total = 0
+        omens = sum(1 for x in self.threats_here(s) if C[x].omen)
+        per = {"": 1, "power": len(self.hands[s]), "asset": len(self.assets[s]), "corruption": self.corruption(s),
+               "trophy": len(self.trophies[s]), "omen": omens}
+        scen = self.data.scenarios[self.scenario].passives.scenario_enemy
+        for x in f.foes:
+            c = C[x]
+            total += c.value
+            for n, what in c.enemy_bonus:
+                total += n * per[what]
+            for trait, colour, n in scen:
+                if (trait and c.trait == trait) or (colour and c.deck == colour):
+                    total += n
+        return total
+
+    # -- the stack ------------------------------------------------------------------------------------------------
+    @property
+    def pending(self) -> RelicPending | None:
+        """The pending work that waits now (the top of the stack), or None."""
+        return self.stack[-1] if self.stack else None
+
+    def push(self, f: P) -> P:
+        self.stack.append(f)
+        return f
+
+    def pop(self, f: RelicPending) -> None:
+        if self.stack and self.stack[-1] is f:
+            self.stack.pop()
+
+    def push_effects(self, s: int, lid: int, src: str = "") -> None:
+        if lid:
+            self.stack.append(Effects(seat=s, effects=lid, source=src))
+
+    def push_effect_lists(self, s: int, items: Sequence[tuple[int, str]]) -> None:
+        for lid, src in reversed(items):
+            self.push_effects(s, lid, src)
+
+    def nearest(self, kind: type[P], s: int) -> P | None:
+        """The topmost pending work of ``kind`` that belongs to seat s."""
+        for f in reversed(self.stack):
+            if type(f) is kind and f.seat == s:
+                return f
+        return None
+
+    def end_engagement(self) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            f = self.stack[i]
+            if isinstance(f, Engagement):
+                del self.stack[i + 1:]
+                f.step = ENGAGEMENT_DONE
+                return
+
+    # -- cards ----------------------------------------------------------------------------------------------------
+    def take_top(self, d: str) -> str:
+        """The top card of deck ``d`` (an exhausted deck is its shuffled discard pile); "" when both are empty."""
+        deck = self.decks[d]
+        if not deck:
+            if not self.discards[d]:
+                return ""
+            deck.extend(self.discards[d])
+            self.discards[d] = []
+            self.rng.shuffle(deck)
+            self.say(f"The {d} deck is exhausted: its discard pile is shuffled to form a new deck")
+        return deck.pop()
+
+    def discard(self, x: str) -> None:
+        """A card goes face up onto its deck's discard pile; its charge tokens return to the supply."""
+        self.discards[self.data.cards[x].deck].append(x)
+        self.charges.pop(x, None)
+
+    def draw_power(self, s: int, n: int) -> None:
+        got = []
+        for _ in range(n):
+            x = self.take_top("power")
+            if not x:
+                break
+            self.hands[s].append(x)
+            self.note_draw(s, x)
+            got.append(x)
+        if got:
+            self.say(f"{self.who(s)} draws {len(got)} Power card{'s' if len(got) > 1 else ''}")
+            self.say(f"you draw {', '.join(self.label(x) for x in got)}", (s,))
+
+    def gain_asset(self, s: int, x: str) -> None:
+        c = self.data.cards[x]
+        self.assets[s].append(x)
+        if c.charges:
+            self.charges[x] = c.charges
+        self.note_draw(s, x)
+
+    def lose_asset(self, s: int, x: str) -> None:
+        self.assets[s].remove(x)
+        self.discard(x)
+
+    def spend_charge(self, s: int, x: str) -> None:
+        self.charges[x] -= 1
+        self.spent.append(x)
+        self.note_play(s, x)
+        if self.charges[x] <= 0:
+            self.say(f"{self.label(x)} has no charges left and is discarded")
+            self.lose_asset(s, x)
+
+    def note_used(self, s: int, xs: Iterable[str]) -> None:
+        """Solo-check statistics: assets whose bonuses were used count as played."""
+        for x in xs:
+            self.note_play(s, x)
+
+    # -- the turn -------------------------------------------------------------------------------------------------
+    def turn_ends(self, s: int) -> bool:
+        """Seat s's turn ends at once (vanquished, corrupted, eliminated, missing a turn); False when it is not
+        the turn player's turn."""
+        if s == self.turn_player and self.phase not in (Phase.SELECT, Phase.OVER):
+            self.turn_cut_short = True
+            return True
+        return False
+
+    def end_game(self, winners: tuple[int, ...], reason: str) -> None:
+        if self.result is not None:
+            return
+        scores = tuple(float(self.progress(t)) for t in range(self.players))
+        self.result = Outcome(winners, scores, reason)
+        self.phase = Phase.OVER
+        self.stack = []
+        self.say(f"Game over: {reason}")
+
+    def progress(self, s: int) -> float:
+        """How far a seat is towards winning (for the round limit and search evaluations)."""
+        if self.eliminated[s]:
+            return -10.0
+        sp = self.data.spaces.get(self.positions[s])
+        inner = 0.0
+        if sp is not None and sp.tier == "inner":
+            inner = 6.0 + sp.position
+        elif sp is not None and sp.tier == "centre":
+            inner = 14.0 + 3.0 * self.scenario_tokens[s]
+        return (inner + 5.0 * min(self.relics(s), 2) + 1.4 * min(self.completed_count(s), 3) + 0.4 * self.level[s]
+                + 0.15 * sum(self.attributes[s]) + 0.1 * self.life[s] - 0.2 * self.corruption(s))
+
+    def start_turn(self, after: int) -> None:
+        """The next turn after seat ``after``'s: missed turns are skipped; the round limit ends the game."""
+        n = self.players
+        p = (after + 1) % n
+        for _ in range(64 * n):
+            if self.eliminated[p]:
+                p = (p + 1) % n
+                continue
+            if self.skips[p] > 0:
+                self.skips[p] -= 1
+                self.say(f"{self.who(p)} misses this turn")
+                p = (p + 1) % n
+                continue
+            break
+        if self.turn_number >= ROUND_LIMIT * n:
+            best = max(self.progress(t) for t in range(n))
+            win = tuple(t for t in range(n) if self.progress(t) == best)
+            self.end_game(win, f"round limit: {self.turn_number} turns played, the most progress wins")
+            return
+        self.turn_player = p
+        self.turn_number += 1
+        self.spent = []
+        self.evaded = []
+        self.say(f"Turn {self.turn_number}: {self.who(p)} ({self.data.characters[self.characters[p]].name})")
+        self.stack.append(Turn(seat=p))
+
+    def advance(self) -> None:
+        """Resolve everything automatic until somebody must decide (or the game is over)."""
+        runners = RULES.runners
+        while True:
+            if self.result is not None:
+                self.deciding = -1
+                return
+            if self.turn_cut_short:
+                self.turn_cut_short = False
+                self.stack = [NextTurn(seat=self.turn_player), *self.after_turn]
+                self.after_turn = []
+                continue
+            stack = self.stack
+            if not stack:
+                if self.phase == Phase.SELECT:
+                    assert self.selection is not None
+                    self.deciding = self.selection.waiting
+                    return
+                self.start_turn(self.turn_player)
+                continue
+            f = stack[-1]
+            try:
+                run = runners[type(f)]
+            except KeyError:
+                RULES.run_item(self, f)  # raises: nothing runs this kind
+                raise
+            if run(self, f):
+                self.deciding = f.seat
+                return
+
+    # -- the API --------------------------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return -1 if self.result is not None else self.deciding
+
+    def _legal_actions(self) -> list[Action]:
+        if not self.stack:
+            if self.phase == Phase.SELECT and self.selection is not None:
+                return [Action("pick", c) for c in self.dealt[self.selection.waiting]]
+            raise EngineError("relic: no decision is pending")
+        return RULES.legal_for(self, self.stack[-1])
+
+    def _apply(self, action: Action) -> None:
+        if not self.stack:
+            self._apply_pick(action)
+        else:
+            RULES.apply_to(self, self.stack[-1], action)
+        self.advance()
+
+    # -- what a seat sees -----------------------------------------------------------------------------------------
+    def _public(self, s: int) -> dict[str, Any]:
+        return {"character": self.characters[s], "colour": SEAT_COLOURS[s], "space": self.positions[s],
+                "attributes": list(self.attributes[s]), "life": self.life[s], "level": self.level[s],
+                "influence": self.influence[s], "hand": len(self.hands[s]), "assets": list(self.assets[s]),
+                "trophies": list(self.trophies[s]), "corruption_up": list(self.corruption_face_up[s]),
+                "corruption_down": len(self.corruption_face_down[s]), "mission": self.missions[s],
+                "completed": list(self.completed[s]), "completed_hidden": len(self.completed_hidden[s]),
+                "tokens": list(self.objective_tokens[s]), "scenario_tokens": self.scenario_tokens[s],
+                "progress": self.mission_progress[s], "skip": self.skips[s], "eliminated": self.eliminated[s]}
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs: dict[str, Any] = {
+            "game": self.data.id, "seat": seat, "players": self.players, "scenario": self.scenario,
+            "phase": str(self.phase), "turn": self.turn_number, "active": self.turn_player,
+            "current": self.current_player, "table": [self._public(s) for s in range(self.players)],
+            "hand": sorted(self.hands[seat]), "my_corruption_down": sorted(self.corruption_face_down[seat]),
+            "my_completed_hidden": sorted(self.completed_hidden[seat]),
+            "board": {k: list(v) for k, v in sorted(self.board.items())},
+            "decks": {d: len(self.decks[d]) for d in DECKS}, "discards": {d: list(self.discards[d]) for d in DECKS},
+            "revealed": list(self.revealed), "charges": dict(sorted(self.charges.items())),
+            "spent": list(self.spent), "evaded": list(self.evaded),
+            "unused_characters": sorted(self.unused_characters) if self.selection is None else None,
+            "retired": list(self.retired_characters),
+            "stack": [{"kind": f.kind, **f.to_json()} for f in self.stack],
+            "last": self.last.as_dict() if self.last is not None else {},
+            "log": self.visible_log(seat),
+        }
+        bat = next((f for f in reversed(self.stack) if isinstance(f, Battle)), None)
+        if bat is not None:
+            obs["battle"] = {"seat": bat.seat, "score": self.battle_bonus(bat), "enemy": self.enemy_bonus(bat),
+                             "enemy_roll": bat.enemy_roll if bat.step >= BATTLE_PLAYER_ROLL else None}
+        if self.selection is not None:
+            obs["dealt"] = list(self.dealt[seat])
+            obs["choices"] = self.selection.view(seat)
+        if self.result is not None:
+            obs["outcome"] = self.result.as_dict()
+        return obs
+
+    def _resample(self, into: RelicState, seat: int, rng: Rng) -> None:
+        """The cards this seat cannot see (decks, the others' Power cards, face-down Corruption cards and completed
+        missions from the deck, and during set-up the character sheets dealt to the others and their choices) are
+        sorted, shuffled with ``rng`` and dealt back into zones of the same sizes."""
+        others = [t for t in range(self.players) if t != seat]
+        hidden = {"power": into.hands, "corruption": into.corruption_face_down, "mission": into.completed_hidden}
+        for d in DECKS:
+            zones = hidden.get(d)
+            pool = list(self.decks[d])
+            if zones is not None:
+                for t in others:
+                    pool.extend(zones[t])
+            pool.sort()
+            rng.shuffle(pool)
+            if zones is not None:
+                for t in others:
+                    k = len(zones[t])
+                    zones[t] = [pool.pop() for _ in range(k)]
+            into.decks[d] = [pool.pop() for _ in range(len(self.decks[d]))]
+        if self.selection is not None and into.selection is not None:
+            own = set(self.dealt[seat])
+            pool = sorted(c for c in self.data.character_ids if c not in own)
+            rng.shuffle(pool)
+            for t in others:
+                into.dealt[t] = sorted([pool.pop(), pool.pop()])
+                if t in into.selection.chosen:
+                    into.selection.chosen[t] = into.dealt[t][rng.below(2)]
+            into.unused_characters = sorted(pool)
+
+    def check_loaded(self) -> None:
+        """A saved game is untrusted: besides the kernel's checks, one entry per seat in every per-seat field, known
+        characters, spaces and scenario, and pending work that names seats and effect lists that exist."""
+        D = self.data
+        n = self.players
+        problems: list[str] = []
+        for name in ("dealt", "characters", "attributes", "life", "level", "influence", "positions", "hands",
+                     "corruption_face_up", "corruption_face_down", "trophies", "assets", "missions", "completed",
+                     "completed_hidden", "objective_tokens", "scenario_tokens", "mission_progress", "skips",
+                     "eliminated"):
+            if len(getattr(self, name)) != n:
+                problems.append(f"state.{name}: expected one entry per seat ({n})")
+        if self.scenario and self.scenario not in D.scenarios:
+            problems.append(f"state.scenario: no scenario {self.scenario[:20]!r}")
+        if any(c and c not in D.characters for c in self.characters + self.unused_characters):
+            problems.append("state.characters: a character that does not exist")
+        if any(p and p not in D.spaces for p in self.positions) or any(sp not in D.spaces for sp in self.board):
+            problems.append("state.positions: a space that does not exist")
+        if sorted(self.decks) != sorted(DECKS) or sorted(self.discards) != sorted(DECKS):
+            problems.append(f"state.decks: expected the decks {', '.join(DECKS)}")
+        lists = len(D.lists.lists)
+        for f in self.stack + self.after_turn:
+            refs = [getattr(f, k) for k in ("effects", "on_pass", "on_fail", "on_win", "on_lose") if hasattr(f, k)]
+            refs += list(getattr(f, "options", ())) if isinstance(f, Choose) else []
+            flat = [x for r in refs for x in (r if isinstance(r, tuple) else (r,))]
+            if not 0 <= f.seat < n or any(not 0 <= x < lists for x in flat):
+                problems.append(f"state.stack: {f.kind} names a seat or an effect list that does not exist")
+                break
+        if problems:
+            raise SaveError(problems)
+        super().check_loaded()
+
+    def chargeable(self) -> list[str]:
+        """The cards the current player may spend a charge from now."""
+        return sorted(a.a for a in self.legal_actions() if a.kind == "charge")
+
+    def probe(self) -> dict[str, Any]:
+        out: dict[str, Any] = super().probe()
+        out |= {"turn": self.turn_number, "turn_player": self.turn_player, "phase": str(self.phase),
+                "current": self.current_player, "scenario": self.scenario,
+                "board": {k: sorted(v) for k, v in sorted(self.board.items())},
+                "revealed": list(self.revealed),
+                "last": self.last.as_dict() if self.last is not None else {},
+                "legal": sorted(a.key for a in self.legal_actions()),
+                "chargeable": self.chargeable() if not self.is_terminal() else [],
+                "charges": dict(sorted(self.charges.items())),
+                "unused_characters": sorted(self.unused_characters),
+                "pending": self.stack[-1].kind if self.stack else ""}
+        for d in DECKS:
+            out[f"deck.{d}"] = len(self.decks[d])
+            out[f"discard.{d}"] = list(self.discards[d])
+            out[f"deck_top.{d}"] = list(reversed(self.decks[d][-5:]))
+        for sp, xs in self.board.items():
+            out[f"space.{sp}"] = sorted(xs)
+        for s in range(self.players):
+            out[f"character.{s}"] = self.characters[s]
+            out[f"pos.{s}"] = self.positions[s]
+            for i, a in enumerate(ATTRS):
+                out[f"{a}.{s}"] = self.attributes[s][i]
+            out[f"life.{s}"] = self.life[s]
+            out[f"level.{s}"] = self.level[s]
+            out[f"influence.{s}"] = self.influence[s]
+            out[f"hand.{s}"] = sorted(self.hands[s])
+            out[f"hand_size.{s}"] = len(self.hands[s])
+            out[f"assets.{s}"] = sorted(self.assets[s])
+            out[f"trophies.{s}"] = sorted(self.trophies[s])
+            out[f"corruption_up.{s}"] = sorted(self.corruption_face_up[s])
+            out[f"corruption_down.{s}"] = sorted(self.corruption_face_down[s])
+            out[f"corruption.{s}"] = self.corruption(s)
+            out[f"mission.{s}"] = self.missions[s]
+            out[f"completed.{s}"] = self.completed_count(s)
+            out[f"completed_missions.{s}"] = sorted(self.completed[s] + self.completed_hidden[s])
+            out[f"tokens.{s}"] = sorted(self.objective_tokens[s])
+            out[f"scenario_tokens.{s}"] = self.scenario_tokens[s]
+            out[f"skips.{s}"] = self.skips[s]
+            out[f"eliminated.{s}"] = self.eliminated[s]
+            out[f"power_limit.{s}"] = self.power_limit(s) if self.characters[s] else 0
+            out[f"threshold.{s}"] = self.threshold(s) if self.characters[s] else 0
+        return out
+
+    def describe(self, action: Action) -> str:
+        return describe(self, action)
+
+
+__all__ = ["Phase", "RelicState"]

@@ -1,0 +1,26 @@
+"""Wizard Cards (``../shared/rules/wizard-cards.txt``): the game's rules engine, declared for the kernel.
+
+- ``data.py``: the spell deck as the engine reads it; ``state.py``: the state, the turn and every rule;
+- ``setup.py``: positions for scenario files; ``view.py``: the terminal view and actions in words;
+- ``automaton.py``: the heuristic player, deciding from what its seat may see.
+
+The settings (players, variants, step cap, search) are in ``cards/wizard-cards/game.toml``, ``[engine]``.
+"""
+
+from __future__ import annotations
+
+from wizprint.solo.kernel import EngineCode
+
+from .automaton import WizardCardsAutomaton, WizardCardsView
+from .data import WORDS, WizardCardsData
+from .setup import SETUP_KEYS, setup
+from .state import Phase, WizardCardsState
+from .view import view
+
+ENGINE: EngineCode[WizardCardsState, WizardCardsData] = EngineCode(
+    state=WizardCardsState, data=WizardCardsData, new_state=WizardCardsState.new, setup=setup,
+    setup_keys=SETUP_KEYS, automaton=WizardCardsAutomaton, view=view, words=WizardCardsData.words,
+    handled=lambda: set(WORDS), doc=__doc__ or "",
+)
+
+__all__ = ["ENGINE", "Phase", "WizardCardsAutomaton", "WizardCardsData", "WizardCardsState", "WizardCardsView"]

@@ -1,0 +1,62 @@
+"""Wizard Cards' card data as its engine reads it: each spell card's effect word is its school (``ward``,
+``vigor``, ``fortune``, ``wrath``, or ``wild`` for the jokers) and its ``magnitude`` how strong it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wizprint.cards.model import Game, effect_words
+from wizprint.solo.kernel import RulesData
+
+SCHOOLS = ("ward", "vigor", "fortune", "wrath")
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+WORDS = frozenset({*SCHOOLS, "wild"})  # the effect words, and what the engine does with them: see state.py
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """One card instance: its school (effect word), magnitude, spell name and suit."""
+
+    school: str
+    magnitude: int
+    name: str
+    suit: str
+    rank: str
+
+
+class WizardCardsData(RulesData):
+    """The spell deck, compiled from the loaded game."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.id = game.id
+        self.name = game.name
+        self.spells: dict[str, Spell] = {}
+        for card, n in game.iter_copies("spells"):
+            (eff,) = card.effects
+            iid = card.id if card.copies == 1 else f"{card.id}#{n}"
+            name = card.get("spell") or card.name
+            self.spells[iid] = Spell(eff.word, int(eff.get("magnitude", 4)), str(name), str(card.get("suit") or ""),
+                                     str(card.get("rank") or ""))
+        order = ("wild", *SCHOOLS)
+        # hands are listed wild cards first, then by school and magnitude
+        self.sort_key = {c: (order.index(sp.school) if sp.school in order else 9, sp.magnitude, c)
+                         for c, sp in self.spells.items()}
+        self.jokers = [c for c, sp in self.spells.items() if sp.school == "wild"]
+
+    @property
+    def instances(self) -> list[str]:
+        return list(self.spells)
+
+    def sorted(self, cards: list[str]) -> list[str]:
+        return sorted(cards, key=self.sort_key.__getitem__)
+
+    def text(self, card: str) -> str:
+        """``QS Shield of Iron (Ward 4)``."""
+        sp = self.spells[card]
+        what = "Wild Magic 4" if sp.school == "wild" else f"{sp.school.capitalize()} {sp.magnitude}"
+        return f"{card} {sp.name} ({what})"
+
+    def words(self) -> set[str]:
+        return effect_words(e for card in self.game.cards() for e in card.effects)

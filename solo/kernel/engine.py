@@ -1,0 +1,202 @@
+"""Games declared in data: the ``[engine]`` table of a game's ``game.toml`` names its rules package and settings
+(players, variants, step cap, search budget); the package declares, once, the code side (:class:`EngineCode`).
+:func:`engine` binds the two to a loaded game folder, so an edited copy of a game plays as it prints.
+
+Only packages under ``wizprint.solo.games`` can be named: a game folder chooses among the shipped engines, it never
+brings code of its own.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from wizprint.errors import EngineError, UsageError, WizprintError
+
+from .state import RulesData, State
+from .values import Chance
+
+if TYPE_CHECKING:
+    from wizprint.cards.model import EngineDecl, Game
+
+    from .agents import Agent
+
+S = TypeVar("S", bound=State[Any])
+D = TypeVar("D", bound=RulesData)
+
+_MODULE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+@dataclass(frozen=True)
+class EngineCode(Generic[S, D]):
+    """What a game's package declares about its engine, once (its ``ENGINE``).
+
+    - ``state``: the State class; ``data``: compiles the loaded game into the engine's card data;
+    - ``new_state(data, players, seed, variant)``: a new game, dealt;
+    - ``setup(data, table, players, seed, variant, chance)``: a position from a scenario file's ``[setup]``,
+      whose keys ``setup_keys`` lists with what each means;
+    - ``automaton()``: the game's heuristic player; ``view(data, observation)``: the terminal's lines;
+    - ``evaluate(state)``: the returns a cut-short search playout is scored by (optional);
+    - ``words(data)``: every effect word the data uses, and ``handled``: the words the engine has a handler for.
+    """
+
+    state: type[S]
+    data: Callable[[Game], D]
+    new_state: Callable[[D, int, int, str], S]
+    setup: Callable[[D, Mapping[str, Any], int, int, str, Chance], S]
+    setup_keys: Mapping[str, str]
+    automaton: Callable[[], Agent]
+    view: Callable[[D, Mapping[str, Any]], list[str]]
+    words: Callable[[D], set[str]]
+    handled: Callable[[], set[str]]
+    evaluate: Callable[[S], list[float]] | None = None
+    doc: str = ""
+
+
+@dataclass
+class Engine:
+    """A game's engine bound to its loaded data (see :func:`engine`)."""
+
+    game: Game
+    decl: EngineDecl
+    code: EngineCode[Any, Any]
+    _data: Any = field(default=None, repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def min_players(self) -> int:
+        return self.decl.players_min or self.game.decl.players_min
+
+    @property
+    def max_players(self) -> int:
+        return self.decl.players_max or self.game.decl.players_max
+
+    @cached_property
+    def variants(self) -> tuple[str, ...]:
+        if self.decl.variant_kind:
+            return tuple(sorted(r.id for r in self.game.of_kind(self.decl.variant_kind)))
+        return self.decl.variants
+
+    @property
+    def data(self) -> Any:
+        """The compiled card data (made once)."""
+        if self._data is None:
+            self._data = self.code.data(self.game)
+        return self._data
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise UsageError(f"{self.name} is for {self._range()} players, not {players}")
+
+    def _range(self) -> str:
+        lo, hi = self.min_players, self.max_players
+        return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+    def check_variant(self, variant: str) -> None:
+        if variant and variant not in self.variants:
+            raise UsageError(f"{self.name} has no variant {variant!r} (variants: {', '.join(self.variants) or 'none'})")
+
+    def new_state(self, players: int | None = None, seed: int = 0, variant: str = "") -> State[Any]:
+        """A new game, dealt from ``seed``."""
+        n = self.min_players if players is None else players
+        self.check_players(n)
+        self.check_variant(variant)
+        s: State[Any] = self.code.new_state(self.data, n, seed, variant)
+        s.step_cap = self.decl.step_cap
+        return s
+
+    def from_json(self, data: Mapping[str, Any]) -> State[Any]:
+        """A saved state, checked against the declaration and the rules' invariants."""
+        s: State[Any] = self.code.state.from_json(data, self.data, self.decl.step_cap)
+        if not self.min_players <= s.players <= self.max_players:
+            raise EngineError(f"the saved game has {s.players} players; {self.name} is for {self._range()}")
+        return s
+
+    def setup(self, table: Mapping[str, Any], players: int, seed: int, variant: str, chance: Chance) -> State[Any]:
+        """A position from a scenario file's ``[setup]`` table."""
+        self.check_players(players)
+        self.check_variant(variant)
+        s: State[Any] = self.code.setup(self.data, table, players, seed, variant, chance)
+        s.step_cap = self.decl.step_cap
+        return s
+
+    def automaton(self) -> Agent:
+        return self.code.automaton()
+
+    def view(self, observation: Mapping[str, Any]) -> list[str]:
+        return self.code.view(self.data, observation)
+
+    @property
+    def evaluate(self) -> Callable[[State[Any]], list[float]] | None:
+        return self.code.evaluate
+
+    def unhandled_words(self) -> list[str]:
+        """Effect words the game's data uses that the engine has no handler for."""
+        return sorted(self.code.words(self.data) - self.code.handled())
+
+
+def engine_modules() -> list[str]:
+    """The engine packages wizprint ships (the only ones a game.toml may name)."""
+    from wizprint.solo import games
+
+    return sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg)
+
+
+def _code(module: str, where: str) -> EngineCode[Any, Any]:
+    if not _MODULE.match(module) or module not in engine_modules():
+        raise WizprintError(f"{where}: [engine] module {module!r} is not an engine of wizprint "
+                            f"(engines: {', '.join(engine_modules())})")
+    mod = importlib.import_module(f"wizprint.solo.games.{module}")
+    code = getattr(mod, "ENGINE", None)
+    if not isinstance(code, EngineCode):
+        raise EngineError(f"wizprint.solo.games.{module} declares no ENGINE")
+    return code
+
+
+_CACHE: dict[str, Engine] = {}  # by the reference given, and by the folder's resolved path
+
+
+def engine(ref: str | Path | Game) -> Engine:
+    """The engine of a game: a game id, a game folder (as for ``build``) or a loaded game. Loaded once per
+    folder and process."""
+    from wizprint.cards.loader import display_path, load_game, resolve_game_dir
+    from wizprint.cards.model import Game
+
+    if not isinstance(ref, Game):
+        hit = _CACHE.get(str(ref))
+        if hit is not None:
+            return hit
+        root = str(resolve_game_dir(str(ref)).resolve())
+        hit = _CACHE.get(root)
+        if hit is None:
+            hit = engine(load_game(root))
+            if len(_CACHE) > 64:
+                _CACHE.clear()
+            _CACHE[root] = hit
+        _CACHE[str(ref)] = hit
+        return hit
+    game = ref
+    if game.decl.engine is None:
+        raise UsageError(f"{game.name} has no rules engine (no [engine] table in its game.toml)")
+    return Engine(game, game.decl.engine, _code(game.decl.engine.module, display_path(game.root / "game.toml")))
+
+
+def engine_games() -> list[str]:
+    """The shipped games that declare an engine (what the conformance tests run)."""
+    from wizprint.cards.loader import load_game
+    from wizprint.resources import game_ids
+
+    return [g for g in game_ids() if load_game(g).decl.engine is not None]

@@ -1,0 +1,353 @@
+"""The state of a game, after OpenSpiel's Python game API.
+
+A :class:`State` holds a whole game: whose decision it is (``current_player``), the ``legal_actions()``,
+``apply(action)``, ``is_terminal()``, ``outcome()`` and ``returns()``, what one seat may see
+(``observation(seat)``), ``clone()`` and a JSON round trip (both derived from the declared fields), and
+``determinize(seat, rng)`` for search. One seeded :class:`~wizprint.solo.kernel.rng.Rng` inside the state makes
+every chance event (shuffles, dice, random choices); a scenario may script the dice and the random choices instead
+(:class:`~wizprint.solo.kernel.values.Chance`). Illegal actions raise
+:class:`~wizprint.errors.IllegalActionError` and change nothing; a game that runs past its step cap raises
+:class:`~wizprint.errors.StepCapError`.
+
+Card instances are named by design id, with ``#n`` for the n-th copy of a design with copies (``D01#3``); logs,
+actions and scenario files use these names. Fields that hold cards are declared with :func:`zone`, so the kernel
+knows every zone: it checks that each card is in exactly one, lists them (``zones()``) and lets a scenario
+arrange a pile (``arrange``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import field
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapError
+
+from .fields import Declared, declare, shared, transient
+from .rng import Rng
+from .values import Action, Chance, LogEntry, Outcome, Stats, design_of
+
+ZONE = "wizprint.zone"
+SLOTS = "wizprint.slots"
+
+
+class RulesData(ABC):
+    """A game's card data compiled for its engine from the loaded game folder (built once, shared by every state
+    of that game)."""
+
+    id: str  # the game id
+    name: str
+
+    @property
+    @abstractmethod
+    def instances(self) -> Collection[str]:
+        """Every card instance of the game (``D01#3`` for copies)."""
+
+
+D = TypeVar("D", bound=RulesData)
+
+
+def zone(name: str, *, slots: bool = False) -> Any:
+    """Declare a field that holds cards: a list (one zone ``name``), a list of lists (one zone per seat,
+    ``name.0``...), or with ``slots=True`` a list of single cards per seat where ``""`` is an empty slot."""
+    return field(default_factory=list, metadata={ZONE: name, SLOTS: slots})
+
+
+def zone_map(name: str) -> Any:
+    """Declare a dict field of card lists: one zone ``name.KEY`` per key."""
+    return field(default_factory=dict, metadata={ZONE: name, SLOTS: False})
+
+
+@declare
+class State(Declared, ABC, Generic[D]):
+    """Base class of every game's state; a game declares its own fields in a subclass (see ``fields.py``)."""
+
+    data: D = shared()  # the compiled card data
+    step_cap: int = shared(10_000)  # from the game's [engine] table
+    players: int = 2
+    variant: str = ""
+    rng: Rng = field(default_factory=Rng)
+    steps: int = 0
+    log: list[LogEntry] = field(default_factory=list)
+    chance: Chance = field(default_factory=Chance)
+    result: Outcome | None = None
+    stats: Stats | None = transient()
+    _legal: list[Action] | None = transient()
+
+    SEATS_IN_RANGE: ClassVar[tuple[str, ...]] = ()  # int fields (or lists of ints) that name seats (checked on load)
+
+    # -- the API ----------------------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to decide next, or -1 when the game is over."""
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take (cached until the next ``apply``)."""
+        if self._legal is None:
+            self._legal = [] if self.result is not None else self._legal_actions()
+        return self._legal
+
+    def apply(self, action: Action) -> None:
+        """Take an action for the current player; an action that is not legal raises and changes nothing."""
+        if self.result is not None:
+            raise IllegalActionError(f"the game is over; {action.key!r} cannot be played")
+        legal = self.legal_actions()
+        if action not in legal:
+            shown = ", ".join(a.key for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+            raise IllegalActionError(f"{action.key!r} is not legal now for seat {self.current_player} "
+                                     f"(legal: {shown})")
+        self.steps += 1
+        if self.steps > self.step_cap:
+            raise StepCapError(f"{self.data.id}: the game passed its step cap of {self.step_cap} steps")
+        self._legal = None
+        self._apply(action)
+        self._legal = None
+
+    def apply_key(self, key: str) -> Action:
+        """Apply the legal action whose key is ``key`` (scenario files, the terminal)."""
+        for a in self.legal_actions():
+            if a.key == key:
+                self.apply(a)
+                return a
+        raise IllegalActionError(f"{key!r} is not a legal action now (legal: "
+                                 f"{', '.join(a.key for a in self.legal_actions()[:12])})")
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """The legal actions of a live state (the base class caches them)."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Carry out a legal action (the base class has checked it)."""
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+        return self.result
+
+    def returns(self) -> list[float]:
+        return self.result.returns(self.players) if self.result else [0.0] * self.players
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything seat ``seat`` may see, as JSON-able data; never another seat's hidden cards."""
+
+    def describe(self, action: Action) -> str:
+        """A readable label for an action (names and ids of the cards it names)."""
+        return action.key
+
+    def probe(self) -> dict[str, Any]:
+        """Named values for scenario expectations (``hand.0``, ``damage.1``...); a game adds its own to these
+        (``winners`` and ``reason`` once the game is over)."""
+        if self.result is None:
+            return {}
+        return {"winners": list(self.result.winners), "reason": self.result.reason}
+
+    def turns_played(self) -> int:
+        """The turns played so far (one player's turn each); solo checks report game length in them."""
+        return self.steps
+
+    def setting(self) -> str | None:
+        """What this game is played on, where that varies (Relic: the scenario); None otherwise."""
+        return None
+
+    # -- JSON -------------------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.data.id, **super().to_json()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], rules: D, step_cap: int) -> Self:
+        """A state from its JSON: every value checked against the declaration, then the rules' invariants (each
+        card in exactly one zone, seats in range)."""
+        if not isinstance(data, Mapping):
+            raise SaveError(["state: expected an object"])
+        if data.get("game") != rules.id:
+            raise SaveError([f"state.game: this is not a saved game of {rules.id} (it says {data.get('game')!r})"])
+        body = {k: v for k, v in data.items() if k != "game"}
+        s = cls.load_json(body, "state", data=rules, step_cap=step_cap)
+        s.check_loaded()
+        return s
+
+    def check_loaded(self) -> None:
+        """The invariants a loaded state must meet before play resumes (raises :class:`SaveError`)."""
+        problems: list[str] = []
+        if not 1 <= self.players <= 16:
+            problems.append(f"state.players: {self.players} is not a number of players")
+        for name in self.SEATS_IN_RANGE:
+            v = getattr(self, name)
+            for x in (v if isinstance(v, list) else [v]):
+                if not -1 <= x < self.players:
+                    problems.append(f"state.{name}: seat {x} does not exist in a game of {self.players}")
+        for e in self.log:
+            if e.seats is not None and any(not 0 <= x < self.players for x in e.seats):
+                problems.append("state.log: a line is addressed to a seat that does not exist")
+                break
+        if self.result is not None and any(not 0 <= w < self.players for w in self.result.winners):
+            problems.append("state.result.winners: a winner seat that does not exist")
+        if problems:
+            raise SaveError(problems)
+        try:
+            self.check_zones()
+        except EngineError as exc:
+            raise SaveError([f"state: {exc}"]) from None
+
+    # -- zones ----------------------------------------------------------------------------------------------
+    @classmethod
+    def zone_shapes(cls) -> list[tuple[str, str, str]]:
+        """The declared zones: (field, zone name, shape), the shape being ``pile`` (a list), ``seats`` (a list
+        per seat), ``slots`` (one card or ``""`` per seat) or ``map`` (a list per key)."""
+        got: list[tuple[str, str, str]] | None = cls.__dict__.get("_zone_shapes")
+        if got is None:
+            hints = typing.get_type_hints(cls)
+            got = []
+            for f in dataclasses.fields(cls):
+                if ZONE not in f.metadata:
+                    continue
+                tp = hints[f.name]
+                origin, args = typing.get_origin(tp), typing.get_args(tp)
+                if origin is dict:
+                    shape = "map"
+                elif f.metadata[SLOTS]:
+                    shape = "slots"
+                elif origin is list and typing.get_origin(args[0]) is list:
+                    shape = "seats"
+                else:
+                    shape = "pile"
+                got.append((f.name, str(f.metadata[ZONE]), shape))
+            type.__setattr__(cls, "_zone_shapes", got)
+        return got
+
+    def zones(self) -> dict[str, list[str]]:
+        """Every card instance by zone (from the fields declared with :func:`zone`); each card is in exactly one."""
+        out: dict[str, list[str]] = {}
+        for attr, name, shape in self.zone_shapes():
+            v = getattr(self, attr)
+            if shape == "pile":
+                out[name] = list(v)
+            elif shape == "seats":
+                for i, xs in enumerate(v):
+                    out[f"{name}.{i}"] = list(xs)
+            elif shape == "slots":
+                for i, x in enumerate(v):
+                    out[f"{name}.{i}"] = [x] if x else []
+            else:
+                for k, xs in v.items():
+                    out[f"{name}.{k}"] = list(xs)
+        return out
+
+    def zone_list(self, name: str) -> list[str]:
+        """The live list behind zone ``name`` (for scenario files that arrange a pile)."""
+        head, _, key = name.rpartition(".")
+        for attr, base, shape in self.zone_shapes():
+            v = getattr(self, attr)
+            if shape == "pile" and name == base:
+                return v  # type: ignore[no-any-return]
+            if head != base:
+                continue
+            if shape == "map" and key in v:
+                return v[key]  # type: ignore[no-any-return]
+            if shape == "seats" and key.isdigit() and int(key) < len(v):
+                return v[int(key)]  # type: ignore[no-any-return]
+        raise EngineError(f"{self.data.id} has no pile named {name!r} (piles: {', '.join(sorted(self.zones()))})")
+
+    def arrange(self, name: str, top_first: Sequence[str]) -> None:
+        """Put the named cards of zone ``name`` on top of it, the first named on top (a scripted shuffle)."""
+        pile = self.zone_list(name)
+        for c in top_first:
+            if c not in pile:
+                raise EngineError(f"{c} is not in {name}")
+        if len(set(top_first)) != len(top_first):
+            raise EngineError(f"a card is named twice in the order of {name}")
+        rest = [c for c in pile if c not in top_first]
+        pile[:] = rest + list(reversed(top_first))
+        self._legal = None
+
+    def check_zones(self) -> None:
+        """Every card instance in exactly one zone (raises otherwise)."""
+        every = self.data.instances
+        found = [x for z in self.zones().values() for x in z]
+        if len(found) != len(every) or set(found) != set(every):
+            seen: set[str] = set()
+            dup = sorted({x for x in found if x in seen or seen.add(x)})  # type: ignore[func-returns-value]
+            missing = sorted(set(every) - set(found))
+            unknown = sorted(set(found) - set(every))
+            raise EngineError(f"{self.data.id}: the cards are not each in one zone (twice: {dup[:8]}; missing: "
+                              f"{missing[:8]}; unknown: {unknown[:8]})")
+
+    # -- search -----------------------------------------------------------------------------------------------
+    def script(self, dice: Sequence[int] = (), picks: Sequence[str] = (), strict: bool | None = None) -> None:
+        """Add scripted dice and random choices (scenario files), and set strict mode."""
+        ch = self.chance
+        self.chance = Chance((*ch.dice, *dice), (*ch.picks, *picks), ch.strict if strict is None else strict)
+
+    def determinize(self, seat: int, rng: Rng) -> Self:
+        """A state ``seat`` cannot tell from this one: the cards it cannot see are redealt with ``rng`` (the
+        game's :meth:`_resample`), every log line it may not read is dropped, the scripted chance is cleared and the
+        generator is reseeded from ``rng``. The result depends only on ``observation(seat)`` and ``rng``."""
+        s = self.clone()
+        self._resample(s, seat, rng)
+        s.log = [e for e in self.log if e.seats is None or seat in e.seats]
+        s.chance = Chance()
+        s.rng = Rng(rng.next64())
+        return s
+
+    @abstractmethod
+    def _resample(self, into: Self, seat: int, rng: Rng) -> None:
+        """Redeal into ``into`` (a clone of this state) every card ``seat`` cannot see, consistently with what it
+        knows, drawing from ``rng`` only."""
+
+    # -- helpers for games ------------------------------------------------------------------------------------
+    def roll(self, sides: int = 6) -> int:
+        """A die: the next scripted one, else from the generator (an error in strict mode)."""
+        ch = self.chance
+        if ch.dice:
+            v = ch.dice[0]
+            self.chance = Chance(ch.dice[1:], ch.picks, ch.strict)
+            if not 1 <= v <= sides:
+                raise EngineError(f"scripted die {v} is not a d{sides} result")
+            return v
+        if ch.strict:
+            raise EngineError("a die was rolled that the scenario does not script (strict mode)")
+        return self.rng.randint(1, sides)
+
+    def pick(self, options: Sequence[str], what: str) -> str:
+        """A random choice among ``options`` (sorted first, so it does not depend on their order): the next scripted
+        pick, else from the generator (an error in strict mode, unless there is only one option)."""
+        opts = sorted(options)
+        if not opts:
+            raise EngineError(f"nothing to choose {what} from")
+        ch = self.chance
+        if ch.picks:
+            v = ch.picks[0]
+            self.chance = Chance(ch.dice, ch.picks[1:], ch.strict)
+            if v not in opts:
+                raise EngineError(f"the scripted pick {v!r} is not one of the {what} to choose from "
+                                  f"({', '.join(opts)})")
+            return v
+        if ch.strict and len(opts) == 1:
+            return opts[0]  # no chance in a choice of one
+        if ch.strict:
+            raise EngineError(f"a random {what} was chosen that the scenario does not script (strict mode; "
+                              f"add picks = [...] with one of {', '.join(opts[:8])})")
+        return opts[self.rng.below(len(opts))]
+
+    def say(self, text: str, seats: Iterable[int] | None = None) -> None:
+        self.log.append(LogEntry(text, tuple(seats) if seats is not None else None))
+
+    def visible_log(self, seat: int, last: int = 40) -> list[str]:
+        out = [e.text for e in self.log if e.seats is None or seat in e.seats]
+        return out[-last:]
+
+    def note_draw(self, seat: int, card: str) -> None:
+        if self.stats is not None:
+            self.stats.add(self.stats.drawn, seat, design_of(card))
+
+    def note_play(self, seat: int, card: str) -> None:
+        if self.stats is not None:
+            self.stats.add(self.stats.played, seat, design_of(card))

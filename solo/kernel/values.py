@@ -1,0 +1,130 @@
+"""The kernel's small value types: a move (:class:`Action`), how a game ended (:class:`Outcome`), a log line
+(:class:`LogEntry`), scripted chance (:class:`Chance`) and solo-check statistics (:class:`Stats`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .fields import Declared, value
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A move: a ``kind`` and up to two arguments (card instances, targets, choices).
+
+    ``key`` is its canonical text, e.g. ``play QS`` or ``attach I05 W03``; scenario files and logs use it.
+
+    >>> Action("attach", "I05", "W03").key
+    'attach I05 W03'
+    >>> Action.parse("play QS") == Action("play", "QS")
+    True
+    """
+
+    kind: str
+    a: str = ""
+    b: str = ""
+
+    @property
+    def key(self) -> str:
+        return " ".join(p for p in (self.kind, self.a, self.b) if p)
+
+    def __str__(self) -> str:
+        return self.key
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        parts = text.split()
+        if not parts or len(parts) > 3:
+            raise ValueError(f"an action is a word and up to two arguments, not {text!r}")
+        return Action(*parts)
+
+
+@value
+class Outcome(Declared):
+    """How a game ended.
+
+    ``winners``: the winning seats (several on a shared win; all of them on a draw); ``scores``: each seat's score
+    as the game counts it; ``reason``: the ending in words.
+    """
+
+    winners: tuple[int, ...] = ()
+    scores: tuple[float, ...] = ()
+    reason: str = ""
+
+    def returns(self, n: int) -> list[float]:
+        """+1 for a sole winner and -1 for the others; a shared win splits; everybody 0 on a full draw.
+
+        >>> Outcome((1,), (0.0, 3.0), "").returns(3)
+        [-1.0, 1.0, -1.0]
+        """
+        if not self.winners or len(self.winners) == n:
+            return [0.0] * n
+        win = 1.0 if len(self.winners) == 1 else 1.0 / len(self.winners)
+        return [win if s in self.winners else -1.0 for s in range(n)]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+
+
+@value
+class LogEntry(Declared):
+    """A line of the game log: ``seats`` are the seats that may read it (``None``: everybody)."""
+
+    text: str = ""
+    seats: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int) -> bool:
+        return self.seats is None or seat in self.seats
+
+
+@value
+class Chance(Declared):
+    """What chance will bring, scripted (scenario files): ``dice`` are the next die results, ``picks`` the next
+    random choices (by the value chosen). In ``strict`` mode a die or a random choice the script does not give is
+    an error; otherwise it comes from the state's generator. A value: the state replaces it as the script is used,
+    so clones share it for free."""
+
+    dice: tuple[int, ...] = ()
+    picks: tuple[str, ...] = ()
+    strict: bool = False
+
+
+@dataclass
+class Stats:
+    """Per-game tracking for solo checks: which designs each seat drew and played (off in search clones)."""
+
+    drawn: list[dict[str, int]] = field(default_factory=list)
+    played: list[dict[str, int]] = field(default_factory=list)
+
+    def add(self, table: list[dict[str, int]], seat: int, design: str) -> None:
+        while len(table) <= seat:
+            table.append({})
+        table[seat][design] = table[seat].get(design, 0) + 1
+
+
+def one_per_design(cards: Iterable[str]) -> list[str]:
+    """The cards sorted, with one instance per design: copies of a design are the same choice.
+
+    >>> one_per_design(["D01#2", "W03", "D01#1"])
+    ['D01#1', 'W03']
+    """
+    seen: set[str] = set()
+    out = []
+    for x in sorted(cards):
+        d = design_of(x)
+        if d not in seen:
+            seen.add(d)
+            out.append(x)
+    return out
+
+
+def design_of(instance: str) -> str:
+    """``D01#3`` -> ``D01``.
+
+    >>> design_of("D01#3"), design_of("QS")
+    ('D01', 'QS')
+    """
+    i = instance.find("#")
+    return instance if i < 0 else instance[:i]

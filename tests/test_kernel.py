@@ -1,0 +1,345 @@
+"""The engine kernel: declared fields (clone and JSON derived, every loaded value checked), zones and scripted
+chance, the [engine] table, game ids before folders, and the import layering (no cycles; the solo engine never
+imports the printer; the kernel imports no game)."""
+
+from __future__ import annotations
+
+import ast
+import enum
+import json
+import subprocess
+import sys
+from dataclasses import field
+from pathlib import Path
+
+import pytest
+
+from wizprint.errors import EngineError, SaveError, WizprintError
+from wizprint.solo.kernel import Commitments, Declared, Outcome, declare, engine, value
+from wizprint.solo.kernel.rng import Rng
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = {"core": "wizprint", "cards": "wizprint.cards", "generator": "wizprint.generator", "solo": "wizprint.solo",
+            "layouts": "wizprint.layouts"}
+
+
+class Colour(enum.StrEnum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Step(enum.IntEnum):
+    START = 0
+    DONE = 9
+
+
+@value
+class Point(Declared):
+    x: int = 0
+    label: str = ""
+
+
+@declare
+class Item(Declared):
+    kind = ""
+
+
+@declare
+class Roll(Item):
+    kind = "roll"
+    step: Step = Step.START
+    dice: tuple[int, ...] = ()
+
+
+@declare
+class Fight(Item):
+    kind = "fight"
+    foes: list[str] = field(default_factory=list)
+    colour: Colour = Colour.RED
+
+
+@declare
+class Sample(Declared):
+    n: int = 0
+    ratio: float = 0.5
+    names: list[str] = field(default_factory=list)
+    piles: list[list[str]] = field(default_factory=list)
+    by_key: dict[str, list[int]] = field(default_factory=dict)
+    by_seat: dict[int, str] = field(default_factory=dict)
+    maybe: Point | None = None
+    stack: list[Item] = field(default_factory=list)
+    tags: set[str] = field(default_factory=set)
+    rng: Rng = field(default_factory=Rng)
+
+
+def sample() -> Sample:
+    return Sample(3, 0.25, ["a"], [["b", "c"], []], {"k": [1, 2]}, {1: "one"}, Point(2, "p"),
+                  [Roll(Step.DONE, (6, 1)), Fight(["TR01"], Colour.BLUE)], {"t"}, Rng(99))
+
+
+def test_declared_fields_clone_deep_and_share_values() -> None:
+    s = sample()
+    c = s.clone()
+    assert c.to_json() == s.to_json()
+    c.piles[0].append("x")
+    c.by_key["k"].append(3)
+    assert isinstance(c.stack[1], Fight)
+    c.stack[1].foes.append("TB01")
+    c.tags.add("u")
+    c.rng.next64()
+    assert s.piles == [["b", "c"], []] and s.by_key == {"k": [1, 2]} and s.stack[1].foes == ["TR01"]  # type: ignore
+    assert s.tags == {"t"} and s.rng.state == 99
+    assert c.maybe is s.maybe  # a value is shared, never copied
+
+
+def test_declared_fields_json_round_trip_with_kinds() -> None:
+    s = sample()
+    j = json.loads(json.dumps(s.to_json()))
+    assert j["stack"][0] == {"kind": "roll", "step": 9, "dice": [6, 1]} and j["by_seat"] == {"1": "one"}
+    back = Sample.load_json(j)
+    assert back.to_json() == s.to_json() and isinstance(back.stack[1], Fight) and back.stack[1].colour is Colour.BLUE
+
+
+@pytest.mark.parametrize("path,bad,words", [
+    ("n", "3", "Sample.n: expected a whole number"),
+    ("ratio", float("nan"), "Sample.ratio: expected a finite number"),
+    ("n", 10**40, "a whole number of a sensible size"),
+    ("names", {"a": 1}, "Sample.names: expected a list"),
+    ("by_seat", {"x": "one"}, "a whole-number key"),
+    ("stack", [{"kind": "dance"}], "Sample.stack[0].kind: expected one of fight, roll"),
+    ("stack", [{"kind": "roll", "step": 4, "dice": []}], "Sample.stack[0].step: expected one of 0, 9"),
+    ("rng", -1, "expected a generator state"),
+    ("maybe", {"x": 1}, "Sample.maybe.label: missing"),
+])
+def test_loading_checks_every_value_with_its_path(path: str, bad: object, words: str) -> None:
+    j = sample().to_json()
+    j[path] = bad
+    with pytest.raises(SaveError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        Sample.load_json(j)
+
+
+def test_unknown_and_missing_keys_are_refused() -> None:
+    j = sample().to_json()
+    with pytest.raises(SaveError, match="unknown key 'extra'"):
+        Sample.load_json({**j, "extra": 1})
+    del j["n"]
+    with pytest.raises(SaveError, match=r"Sample\.n: missing"):
+        Sample.load_json(j)
+
+
+def test_a_type_the_kernel_cannot_save_is_refused_when_declared() -> None:
+    @declare
+    class Bad(Declared):
+        blob: object = None
+
+    with pytest.raises(TypeError, match="cannot declare a field of type"):
+        Bad().clone()
+
+
+def test_values_and_commitments() -> None:
+    o = Outcome((1,), (0.0, 3.0), "P2 wins")
+    assert Outcome.load_json(json.loads(json.dumps(o.to_json()))) == o
+    c = Commitments([0, 1])
+    c.commit(0, "CH03")
+    assert c.view(1) == {"0": "committed", "1": None} and c.view(0)["0"] == "CH03" and c.waiting == 1
+    assert Commitments.load_json(c.to_json()).chosen == {0: "CH03"}
+
+
+def test_zones_arrange_and_scripted_chance() -> None:
+    eng = engine("wizard-cards")
+    s = eng.new_state(2, 5)
+    zones = s.zones()
+    assert set(zones) >= {"spell_pile", "discard", "hand.0", "hand.1", "damage.0", "ward.1", "spell"}
+    top = s.spell_pile[:3]
+    s.arrange("spell_pile", top)
+    assert s.spell_pile[-3:] == list(reversed(top))
+    with pytest.raises(EngineError, match=r"has no pile named 'hand\.7'"):
+        s.arrange("hand.7", [])
+    with pytest.raises(EngineError, match="is not in spell_pile"):
+        s.arrange("spell_pile", [s.hands[0][0]])
+    s.script(dice=[4, 6], picks=["b"], strict=True)
+    assert (s.roll(), s.roll()) == (4, 6)
+    assert s.pick(["a", "b"], "letter") == "b"
+    with pytest.raises(EngineError, match="does not script"):
+        s.roll()
+    with pytest.raises(EngineError, match="a random letter"):
+        s.pick(["a", "b"], "letter")
+    s.script(picks=["z"])
+    with pytest.raises(EngineError, match="not one of the letter"):
+        s.pick(["a", "b"], "letter")
+
+
+def test_a_saved_state_is_checked_against_the_rules() -> None:
+    eng = engine("wizard-cards")
+    j = eng.new_state(2, 5).to_json()
+    for key, bad, words in (("turn_player", 5, "seat 5 does not exist"), ("players", 40, "not a number of players"),
+                            ("game", "relic", "not a saved game of wizard-cards"),
+                            ("hands", "all", "state.hands: expected a list")):
+        with pytest.raises(SaveError, match=words):
+            eng.from_json({**j, key: bad})
+
+
+# -- the [engine] table and game references ----------------------------------------------------------------------
+def test_engines_are_declared_in_data(game_copy: object) -> None:
+    eng = engine("wizard-cards")
+    assert (eng.min_players, eng.max_players, eng.variants, eng.decl.step_cap) == (2, 2, ("hectic", "constructed"),
+                                                                                    5000)
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ('module = "wizard_cards"', 'module = "os"', "module 'os' is not an engine of wizprint"),
+    ('module = "wizard_cards"', 'module = "../evil"', "[engine] module must name an engine package"),
+    ("step_cap = 5000", 'step_cap = "many"', "step_cap must be a whole number"),
+    ('search = "tree"', 'search = "deep"', "search must be 'tree' or 'paired'"),
+    ("search_budget = 800", "search_budget = 0", "search_budget must be a whole number from 1"),
+    ("search_budget = 800", "search_budget = 800\ncolour = 3", "[engine] unknown key 'colour'"),
+])
+def test_a_bad_engine_table_is_a_clear_error(game_copy, old: str, new: str, words: str) -> None:  # type: ignore
+    g = game_copy("wizard-cards")
+    p = g / "game.toml"
+    p.write_text(p.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    with pytest.raises(WizprintError) as info:
+        engine(str(g))
+    assert words in str(info.value) and "game.toml:" in str(info.value)
+
+
+def test_an_edited_copy_of_a_game_plays_as_it_prints(game_copy) -> None:  # type: ignore[no-untyped-def]
+    """The engine reads the folder it is given: a copy where every Lesser Ward (magnitude 1) absorbs 2 plays so."""
+    g = game_copy("wizard-cards")
+    p = g / "components.toml"
+    text = p.read_text(encoding="utf-8")
+    assert "magnitude = 1" in text
+    p.write_text(text.replace('word = "ward", magnitude = 1', 'word = "ward", magnitude = 2'), encoding="utf-8")
+    copy = engine(str(g))
+    assert copy.data.spells["AS"].magnitude == 2 and engine("wizard-cards").data.spells["AS"].magnitude == 1
+
+
+def test_a_game_id_is_not_hidden_by_a_folder_of_that_name(tmp_path: Path) -> None:
+    (tmp_path / "covenant").mkdir()
+    (tmp_path / "output" / "relic").mkdir(parents=True)
+    for args, cwd in ((["solo", "check", "covenant", "--games", "3", "-q"], tmp_path),
+                      (["export", "csv", "covenant"], tmp_path),
+                      (["export", "csv", "relic"], tmp_path / "output")):
+        r = subprocess.run([sys.executable, "-m", "wizprint", *args], capture_output=True, text=True, cwd=cwd,
+                           timeout=300)
+        assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "wizprint", "export", "csv", "./covenant"], capture_output=True,
+                       text=True, cwd=tmp_path, timeout=60)
+    assert r.returncode == 1 and "not a game folder" in r.stderr
+
+
+# -- layering ----------------------------------------------------------------------------------------------------
+def _module_of(path: Path) -> str:
+    rel = path.relative_to(ROOT)
+    parts = list(rel.with_suffix("").parts)
+    base = PACKAGES[parts[0]].split(".")
+    rest = parts[1:]
+    if rest and rest[-1] == "__init__":
+        rest = rest[:-1]
+    return ".".join(base + rest)
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """The modules ``path`` imports when it is loaded (module level, not under ``if TYPE_CHECKING``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    pkg = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for n in nodes:
+            if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test):
+                visit(n.orelse)
+                continue
+            if isinstance(n, ast.Import):
+                out.update(a.name for a in n.names)
+            elif isinstance(n, ast.ImportFrom):
+                if n.level:
+                    base = pkg.split(".")
+                    base = base[: len(base) - (n.level - 1)]
+                    target = ".".join(base + ([n.module] if n.module else []))
+                else:
+                    target = n.module or ""
+                out.add(target)
+                for a in n.names:
+                    out.add(f"{target}.{a.name}")
+            elif isinstance(n, (ast.If, ast.Try)):
+                visit(n.body)
+                visit(getattr(n, "orelse", []))
+                for h in getattr(n, "handlers", []):
+                    visit(h.body)
+
+    visit(tree.body)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    files = [p for d in ("core", "cards", "generator", "solo") for p in (ROOT / d).rglob("*.py")]
+    mods = {_module_of(p): p for p in files}
+    graph: dict[str, set[str]] = {}
+    for m, p in mods.items():
+        graph[m] = {t for t in _imports(p, m) if t in mods and t != m}
+    return graph
+
+
+def test_no_import_cycles() -> None:
+    graph = _graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                comp.append(w)
+                if w == v:
+                    break
+            # a package and its own __init__ importing its submodules is not a cycle
+            real = [c for c in comp if not any(c != d and d.startswith(c + ".") for d in comp)]
+            if len(comp) > 1 and len(real) > 1:
+                cycles.append(sorted(comp))
+
+    sys.setrecursionlimit(10_000)
+    for v in graph:
+        if v not in index:
+            strong(v)
+    assert cycles == [], cycles
+
+
+def test_layers_import_only_down() -> None:
+    graph = _graph()
+    for m, deps in graph.items():
+        if m.startswith("wizprint.solo"):
+            assert not any(d.startswith("wizprint.generator") for d in deps), f"{m} imports the printer"
+        if m.startswith("wizprint.generator") or m.startswith("wizprint.cards"):
+            assert not any(d.startswith("wizprint.solo") for d in deps), f"{m} imports the solo engine"
+        if m.startswith("wizprint.solo.kernel"):
+            assert not any(d.startswith("wizprint.solo.games.") or d.startswith("wizprint.solo.agents")
+                           for d in deps), f"the kernel module {m} imports a game or an agent"
+        if m.startswith("wizprint.solo.games."):
+            game = m.split(".")[3]
+            assert not any(d.startswith("wizprint.solo.games.") and d.split(".")[3] != game for d in deps), \
+                f"{m} imports another game"
+    # and at run time: playing every game loads no printer module
+    code = ("import sys\nfrom wizprint.solo.kernel import engine, engine_games\nfrom wizprint.solo.runner import "
+            "run_one\nfor g in engine_games():\n    run_one(g, 0, 1, ['automaton'], engine(g).min_players)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('wizprint.generator')))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_no_solo_file_is_too_long_to_read() -> None:
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / "solo").rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 850}
+    assert long == {}
