@@ -17,6 +17,9 @@ from .model import Effect
 _TOKEN = re.compile(r"""\s*(?:(?P<num>-?\d+(?:\.\d+)?)|(?P<str>"(?:[^"\\]|\\.)*")|(?P<name>[A-Za-z_][A-Za-z0-9_.+-]*)"""
                     r"""|(?P<p>[()\[\]=,;{}]))""")
 _BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.+-]*$")
+MAX_BRACKETS = 32  # ( [ { open at once: effects nested about 10 deep (a deeper text is a ParseError, never a
+# RecursionError)
+MAX_TEXT = 1_000_000  # characters of one effect text
 
 
 def _val(v: Any) -> str:
@@ -50,8 +53,11 @@ class ParseError(ValueError):
 class _Parser:
     def __init__(self, text: str):
         self.toks: list[tuple[str, str]] = []
+        self.depth = 0
         pos = 0
         text = text.strip()
+        if len(text) > MAX_TEXT:
+            raise ParseError(f"the effect text is {len(text):,} characters long, more than {MAX_TEXT:,}")
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             if not m or m.end() == pos:
@@ -69,8 +75,14 @@ class _Parser:
     def take(self, value: str | None = None) -> tuple[str, str]:
         t = self.peek()
         if value is not None and t[1] != value:
-            raise ParseError(f"expected {value!r}, found {t[1] or 'the end'!r}")
+            raise ParseError(f"expected {value!r}, found {t[1][:20] or 'the end'!r}")
         self.i += 1
+        if t[1] in ("(", "[", "{"):
+            self.depth += 1
+            if self.depth > MAX_BRACKETS:
+                raise ParseError(f"effects nest too deeply (more than {MAX_BRACKETS} brackets open at once)")
+        elif t[1] in (")", "]", "}"):
+            self.depth -= 1
         return t
 
     def effects(self, stop: str = "end") -> list[dict[str, Any]]:
@@ -85,14 +97,14 @@ class _Parser:
     def effect(self) -> dict[str, Any]:
         kind, name = self.take()
         if kind != "name":
-            raise ParseError(f"expected an effect word, found {name!r}")
+            raise ParseError(f"expected an effect word, found {name[:20] or 'the end'!r}")
         e: dict[str, Any] = {"word": name}
         if self.peek()[1] == "(":
             self.take("(")
             while self.peek()[1] != ")":
                 k = self.take()
                 if k[0] != "name":
-                    raise ParseError(f"expected a parameter name, found {k[1]!r}")
+                    raise ParseError(f"expected a parameter name, found {k[1][:20] or 'the end'!r}")
                 self.take("=")
                 e[k[1]] = self.value()
                 if self.peek()[1] == ",":
@@ -137,7 +149,7 @@ class _Parser:
             if v in ("true", "false"):
                 return v == "true"
             return v
-        raise ParseError(f"unexpected {v!r}")
+        raise ParseError(f"unexpected {v[:20] or 'end of text'!r}")
 
 
 def parse_raw(text: str) -> list[dict[str, Any]]:
@@ -147,7 +159,7 @@ def parse_raw(text: str) -> list[dict[str, Any]]:
     p = _Parser(text)
     out = p.effects()
     if p.peek()[0] != "end":
-        raise ParseError(f"unexpected {p.peek()[1]!r} after the effects")
+        raise ParseError(f"unexpected {p.peek()[1][:20]!r} after the effects")
     return out
 
 

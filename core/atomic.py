@@ -1,13 +1,35 @@
-"""Atomic file writes: write to a temporary name in the same folder, then rename."""
+"""Atomic writes.
+
+A single file is written to a temporary name in its folder and renamed (:func:`write_atomic`). A whole folder
+(a build, an imported game) is written into a hidden temporary sibling and swapped in at the end
+(:class:`StagedFolder`), so that after an interruption at any moment the folder is either the old one or the new
+one, never half of each.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
+import functools
 import os
+import re
+import shutil
+import signal
+import sys
 import tempfile
-from pathlib import Path
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path, PurePosixPath
+from types import TracebackType
 
-from .errors import BuildError
+from .errors import BuildError, quote
+
+TMP_TAG = "wizprint-tmp"
+OLD_TAG = "wizprint-old"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# names of the temporary files of write_atomic (``.<name>.<8 random characters>.tmp``)
+_TMP_FILE = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
 
 def ensure_dir(path: Path) -> Path:
@@ -43,3 +65,318 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+def name_problem(part: str) -> str | None:
+    """Why ``part`` cannot be one part of a file name (a folder or file name built from data), or None."""
+    if part in ("", ".", ".."):
+        return "it is empty, '.' or '..'"
+    bad = _CONTROL.search(part)
+    if bad:
+        return f"it holds a control character (U+{ord(bad.group()):04X})"
+    if "/" in part or "\\" in part or ":" in part:
+        return "it holds a '/', '\\' or ':'"
+    if len(part.encode("utf-8", "surrogatepass")) > 240:
+        return "it is longer than 240 bytes"
+    return None
+
+
+def safe_relpath(name: str) -> PurePosixPath:
+    """A relative path (``svg/deck/id.svg``) checked to stay inside the folder it is written into: not absolute,
+    no ``..``, ``.`` or empty part, no backslash, colon or control character (NUL included), no part longer than
+    a file name may be. Raises :class:`BuildError` naming the path."""
+    if not isinstance(name, str) or not name:
+        raise BuildError(f"output file name {quote(name)} is empty")
+    if name.startswith("/"):
+        raise BuildError(f"output file name {quote(name)} is an absolute path; every output must stay inside the "
+                         f"output folder")
+    parts = name.split("/")
+    for part in parts:
+        why = name_problem(part)
+        if why:
+            raise BuildError(f"output file name {quote(name)} is not safe ({why}); every output must stay inside "
+                             f"the output folder")
+    return PurePosixPath(*parts)
+
+
+def inside(root: Path, name: str) -> Path:
+    """``root / name`` after :func:`safe_relpath`, resolved and checked to lie inside ``root``."""
+    rel = safe_relpath(name)
+    base = root.resolve()
+    path = (base / rel).resolve()
+    if path == base or not path.is_relative_to(base):
+        raise BuildError(f"output file name {quote(name)} leaves the output folder")
+    return path
+
+
+@contextlib.contextmanager
+def held_signals() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP (delivered when the block ends) while a folder is swapped or cleaned up,
+    so that Ctrl-C cannot leave a temporary folder behind. A no-op where signals cannot be blocked."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        yield
+        return
+    sigs = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
+    old = mask(signal.SIG_BLOCK, sigs)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
+
+
+# -- swapping two folders -------------------------------------------------------------------------------------
+# rename(2) cannot replace a folder that is not empty (ENOTEMPTY), so a plain swap takes two renames (old folder
+# aside, new folder in) with a moment between them when the target is missing. Linux can swap two paths in one
+# atomic step, renameat2(..., RENAME_EXCHANGE) (kernel 3.15+, glibc 2.28+; ext4, xfs, btrfs, tmpfs, ...): called
+# through ctypes because Python has no binding for it. Elsewhere, or where a file system refuses it, the two
+# renames are the fallback, and the next run puts a moved-aside old folder back if it finds the target missing.
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a C library without renameat2 (glibc < 2.28, some musl)
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap the two existing paths ``a`` and ``b`` in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``).
+
+    Returns False where the system cannot (another OS, an old kernel or C library, a file system without it);
+    raises OSError for a real failure."""
+    fn = _renameat2()
+    if fn is None:
+        return False
+    if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _stale(entry: os.DirEntry[str], pid: int) -> bool:
+    """Made by a process that has ended (elsewhere, where os.kill(pid, 0) would end the process: an hour old)."""
+    if os.name != "posix":
+        try:
+            return time.time() - entry.stat(follow_symlinks=False).st_mtime > 3600
+        except OSError:
+            return False
+    return not _alive(pid)
+
+
+def _rmtree(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+
+
+class StagedFolder:
+    """A folder written whole beside ``target`` and swapped in by :meth:`commit`.
+
+    The temporary sibling is hidden (``.<name>.wizprint-tmp-<pid>-<random>``) and in the same parent folder, so
+    the swap is a rename on one file system. Leaving the ``with`` block without a commit (an error, Ctrl-C)
+    removes it; one left by a killed process (SIGKILL, power cut) is removed by the next run for the same target,
+    once the process that made it is gone.
+
+    >>> with StagedFolder(out) as stage:          # doctest: +SKIP
+    ...     stage.write("a.txt", b"...")         # the temporary folder is made at the first write
+    ...     stage.commit()
+    """
+
+    def __init__(self, target: Path, what: str = "output folder"):
+        self.target = target
+        self.what = what
+        # a symlinked output folder is replaced where it points, and the link is kept
+        self.real = Path(os.path.realpath(target))
+        self.parent = self.real.parent
+        self.name = self.real.name
+        self.path: Path | None = None
+        self.committed = False
+        self.made: list[Path] = []  # parent folders that this run created (removed again if it fails)
+        if self.real == self.parent or not self.name:
+            raise BuildError(f"{self.what} {target} cannot be replaced (it is the root of the file system)")
+
+    # -- life cycle: with StagedFolder(...) as stage: ... stage.commit()
+    def __enter__(self) -> StagedFolder:
+        self.prepare()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if not self.committed:
+            self.discard()
+
+    def prepare(self) -> None:
+        """Create the parent folder (remembering what it made) and check that the target is a folder or missing.
+        Early, so that an unusable output folder is an error before the work starts."""
+        missing = []
+        folder = self.parent
+        while not os.path.lexists(folder) and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        try:
+            self.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BuildError(f"cannot create {self.what} {self.target}: {exc.strerror or exc}") from None
+        self.made.extend(m for m in missing if m not in self.made)
+        if os.path.lexists(self.real) and not self.real.is_dir():
+            raise BuildError(f"{self.what} {self.target} exists and is not a folder")
+
+    def open(self) -> Path:
+        """Make the temporary sibling (first removing stale ones); :meth:`write` calls it when needed."""
+        if self.path is not None:
+            return self.path
+        self.prepare()
+        self.remove_stale()
+        with held_signals():
+            try:
+                self.path = Path(tempfile.mkdtemp(prefix=f".{self.name}.{TMP_TAG}-{os.getpid()}-",
+                                                  dir=self.parent))
+            except OSError as exc:
+                raise BuildError(f"cannot create {self.what} {self.target}: cannot make a temporary folder in "
+                                 f"{self.parent} ({exc.strerror or exc}); wizprint writes the whole folder "
+                                 f"beside it and swaps it in") from None
+        os.chmod(self.path, 0o755)
+        return self.path
+
+    def remove_stale(self) -> None:
+        """Remove temporary siblings of the target left by killed runs. A sibling that holds the old folder
+        (between the two renames of the fallback swap) is put back if the target is missing."""
+        pattern = re.compile(rf"^\.{re.escape(self.name)}\.({TMP_TAG}|{OLD_TAG})-(\d+)-[A-Za-z0-9_]+$")
+        try:
+            entries = list(os.scandir(self.parent))
+        except OSError:
+            return
+        for entry in entries:
+            m = pattern.match(entry.name)
+            if not m or not entry.is_dir(follow_symlinks=False) or not _stale(entry, int(m.group(2))):
+                continue
+            with held_signals():
+                if m.group(1) == OLD_TAG and not os.path.lexists(self.real):
+                    with contextlib.suppress(OSError):  # if it cannot be put back, leave it where it is
+                        os.rename(entry.path, self.real)
+                    continue
+                _rmtree(Path(entry.path))
+
+    def discard(self) -> None:
+        """Remove the temporary folder, and the parent folders this run made if they are still empty."""
+        with held_signals():
+            if self.path is not None:
+                _rmtree(self.path)
+                self.path = None
+            for folder in self.made:  # innermost first; rmdir never removes a folder that holds anything
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
+            self.made.clear()
+
+    # -- filling the folder
+    def write(self, name: str, data: bytes | str) -> Path:
+        """Write a new file ``name`` (a relative path, checked to stay inside the folder)."""
+        path = inside(self.open(), name)
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "xb") as fh:  # exclusive: two outputs with one name (or names equal but for case)
+                fh.write(payload)
+        except FileExistsError:
+            raise BuildError(f"two files of the {self.what} have the name {quote(name)}") from None
+        except OSError as exc:
+            raise BuildError(f"cannot write {self.target / name}: {exc.strerror or exc}") from None
+        return path
+
+    def carry_over(self, skip: Callable[[str], bool]) -> list[str]:
+        """Copy into the new folder every entry of the current target that ``skip`` does not claim (the user's
+        own files in an earlier build or import), as hard links where possible. Returns their relative paths.
+        Refuses (BuildError) when the new folder makes a file of the same name: nothing of the user's is lost."""
+        self.open()
+        assert self.path is not None
+        if not self.real.is_dir():
+            return []
+        kept: list[str] = []
+
+        def unreadable(exc: OSError) -> None:
+            raise BuildError(f"cannot read {exc.filename} in {self.what} {self.target} ({exc.strerror or exc}); "
+                             f"wizprint keeps every file of yours there, so it stops")
+
+        for dirpath, dirnames, filenames in os.walk(self.real, onerror=unreadable):
+            here = Path(dirpath)
+            rel_dir = here.relative_to(self.real)
+            links = [d for d in dirnames if (here / d).is_symlink()]
+            dirnames[:] = [d for d in dirnames if d not in links]
+            if not dirnames and not filenames and not links and rel_dir != Path("."):
+                (self.path / rel_dir).mkdir(parents=True, exist_ok=True)
+                kept.append(rel_dir.as_posix() + "/")
+                continue
+            for f in sorted([*filenames, *links]):
+                rel = (rel_dir / f).as_posix()
+                if skip(rel) or (_TMP_FILE.match(f) and not (here / f).is_symlink()):
+                    continue
+                src, dst = here / f, self.path / rel_dir / f
+                if os.path.lexists(dst) or not dst.resolve().is_relative_to(self.path.resolve()):
+                    raise BuildError(f"{self.target / rel} is not one of wizprint's files there, and the new "
+                                     f"{self.what} has a file of that name; move it away first")
+                try:
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    if src.is_symlink():
+                        os.symlink(os.readlink(src), dst)
+                    else:
+                        try:
+                            os.link(src, dst)
+                        except OSError:
+                            shutil.copy2(src, dst)
+                except OSError as exc:
+                    raise BuildError(f"cannot keep {self.target / rel}: {exc.strerror or exc}") from None
+                kept.append(rel)
+        return kept
+
+    # -- the swap
+    def commit(self) -> None:
+        """Put the new folder in place of the target (or at it, if there is none) and remove the old one."""
+        new = self.open()
+        with held_signals():
+            try:
+                if not os.path.lexists(self.real):
+                    os.rename(new, self.real)
+                    old = None
+                elif exchange(new, self.real):
+                    old = new  # the temporary name now holds the old folder
+                else:
+                    # No atomic exchange here (not Linux, or a file system or C library without RENAME_EXCHANGE):
+                    # two renames. Between them the target is missing for a moment; the old folder then waits
+                    # under an OLD_TAG name that the next run puts back (remove_stale) if it finds no target.
+                    old = Path(tempfile.mkdtemp(prefix=f".{self.name}.{OLD_TAG}-{os.getpid()}-", dir=self.parent))
+                    os.rmdir(old)
+                    os.rename(self.real, old)
+                    try:
+                        os.rename(new, self.real)
+                    except OSError:
+                        os.rename(old, self.real)
+                        raise
+            except OSError as exc:
+                raise BuildError(f"cannot replace {self.what} {self.target}: {exc.strerror or exc}") from None
+            self.committed = True
+            self.path = None
+            self.made.clear()
+            if old is not None:
+                _rmtree(old)

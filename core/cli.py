@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -48,15 +49,14 @@ def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or pat
     """Check card data: schema, ids, effect words, counts, and that every text fits its box."""
     from wizprint.validation import validate
 
-    problems = 0
-    for line, ok in validate(targets or []):
+    report = validate(targets or [])
+    for line, ok in report:
         if ok:
             print(line)
         else:
             err(line)
-            problems += 1
-    if problems:
-        err(f"{problems} problem{'s' if problems != 1 else ''} found")
+    if report.problems:
+        err(f"{report.problems} problem{'s' if report.problems != 1 else ''} found")
         raise typer.Exit(1)
 
 
@@ -115,10 +115,14 @@ def import_csv_cmd(file: Path = typer.Argument(..., help="CSV file, as written b
 
 
 def _offset(value: str) -> tuple[float, float]:
+    from wizprint.errors import quote
+
     try:
         x, y = (float(v) for v in value.split(","))
     except ValueError:
-        raise UsageError(f"--back-offset takes X,Y in millimetres, like 0.5,-1 (got {value!r})") from None
+        raise UsageError(f"--back-offset takes X,Y in millimetres, like 0.5,-1 (got {quote(value)})") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise UsageError(f"--back-offset takes two finite numbers of millimetres, like 0.5,-1 (got {quote(value)})")
     if abs(x) > 20 or abs(y) > 20:
         raise UsageError("--back-offset is limited to 20 mm each way")
     return x, y
@@ -154,7 +158,7 @@ def build_cmd(
         raise UsageError(f"--duplex must be long, short or off, not {duplex!r}")
     if layout not in ("duplex", "gutterfold"):
         raise UsageError(f"--layout must be duplex or gutterfold, not {layout!r}")
-    if not 0 <= bleed <= 6:
+    if not (math.isfinite(bleed) and 0 <= bleed <= 6):  # NaN and infinity refused in so many words
         raise UsageError(f"--bleed must be between 0 and 6 mm, not {bleed:g}")
     offset = _offset(back_offset)
     if game == "calibrate":
@@ -181,6 +185,12 @@ def build_cmd(
             n = len(result.outputs)
             pages = sum(o.pages for o in result.outputs if o.kind in ("cards", "sheets", "board", "tokens"))
             err(f"built {result.game}: {n} files, {pages} printable pages in {result.out_dir}")
+        if result.kept:
+            from wizprint.errors import one_line
+
+            names = ", ".join(result.kept[:5]) + (f" and {len(result.kept) - 5} more" if len(result.kept) > 5 else "")
+            err(f"kept {len(result.kept)} file{'s' if len(result.kept) != 1 else ''} of yours from the earlier build "
+                f"in {result.out_dir} (not in its manifest): {one_line(names, 200)}")
 
 
 def _add_solo() -> None:

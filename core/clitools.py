@@ -9,12 +9,13 @@ from typing import Any, TypeVar
 
 import typer
 
-from wizprint.errors import DataErrors, WizprintError
+from wizprint.errors import MAX_SHOWN, DataErrors, WizprintError, more_line, one_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def err(msg: str) -> None:
+    """Print one line to stderr."""
     print(msg, file=sys.stderr, flush=True)
 
 
@@ -26,13 +27,15 @@ def friendly(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except DataErrors as exc:
-            for issue in exc.issues:
+            for issue in exc.issues[:MAX_SHOWN]:  # the first 50, then the count of the rest
                 err(f"error: {issue}")
-            n = len(exc.issues)
+            n = exc.total
+            if n > MAX_SHOWN:
+                err(more_line(n - MAX_SHOWN))
             err(f"{n} problem{'s' if n != 1 else ''} found")
             raise typer.Exit(1) from None
         except WizprintError as exc:
-            err(f"error: {exc}")
+            err(f"error: {one_line(str(exc), 4000)}")
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             err("interrupted")

@@ -6,7 +6,58 @@ and exits non-zero; no traceback is shown for these.
 
 from __future__ import annotations
 
+import reprlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+MAX_SHOWN = 50  # problem lines printed before "... and N more problems"
+MAX_QUOTE = 80  # characters of a user value quoted in a message
+MAX_MESSAGE = 600  # a message longer than this (from any source) is cut
+
+
+def quote(value: object, limit: int = MAX_QUOTE) -> str:
+    """A user value for a message: its repr, at most ``limit`` characters of it (a 200,000-character id does not
+    make a 200,000-character line), on one line.
+
+    >>> quote("abc")
+    "'abc'"
+    >>> quote("x" * 1000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1000 characters)"
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    r = reprlib.Repr()
+    r.maxstring = r.maxother = r.maxlong = limit
+    r.maxlist = r.maxtuple = r.maxdict = r.maxset = 6
+    r.maxlevel = 3
+    text = r.repr(value)
+    return text if len(text) <= limit + 20 else text[:limit] + "..."
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` on one line (line breaks and control characters escaped), cut at ``limit`` characters."""
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def capped(lines: Iterable[str], limit: int = MAX_SHOWN) -> Iterator[str]:
+    """The first ``limit`` lines, then one line ``... and N more problems`` for the rest."""
+    n = 0
+    for line in lines:
+        n += 1
+        if n <= limit:
+            yield line
+    if n > limit:
+        yield more_line(n - limit)
+
+
+def more_line(rest: int) -> str:
+    return f"... and {rest:,} more problem{'s' if rest != 1 else ''}"
 
 
 class WizprintError(Exception):
@@ -31,17 +82,27 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        who = f" [{self.card}]" if self.card else ""
-        return f"{where}:{who} {self.message}"
+        where = f"{one_line(self.file, 200)}:{self.line}" if self.line else one_line(self.file, 200)
+        who = f" [{one_line(self.card, MAX_QUOTE)}]" if self.card else ""
+        return f"{where}:{who} {one_line(self.message)}"
 
 
 class DataErrors(WizprintError):
-    """One or more problems in card or layout data."""
+    """One or more problems in card or layout data. ``str()`` shows the first :data:`MAX_SHOWN` of them, then
+    ``... and N more problems``. ``total`` is how many there are in all, where only the first were kept (a huge CSV
+    file is not read into a million issues)."""
 
-    def __init__(self, issues: list[Issue]) -> None:
+    def __init__(self, issues: list[Issue], total: int = 0) -> None:
         self.issues = sorted(set(issues))
-        super().__init__("\n".join(str(i) for i in self.issues))
+        self.total = max(total, len(self.issues))
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self, limit: int = MAX_SHOWN) -> list[str]:
+        """One line per problem, at most ``limit`` of them, then the count of the rest."""
+        shown = [str(i) for i in self.issues[:limit]]
+        if self.total > len(shown):
+            shown.append(more_line(self.total - len(shown)))
+        return shown
 
 
 class FitError(WizprintError):

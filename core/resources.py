@@ -25,3 +25,11 @@ def game_ids() -> list[str]:
     order = ["relic", "wizards-and-relics", "wizards-cup", "wizard-cards", "covenant"]
     present = {p.name for p in cards_dir().iterdir() if (p / "game.toml").is_file()}
     return [g for g in order if g in present] + sorted(present - set(order))
+
+
+def inside(root: Path, path: Path) -> bool:
+    """Whether ``path`` (links resolved) lies inside ``root``: a path built from data must not leave its root."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, ValueError, RuntimeError):  # a NUL byte, a link loop, a name too long
+        return False

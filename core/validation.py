@@ -1,28 +1,82 @@
-"""``wizprint validate``: load each game (schema, ids, vocabulary, counts) and draw every face (fit, icons)."""
+"""``wizprint validate``: load each game (schema, ids, vocabulary, counts) and check everything a build needs:
+every face drawn (fit, templates, colours, icons), the reference sheets laid out, the board and the boards and
+tokens drawn, the fonts and icons read. What ``build`` would reject, ``validate`` reports, each problem on one
+line with its file and line; at most :data:`~wizprint.errors.MAX_SHOWN` problems are shown, then their count."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from wizprint.cards.loader import load_game
-from wizprint.errors import DataErrors
+from wizprint.cards.model import Game
+from wizprint.errors import MAX_SHOWN, DataErrors, Issue, WizprintError, more_line, one_line
 from wizprint.resources import game_ids
 
 
-def validate(targets: list[str]) -> Iterator[tuple[str, bool]]:
-    """Yield (line, ok) per game checked or problem found."""
+def check_game(game: Game) -> list[Issue]:
+    """Every problem that stops a loaded game from being built (the faces, sheets, board, boards and tokens, and
+    the fonts and icons they use)."""
+    from wizprint.generator.board import check_board
     from wizprint.generator.build import check_faces
+    from wizprint.generator.components import check_components
+    from wizprint.generator.fonts import families
+    from wizprint.generator.sheets import check_sheets
 
-    for t in targets or game_ids():
+    try:
+        families()  # fonts.toml: a broken one would fail every text below
+    except DataErrors as exc:
+        return list(exc.issues)
+    issues: list[Issue] = []
+    for check in (check_faces, check_sheets, check_board, check_components):
         try:
-            game = load_game(t)
+            issues.extend(check(game))
+        except DataErrors as exc:
+            issues.extend(exc.issues)
+    return sorted(set(issues))
+
+
+class Validation:
+    """The lines of ``validate`` for some targets, as (line, ok) pairs: an ``ok:`` line per valid game, an
+    ``error:`` line per problem, at most ``limit`` of them, then one ``... and N more problems`` line.
+    ``problems`` counts every problem found (shown or not), once the lines have been read."""
+
+    def __init__(self, targets: list[str], limit: int = MAX_SHOWN):
+        self.targets = list(targets) or game_ids()
+        self.limit = limit
+        self.problems = 0
+
+    def __iter__(self) -> Iterator[tuple[str, bool]]:
+        for t in self.targets:
+            for line, ok in self._one(t):
+                if ok:
+                    yield line, ok
+                    continue
+                self.problems += 1
+                if self.problems <= self.limit:
+                    yield line, ok
+        if self.problems > self.limit:
+            yield more_line(self.problems - self.limit), False
+
+    @staticmethod
+    def _one(target: str) -> Iterator[tuple[str, bool]]:
+        try:
+            game = load_game(target)
         except DataErrors as exc:
             for issue in exc.issues:
                 yield f"error: {issue}", False
-            continue
-        issues = check_faces(game)
+            return
+        except WizprintError as exc:
+            yield f"error: {one_line(str(exc), 4000)}", False
+            return
+        issues = check_game(game)
         for issue in issues:
             yield f"error: {issue}", False
         if not issues:
             yield (f"ok: {game.id} ({game.physical_count()} cards in {len(game.cards())} designs, "
                    f"{len(game.records) - len(game.cards())} other records)"), True
+
+
+def validate(targets: list[str]) -> Validation:
+    """The (line, ok) pairs of ``wizprint validate`` (see :class:`Validation`; its ``problems`` is the count of
+    every problem once iterated)."""
+    return Validation(targets)

@@ -6,18 +6,54 @@ their effects like card text, and a text that does not fit is an error naming th
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jinja2
+
+from wizprint.cards.lines import TomlLines
 from wizprint.cards.model import Game, Record
-from wizprint.errors import DataErrors, FitError, Issue
+from wizprint.cards.schema import ListOf, Number, Rec, Str, Table, TableOf, Whole, check_data, schema_issues
+from wizprint.errors import DataErrors, FitError, Issue, WizprintError, quote
 from wizprint.resources import layouts_dir
 
+from .icons import icon_problem
+from .layout import colour_problem, read_layout_file, shown_path
 from .scene import Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 from .textlayout import layout_text
+
+MAX_SEALS = 12  # threat seals drawn on one space
+
+
+def _rings_fit(board: Rec) -> str | None:
+    for name in ("outer", "middle"):
+        ring = board[name]
+        if board.size - 2 * board.margin - 2 * ring.inset - 2 * ring.corner <= 0:
+            return f"the {name} ring leaves no room for its spaces (size, margin, inset and corner)"
+    return None
+
+
+_COLOUR = Str(20, then=colour_problem)
+_MM = Number(0, 5000)
+_LENGTH = Number(0, 5000, above=True)
+_SIZE = Number(3, 100)
+_PAIR = ListOf(_LENGTH, most=2, least=2)
+_LABEL = Str(200)
+_RING = Table({"tier": _LABEL, "inset": _MM, "depth": _LENGTH, "corner": _LENGTH, "per_side": Whole(1, 50)})
+BOARD_FILE = Table({"board": Table({
+    "size": Number(100, 5000), "margin": Number(0, 500), "background": _COLOUR,
+    "title": (_LABEL, ""), "subtitle": (_LABEL, ""),
+    "text_size": _SIZE, "min_text_size": _SIZE, "name_size": _SIZE,
+    "colours": Table({k: _COLOUR for k in ("corner", "outer", "middle", "inner", "inner_text", "centre",
+                                            "corner_band", "movement", "choose", "arrow")}
+                     | {"band": (TableOf(_COLOUR, most=100), {})}),
+    "outer": _RING, "middle": _RING,
+    "inner": Table({"rx": _MM, "ry": _MM, "space": _PAIR, "angles": ListOf(Number(-3600, 3600), most=100),
+                    "centre": _PAIR}),
+}, then=_rings_fit)})
+"""The schema of a board layout (``layouts/<game>/board.toml``, or ``board-layout.toml`` in a game folder)."""
 
 
 def board_layout_path(game: Game) -> Path:
@@ -26,13 +62,17 @@ def board_layout_path(game: Game) -> Path:
 
 
 def load_board_layout(game: Game) -> Mapping[str, Any] | None:
+    """The ``[board]`` table of the board layout, checked (DataErrors, one issue per problem at its line)."""
     p = board_layout_path(game)
     if not p.is_file():
         return None
-    try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))["board"]  # type: ignore[no-any-return]
-    except (tomllib.TOMLDecodeError, KeyError) as exc:
-        raise DataErrors([Issue(str(p), 0, "", f"board layout: {exc}")]) from None
+    shown = shown_path(game, p)
+    data, text = read_layout_file(game, p)
+    _, problems = check_data(BOARD_FILE, data)
+    if problems:
+        raise DataErrors(schema_issues(problems, shown, TomlLines(text)))
+    board: Mapping[str, Any] = data["board"]
+    return board
 
 
 @dataclass(frozen=True)
@@ -97,6 +137,7 @@ class BoardBuilder:
         self.size = float(data["size"])
         self.col = data["colours"]
         self.issues: list[Issue] = []
+        self.shown = shown_path(game, board_layout_path(game))
 
     def _text(self, markup: str, x: float, y: float, w: float, h: float, colour: str, size: float | None = None,
               font: str = "text", align: str = "left", valign: str = "top", space: Record | None = None,
@@ -108,8 +149,8 @@ class BoardBuilder:
                               min_size=float(self.data["min_text_size"]) if font == "text" else None, align=align,
                               valign=valign, max_lines=max_lines)
         except FitError as exc:
-            who = space.id if space else "board"
-            file = space.source.file if space else "board"
+            who = space.id if space else ""
+            file = space.source.file if space else self.shown
             self.issues.append(Issue(file, space.source.line if space else 0, who, f"board: {exc}"))
             return None
         return Text(x, y, w, h, lay, colour, self.game.id)
@@ -119,7 +160,9 @@ class BoardBuilder:
         W, H = place.local
         tier = sp.get("tier")
         inner = tier in ("inner", "centre")
-        bg = self.col["inner"] if inner else (self.col["corner"] if place.corner else self.col[tier])
+        bg = self.col["inner"] if inner else (self.col["corner"] if place.corner else self.col.get(str(tier)))
+        if bg is None:
+            raise ValueError(f"tier {quote(tier)} has no colour in the board layout")
         ink = self.col["inner_text"] if inner else "#1d1812"
         items: list[Item] = [Rect(0, 0, W, H, Paint(fill=bg, stroke="#0c0c0c", stroke_width=0.5), radius=1.2)]
         band_h = 5.2
@@ -144,7 +187,14 @@ class BoardBuilder:
             items.append(name)
         y += 7.0
         icons = dict(sp.get("icons") or {})
-        seals = [c for c in ("red", "blue", "yellow") for _ in range(int(icons.get(c, 0)))]
+        counts = {c: icons.get(c, 0) for c in ("red", "blue", "yellow")}
+        if not all(isinstance(n, int) and 0 <= n <= MAX_SEALS for n in counts.values()):
+            raise ValueError(f"icons: each colour's count must be a whole number from 0 to {MAX_SEALS}")
+        seals = [c for c, n in counts.items() for _ in range(n)]
+        for c in set(seals):
+            problem = icon_problem(f"threat-{c}", self.game.id)
+            if problem:
+                raise ValueError(problem)
         if seals:
             s = 6.4
             x = (W - len(seals) * (s + 0.8)) / 2
@@ -210,14 +260,19 @@ class BoardBuilder:
         spaces = {r.id: r for r in self.game.of_kind("space")}
         by_tier: dict[str, dict[int, Record]] = {}
         for r in spaces.values():
-            by_tier.setdefault(str(r.get("tier")), {})[int(r.get("position"))] = r
+            pos = r.get("position")
+            if isinstance(pos, bool) or not isinstance(pos, int):
+                self.issues.append(Issue(r.source.file, r.source.line, r.id, "board: a space needs a whole number "
+                                                                             "'position'"))
+                continue
+            by_tier.setdefault(str(r.get("tier")), {})[pos] = r
         places: dict[str, Place] = {}
         for key in ("outer", "middle"):
             ring = self.data[key]
             for pos, place in enumerate(ring_places(size, margin, ring)):
                 sp = by_tier.get(ring["tier"], {}).get(pos)
                 if sp is None:
-                    self.issues.append(Issue("board", 0, "", f"no {ring['tier']} space at position {pos}"))
+                    self.issues.append(Issue(self.shown, 0, "", f"no {quote(ring['tier'])} space at position {pos}"))
                     continue
                 places[sp.id] = place
         inner = self.data["inner"]
@@ -236,7 +291,15 @@ class BoardBuilder:
         if t:
             sc.add(t)
         for sid, place in places.items():
-            sc.add(self.space(spaces[sid], place))
+            sp = spaces[sid]
+            try:
+                sc.add(self.space(sp, place))
+            except (jinja2.TemplateError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError,
+                    WizprintError) as exc:
+                if isinstance(exc, DataErrors):
+                    raise
+                msg = f"template error: {exc.message}" if isinstance(exc, jinja2.TemplateError) else str(exc)
+                self.issues.append(Issue(sp.source.file, sp.source.line, sp.id, f"board: {msg}"))
         # the Inner tier's directional arrows, and the way in from the space whose movement box enters it
         for sid, place in places.items():
             nxt = spaces[sid].get("next")
@@ -265,3 +328,12 @@ def board_scene(game: Game) -> Scene | None:
     if data is None or not game.of_kind("space"):
         return None
     return BoardBuilder(game, data).scene()
+
+
+def check_board(game: Game) -> list[Issue]:
+    """Every problem that stops a game's board from being built (for ``validate``)."""
+    try:
+        board_scene(game)
+    except DataErrors as exc:
+        return list(exc.issues)
+    return []

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wizprint.atomic import ensure_dir, write_atomic
+from wizprint.atomic import StagedFolder, name_problem, safe_relpath
 from wizprint.cards.loader import load_game
 from wizprint.cards.model import Game
-from wizprint.errors import DataErrors, Issue, WizprintError
+from wizprint.errors import BuildError, DataErrors, Issue, WizprintError, quote
 from wizprint.progress import Progress, Silent
 
 from .board import board_scene
@@ -46,11 +47,16 @@ class Output:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+MANIFEST = "manifest.json"
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+
+
 @dataclass
 class BuildResult:
     game: str
     out_dir: Path
     outputs: list[Output]
+    kept: list[str] = field(default_factory=list)  # the user's own files carried over from the earlier build
 
     def manifest(self) -> dict[str, Any]:
         return {"game": self.game, "files": [dict(file=o.file, kind=o.kind, pages=o.pages, sha256=o.sha256, **o.extra)
@@ -76,17 +82,63 @@ class Context:
     pending: list[tuple[str, bytes]] = field(default_factory=list)
 
     def emit(self, name: str, kind: str, data: bytes | str, pages: int = 1, **extra: Any) -> None:
-        """Add a file to the build; nothing is written until every file has been made (see ``write``)."""
+        """Add a file to the build; nothing is written until every file has been made (see ``write``).
+        ``name`` must stay inside the output folder (BuildError otherwise)."""
+        safe_relpath(name)
         payload = data.encode("utf-8") if isinstance(data, str) else data
         self.pending.append((name, payload))
         self.outputs.append(Output(name, kind, pages, hashlib.sha256(payload).hexdigest(), dict(extra)))
         self.progress.step(name)
 
-    def write(self) -> None:
-        """Write every file, each under a temporary name and then renamed."""
+    def write(self, stage: StagedFolder) -> None:
+        """Write every file into the temporary folder that :func:`build_game` swaps in at the end."""
         for name, payload in self.pending:
-            write_atomic(self.out_dir / name, payload)
+            stage.write(name, payload)
         self.pending.clear()
+
+
+def name_part(value: object, what: str) -> str:
+    """An id that becomes one part of a file name (``cards-<deck>.pdf``, ``svg/<deck>/<id>.svg``): checked so
+    that every output path stays inside the output folder (BuildError otherwise)."""
+    why = name_problem(value) if isinstance(value, str) else "it is not text"
+    if why:
+        raise BuildError(f"{what} {quote(value)} cannot be part of a file name: {why}")
+    assert isinstance(value, str)
+    return value
+
+
+def previous_build(folder: Path, shown_as: Path | None = None) -> set[str]:
+    """The files that the earlier build in ``folder`` made, as listed by its manifest.json (an empty set for a
+    missing or empty folder). A folder that is not a wizprint build is refused with a :class:`BuildError`: the
+    build never swaps away, moves or deletes the user's own files."""
+    where = shown_as or folder
+    if not os.path.lexists(folder):
+        return set()
+    if not folder.is_dir():
+        raise BuildError(f"output folder {where} exists and is not a folder")
+    try:
+        with os.scandir(folder) as it:
+            if next(it, None) is None:
+                return set()
+    except OSError as exc:
+        raise BuildError(f"cannot read output folder {where}: {exc.strerror or exc}") from None
+    mpath = folder / MANIFEST
+    refuse = (f"output folder {where} is not empty and is not a wizprint build ({{}}); wizprint leaves it alone: "
+              f"choose a new or empty folder")
+    if mpath.is_symlink() or not mpath.is_file():
+        raise BuildError(refuse.format("it has no manifest.json"))
+    try:
+        if mpath.stat().st_size > MAX_MANIFEST_BYTES:
+            raise ValueError
+        data = json.loads(mpath.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        raise BuildError(refuse.format("its manifest.json was not written by wizprint")) from None
+    files = data.get("files") if isinstance(data, dict) else None
+    if not (isinstance(data, dict) and isinstance(data.get("game"), str) and isinstance(files, list)
+            and all(isinstance(f, dict) and isinstance(f.get("file"), str) and isinstance(f.get("sha256"), str)
+                    for f in files)):
+        raise BuildError(refuse.format("its manifest.json was not written by wizprint"))
+    return {f["file"] for f in files}
 
 
 def front_scenes(game: Game, layout: GameLayout, fb: FaceBuilder, deck: str) -> dict[str, Scene]:
@@ -158,7 +210,28 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
     progress = progress or Silent()
     game = load_game(game_ref)
     layout = load_layout(game)
-    out = ensure_dir(out_dir if out_dir is not None else Path("output") / game.id)
+    # every id that becomes part of a file name, checked before anything is drawn (and again, as a whole path,
+    # by Context.emit and StagedFolder.write)
+    name_part(game.id, "game id")
+    out = Path(out_dir) if out_dir is not None else Path("output") / game.id
+    for d in game.decl.decks:
+        name_part(d, "deck id")
+        if opts.svg:
+            for c in game.cards(d):
+                name_part(c.id, f"card id (deck {quote(d)})")
+    for kind in layout.records:
+        name_part(kind, "record kind")
+    # The whole folder is written into a hidden temporary sibling of `out` and swapped in at the end: killed at any
+    # moment, the folder is the old build or the new one; failed or interrupted (Ctrl-C), the sibling (and any
+    # parent folder made for it) is removed, and a killed run's by the next build. A folder that is not a build is
+    # refused now, before the drawing.
+    with StagedFolder(out) as stage:
+        previous_build(stage.real, out)
+        return _build(game, layout, out, opts, progress, stage)
+
+
+def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progress: Progress,
+           stage: StagedFolder) -> BuildResult:
     fb = FaceBuilder(game, layout, opts.print.bleed)
     # draw (and so check) everything before writing anything: a failed build leaves no files behind
     issues: list[Issue] = []
@@ -187,6 +260,7 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
     for sid in sheets:
         if sid not in known:
             raise WizprintError(f"sheets.toml of {game.id}: '{sid}' is not a component of the game")
+        name_part(sid, "sheet id")
     outputs: list[Output] = []
     ctx = Context(game, layout, opts, out, progress, outputs)
     extra = EXTRAS.get(game.id)
@@ -231,10 +305,14 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
             ctx.emit(f"preview-{d}.png", "preview", contact_png(f"{game.name} {d}", list(fronts[d].values())), deck=d)
     if opts.csv:
         ctx.emit(f"{game.id}.csv", "csv", export_csv(game), 1)
-    ctx.write()
     result = BuildResult(game.id, out, outputs)
     manifest = json.dumps(result.manifest(), indent=2, sort_keys=False) + "\n"
-    write_atomic(out / "manifest.json", manifest)
-    progress.step("manifest.json")
+    ctx.write(stage)
+    # the user's own files in the old build (not in its manifest) go into the new one before the swap
+    listed = previous_build(stage.real, out) | {MANIFEST}
+    result.kept = stage.carry_over(lambda rel: rel in listed)
+    stage.write(MANIFEST, manifest)
+    stage.commit()
+    progress.step(MANIFEST)
     progress.finish()
     return result

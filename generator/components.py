@@ -1,35 +1,146 @@
-"""Printed components described in ``layouts/<game>/components.toml``: boards with paper dials (cut-out wheels
-held behind windows by a paper fastener) and round tokens with cut guides."""
+"""Printed components described in ``layouts/<game>/components.toml`` (or ``components-layout.toml`` in a game
+folder: a game's own ``components.toml`` may hold cards): boards with paper dials (cut-out wheels held behind
+windows by a paper fastener) and round tokens with cut guides. The file is checked before use (shape, numbers
+finite and in range, colours, icons, counts), with one error per problem at its line."""
 
 from __future__ import annotations
 
 import io
-import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from wizprint.cards.lines import TomlLines
 from wizprint.cards.model import Game
-from wizprint.errors import BuildError, DataErrors, Issue
+from wizprint.cards.schema import ListOf, Number, Rec, Str, Table, TableOf, Whole, check_data, schema_issues
+from wizprint.errors import BuildError, DataErrors, FitError, Issue
 from wizprint.resources import layouts_dir
 
 from .fonts import family
+from .icons import ICON_NAME, icon_problem
 from .impose import PAPERS
+from .layout import colour_problem, read_layout_file, shown_path
 from .pdf import PdfPainter, new_canvas
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Text
 from .textlayout import layout_text
 from .units import MM
 
+MAX_TOKENS = 10_000  # tokens of a game
+
+
+def _icon(value: str) -> str | None:
+    return None if ICON_NAME.match(value) else "an icon name is lower-case letters, digits and '-' (at most 64)"
+
+
+def _labelled(track: Rec) -> str | None:
+    return None if len(track.labels) == track.slots else f"labels has {len(track.labels)} items, slots is {track.slots}"
+
+
+def _going_up(numbers: list[int]) -> str | None:
+    lo, hi = numbers
+    return None if 0 <= hi - lo < 100 else f"numbers [{lo}, {hi}] must go up, by at most 99"
+
+
+def _one_way(t: Rec) -> str | None:
+    if (t.colours is None) == (t.colour is None):
+        return "a token set has either 'colours' and 'per_colour', or 'colour' and 'count'"
+    if t.colours is not None and t.per_colour is None:
+        return "a token set with 'colours' needs 'per_colour'"
+    if t.colour is not None and t.count is None:
+        return "a token set with 'colour' needs 'count'"
+    return None
+
+
+def _tokens_in_all(comps: Rec) -> str | None:
+    total = sum((t.per_colour or 0) * len(t.colours) if t.colours is not None else t.count or 0 for t in comps.tokens)
+    return f"the token sets hold {total:,} tokens, more than {MAX_TOKENS:,}" if total > MAX_TOKENS else None
+
+
+_COLOUR = Str(20, then=colour_problem)
+_COLOURS = TableOf(_COLOUR, most=20, least=1)
+_LABEL = Str(200)
+_COORD = Number(0, 1000)
+_PAIR = ListOf(Number(0, 1000, above=True), most=2, least=2)
+_POINT = ListOf(_COORD, most=2, least=2)
+_BOX = ListOf(_COORD, most=4, least=4)
+DIAL_BOARDS = Table({
+    "component": (_LABEL, ""), "size": _PAIR, "title": (_LABEL, ""), "colours": _COLOURS,
+    "paper": (_COLOUR, "#f3ecdc"),
+    "track": Table({"box": _BOX, "slots": Whole(1, 50), "labels": ListOf(Str(20), most=50)}, then=_labelled),
+    "slot": _BOX, "wheel_radius": Number(5, 60), "number_radius": Number(1, 60), "window": _PAIR,
+    "dials": ListOf(Table({"name": _LABEL, "colour": _COLOUR, "centre": _POINT,
+                           "numbers": ListOf(Whole(-999, 999), most=2, least=2, then=_going_up)}),
+                    most=20, least=1),
+})
+TOKEN_SET = Table({
+    "component": _LABEL, "diameter": Number(5, 100), "icon": Str(64, then=_icon),
+    "per_colour": (Whole(1, MAX_TOKENS), None), "colours": (_COLOURS, None),
+    "count": (Whole(1, MAX_TOKENS), None), "colour": (_COLOUR, None),
+}, then=_one_way)
+COMPONENTS_FILE = Table({"dial_boards": (DIAL_BOARDS, None), "tokens": (ListOf(TOKEN_SET, most=100), [])},
+                        then=_tokens_in_all)
+"""The schema of ``layouts/<game>/components.toml``."""
+
+
+def components_path(game: Game) -> Path:
+    own = game.root / "components-layout.toml"
+    return own if own.is_file() else layouts_dir() / game.id / "components.toml"
+
 
 def load_components(game: Game) -> Mapping[str, Any]:
-    p = game.root / "components.toml"
-    if not p.is_file():
-        p = layouts_dir() / game.id / "components.toml"
+    """The components layout of a game, checked (DataErrors with one issue per problem at its line); {} when the
+    game has none."""
+    p = components_path(game)
     if not p.is_file():
         return {}
+    shown = shown_path(game, p)
+    data, text = read_layout_file(game, p)
+    issues: list[Issue] = []
+    lines = TomlLines(text)
+    _, problems = check_data(COMPONENTS_FILE, data)
+    if problems:
+        raise DataErrors(schema_issues(problems, shown, lines))
+    for i, t in enumerate(data.get("tokens", [])):
+        problem = icon_problem(t["icon"], game.id)
+        if problem:
+            issues.append(Issue(shown, lines.line(("tokens", i, "icon")), "", f"tokens[{i + 1}].icon: {problem}"))
+    if issues:
+        raise DataErrors(issues)
+    return data
+
+
+def check_components(game: Game, paper: str = "a4") -> list[Issue]:
+    """Every problem that stops a game's boards and tokens from being built (for ``validate``): the file, then
+    every text of the boards and wheels fitted and the boards' size against the paper."""
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataErrors([Issue(str(p), 0, "", f"malformed TOML: {exc}")]) from None
+        comps = load_components(game)
+    except DataErrors as exc:
+        return list(exc.issues)
+    spec = comps.get("dial_boards")
+    if spec is None:
+        return []
+    p = components_path(game)
+    shown = shown_path(game, p)
+    line = TomlLines(p.read_text(encoding="utf-8")).line(("dial_boards",))
+    try:
+        _check_paper(spec, paper)
+        for name, col in dict(spec["colours"]).items():
+            dial_board_items(spec, name, col, game.id)
+        for d in spec["dials"]:
+            wheel_items(spec, d, f"{d['name']} dial")
+    except (FitError, BuildError) as exc:
+        return [Issue(shown, line, "", f"dial_boards: {exc}")]
+    return []
+
+
+def _check_paper(spec: Mapping[str, Any], paper_name: str) -> None:
+    paper = PAPERS[paper_name]
+    w, h = (float(v) for v in spec["size"])
+    if w > paper[0] - 10 or h > paper[1] - 10:
+        raise BuildError(f"a {w:g} x {h:g} mm board does not fit {paper_name} paper")
+    cell = 2 * float(spec["wheel_radius"]) + 8
+    if (paper[0] - 16) // cell < 1 or (paper[1] - 24) // (cell + 4) < 1:
+        raise BuildError(f"a dial wheel of radius {float(spec['wheel_radius']):g} mm does not fit {paper_name} paper")
 
 
 def _text(markup: str, x: float, y: float, w: float, h: float, colour: str, size: float, font: str = "text",
@@ -112,9 +223,8 @@ def wheel_items(spec: Mapping[str, Any], dial: Mapping[str, Any], label: str) ->
 
 def dial_boards_pdf(game: Game, spec: Mapping[str, Any], paper_name: str) -> tuple[bytes, int]:
     paper = PAPERS[paper_name]
+    _check_paper(spec, paper_name)
     w, h = (float(v) for v in spec["size"])
-    if w > paper[0] - 10 or h > paper[1] - 10:
-        raise BuildError(f"a {w:g} x {h:g} mm board does not fit {paper_name} paper")
     buf = io.BytesIO()
     c = new_canvas(buf, (paper[0] * MM, paper[1] * MM), f"{game.name} - character boards")
     painter = PdfPainter(c)
@@ -194,6 +304,8 @@ def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> tu
                 x += d + gap
                 i += 1
             y += row_h
+        if not items:  # a token wider or taller than the page: stop, never loop for ever
+            raise BuildError(f"a token {tokens[i][0]:g} mm across does not fit {paper_name} paper")
         painter.draw_items(items, paper[1])
         c.setFont(family("text").face(), 7)
         c.drawString(margin * MM, 5 * MM, f"{game.name} - tokens: cut along the dashed circles "

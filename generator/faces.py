@@ -1,4 +1,6 @@
-"""Evaluate a layout face for one record: jinja2 values, conditions and repeats, text fitting -> a Scene."""
+"""Evaluate a layout face for one record: jinja2 values (in the sandbox of :mod:`.layout`), conditions and repeats,
+text fitting -> a Scene. Every value a template computes is checked like a literal one (finite numbers in range,
+colours, icon names), so a bad value is an error naming the element's line and the card."""
 
 from __future__ import annotations
 
@@ -10,29 +12,23 @@ import jinja2
 
 from wizprint.cards.markup import fragments
 from wizprint.cards.model import Game, Record
-from wizprint.errors import DataErrors, FitError, Issue
+from wizprint.cards.schema import CONTROL
+from wizprint.errors import DataErrors, FitError, Issue, WizprintError, quote
 
-from .icons import icon_exists
-from .layout import Element, Face, GameLayout
+from .icons import icon_problem
+from .layout import CHOICES as _CHOICES
+from .layout import FACE_ENV, Element, Face, GameLayout, colour_value, expression, is_template, number, template
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 from .textlayout import layout_text
 
-_env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
-_env.filters["signed"] = lambda n: f"+{n}" if n >= 0 else f"\u2212{-n}"
-_tcache: dict[str, jinja2.Template] = {}
-_ecache: dict[str, Any] = {}
-
-
-def _is_template(v: Any) -> bool:
-    return isinstance(v, str) and ("{{" in v or "{%" in v)
+_is_template = is_template
+MAX_FACE_ITEMS = 2_000  # items one face may draw (repeats counted)
+MAX_GAME_ITEMS = 200_000  # items all the faces of a game may draw together
 
 
 def render_value(v: Any, ctx: Mapping[str, Any]) -> Any:
-    if _is_template(v):
-        t = _tcache.get(v)
-        if t is None:
-            t = _tcache[v] = _env.from_string(v)
-        return t.render(ctx)
+    if is_template(v):
+        return FACE_ENV.render(template(v), ctx)
     if isinstance(v, list):
         return [render_value(x, ctx) for x in v]
     return v
@@ -41,25 +37,21 @@ def render_value(v: Any, ctx: Mapping[str, Any]) -> Any:
 def eval_expr(expr: Any, ctx: Mapping[str, Any]) -> Any:
     if not isinstance(expr, str):
         return expr
-    f = _ecache.get(expr)
-    if f is None:
-        f = _ecache[expr] = _env.compile_expression(expr)
-    return f(**ctx)
+    return FACE_ENV.run(expression(expr), **ctx)
 
 
-def _num(v: Any) -> float:
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return float(v)
-    return float(str(v).strip())
+def _describe(exc: BaseException) -> str:
+    """An error inside a face as plain words."""
+    if isinstance(exc, jinja2.exceptions.SecurityError):
+        return f"template refused: {exc.message or exc}"
+    if isinstance(exc, jinja2.TemplateError):
+        return f"template error: {exc.message or exc}"
+    if isinstance(exc, KeyError):
+        return f"no {quote(exc.args[0] if exc.args else '?')}"
+    return str(exc) or type(exc).__name__
 
 
-def _colour(v: Any) -> str | None:
-    if v is None:
-        return None
-    s = str(v).strip()
-    if not s or s == "none":
-        return None
-    return s
+_ERRORS = (jinja2.TemplateError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError, WizprintError)
 
 
 class Fields(dict[str, Any]):
@@ -79,8 +71,8 @@ class Fields(dict[str, Any]):
 
 
 def card_context(game: Game, layout: GameLayout, record: Record | None, size: tuple[float, float],
-                 deck: str) -> dict[str, Any]:
-    """The variables a face template sees."""
+                 deck: str, text: str | None = None) -> dict[str, Any]:
+    """The variables a face template sees (``text``: the record's rules text, when already rendered)."""
     ctx: dict[str, Any] = {
         "game": game.decl, "style": layout.style, "W": size[0], "H": size[1],
         "deck": game.decl.decks.get(deck),
@@ -90,7 +82,8 @@ def card_context(game: Game, layout: GameLayout, record: Record | None, size: tu
         "name_of": lambda rid: game.vocabulary.names.get(rid, rid),
     }
     if record is not None:
-        ctx.update(card=record, c=Fields(record.fields, set(game.decl.fields)), text=game.text(record),
+        ctx.update(card=record, c=Fields(record.fields, set(game.decl.fields)),
+                   text=game.text(record) if text is None else text,
                    type=game.decl.types.get(record.type),
                    effects=record.effects, effect=record.effects[0] if record.effects else None)
     return ctx
@@ -111,24 +104,42 @@ class FaceBuilder:
         self.game = game
         self.layout = layout
         self.bleed = bleed
+        self.drawn = 0  # items drawn by this builder, all faces together (bounded: MAX_GAME_ITEMS)
 
     def scene(self, face: Face, record: Record | None, deck: str) -> Scene:
         """The scene of ``face`` for ``record`` (None for a back), at the size of ``deck`` (a deck or a record
         kind with sheets)."""
         size = self.layout.size_of(deck)
-        ctx = card_context(self.game, self.layout, record, size, deck)
         who = record.id if record is not None else f"back of {deck}"
+        text = None
+        if record is not None:
+            try:  # the rules text comes from the record's effects and the vocabulary: a problem there is the record's
+                text = self.game.text(record)
+            except _ERRORS as exc:
+                if isinstance(exc, DataErrors):
+                    raise
+                raise DataErrors([Issue(record.source.file, record.source.line, record.id,
+                                        f"rules text: {_describe(exc)}")]) from None
+        ctx = card_context(self.game, self.layout, record, size, deck, text)
         try:
-            bg = _colour(render_value(face.background, ctx))
+            bg = colour_value(render_value(face.background, ctx))
             scene = Scene(size[0], size[1], self.bleed, bg)
             for el in face.elements:
-                for item in self._element(el, ctx, face, size, who):
-                    scene.add(item)
+                items = self._element(el, ctx, face, size, who)
+                scene.items.extend(items)
+                self.drawn += len(items)
+                if len(scene.items) > MAX_FACE_ITEMS:
+                    raise ElementError(f"the face draws more than {MAX_FACE_ITEMS:,} items", el.line)
+                if self.drawn > MAX_GAME_ITEMS:
+                    raise DataErrors([Issue(self.layout.file, el.line, who, f"the faces of the game draw more than "
+                                                                            f"{MAX_GAME_ITEMS:,} items")])
         except ElementError as exc:
             raise DataErrors([Issue(self.layout.file, exc.line, who, f"face '{face.id}': {exc}")]) from None
-        except (jinja2.TemplateError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        except _ERRORS as exc:
+            if isinstance(exc, DataErrors):
+                raise
             raise DataErrors([Issue(self.layout.file, face.line, who,
-                                    f"face '{face.id}': {type(exc).__name__}: {exc}")]) from None
+                                    f"face '{face.id}': background: {_describe(exc)}")]) from None
         scene.key = f"{self.game.id}/{deck}/{face.id}/{record.id if record else '*back*'}"
         return scene
 
@@ -136,8 +147,8 @@ class FaceBuilder:
                  ) -> list[Item]:
         try:
             p = el.props
-            n = int(eval_expr(p.get("repeat", 1), ctx) or 0)
-            step = [_num(render_value(v, ctx)) for v in p.get("step", [0, 0])]
+            n = int(number("repeat", eval_expr(p.get("repeat", 1), ctx) or 0))
+            step = [number("step", render_value(v, ctx)) for v in p.get("step", [0, 0])]
             out: list[Item] = []
             for i in range(n):
                 local = dict(ctx, i=i)
@@ -153,18 +164,24 @@ class FaceBuilder:
             return out
         except FitError as exc:
             raise ElementError(str(exc), el.line) from None
-        except (jinja2.TemplateError, ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise ElementError(f"{type(exc).__name__}: {exc}", el.line) from None
+        except _ERRORS as exc:
+            if isinstance(exc, DataErrors):
+                raise
+            raise ElementError(_describe(exc), el.line) from None
 
     def _box(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
-        x, y, w, h = (_num(render_value(v, ctx)) for v in p["box"])
+        box = render_value(p["box"], ctx)
+        if not isinstance(box, list) or len(box) != 4:
+            raise ValueError("box must be a list of 4 numbers")
+        x, y, w, h = (number("box", v) for v in box)
         return x, y, w, h
 
     def _paint(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> Paint:
-        dash = tuple(_num(v) for v in p.get("dash", ()))
-        return Paint(fill=_colour(render_value(p.get("fill"), ctx)), stroke=_colour(render_value(p.get("stroke"), ctx)),
-                     stroke_width=_num(render_value(p.get("stroke_width", 0.3), ctx)), dash=dash,
-                     opacity=_num(render_value(p.get("opacity", 1.0), ctx)))
+        dash = tuple(number("dash", render_value(v, ctx)) for v in p.get("dash", ()))
+        return Paint(fill=colour_value(render_value(p.get("fill"), ctx)),
+                     stroke=colour_value(render_value(p.get("stroke"), ctx)),
+                     stroke_width=number("stroke_width", render_value(p.get("stroke_width", 0.3), ctx)), dash=dash,
+                     opacity=number("opacity", render_value(p.get("opacity", 1.0), ctx)))
 
     def _one(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
              ) -> Item | None:
@@ -184,47 +201,61 @@ class FaceBuilder:
                     w = W + b - x
                 if y + h >= H:
                     h = H + b - y
-            item = Rect(x, y, w, h, self._paint(p, ctx), _num(render_value(p.get("radius", 0), ctx)))
+            item = Rect(x, y, w, h, self._paint(p, ctx), number("radius", render_value(p.get("radius", 0), ctx)))
         elif kind == "ellipse":
             x, y, w, h = self._box(p, ctx)
             item = Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, self._paint(p, ctx))
         elif kind in ("line", "polygon"):
-            pts = [_num(render_value(v, ctx)) for v in p["points"]]
+            pts = [number("points", render_value(v, ctx)) for v in p["points"]]
             pairs = tuple((pts[i], pts[i + 1]) for i in range(0, len(pts) - 1, 2))
             item = Poly(pairs, self._paint(p, ctx), closed=(kind == "polygon"))
         elif kind == "text":
             x, y, w, h = self._box(p, ctx)
+            if w <= 0 or h <= 0:
+                raise ValueError(f"a text box needs a width and a height above 0, not {w:g} x {h:g}")
             markup = str(render_value(p.get("text", ""), ctx))
             if not markup.strip():
                 return None
+            if (bad := CONTROL.search(markup)) is not None:
+                raise ValueError(f"the text holds a control character (character {bad.start() + 1})")
             fam = str(render_value(p.get("font", "text"), ctx))
-            sz = _num(render_value(p.get("size", 8), ctx))
+            sz = number("size", render_value(p.get("size", 8), ctx))
             mins = p.get("min_size")
+            align = str(render_value(p.get("align", "left"), ctx))
+            valign = str(render_value(p.get("valign", "top"), ctx))
+            for key, v in (("align", align), ("valign", valign)):
+                if v not in _CHOICES[key]:
+                    raise ValueError(f"{key} must be one of {', '.join(_CHOICES[key])}, not {quote(v)}")
             lay = layout_text(markup, w, h, family_name=fam, size=sz,
-                              min_size=_num(render_value(mins, ctx)) if mins is not None else None,
-                              leading=_num(p.get("leading", 1.2)), para_gap=_num(p.get("para_gap", 0.35)),
-                              align=str(render_value(p.get("align", "left"), ctx)),
-                              valign=str(render_value(p.get("valign", "top"), ctx)),
-                              max_lines=int(p["max_lines"]) if "max_lines" in p else None)
+                              min_size=number("min_size", render_value(mins, ctx)) if mins is not None else None,
+                              leading=number("leading", render_value(p.get("leading", 1.2), ctx)),
+                              para_gap=number("para_gap", render_value(p.get("para_gap", 0.35), ctx)),
+                              align=align, valign=valign,
+                              max_lines=int(number("max_lines", render_value(p["max_lines"], ctx)))
+                              if "max_lines" in p else None)
             for f in fragments(markup):
-                if f is not None and f.icon and not icon_exists(f.icon, self.game.id):
-                    raise KeyError(f"unknown icon ':{f.icon}:' in text")
-            self._check_safe(x, y, w, h, float(p.get("rotate", 0) or 0), face, size, el)
-            item = Text(x, y, w, h, lay, _colour(render_value(p.get("color", "#1a1a1a"), ctx)) or "#000000",
+                if f is not None and f.icon:
+                    problem = icon_problem(f.icon, self.game.id)
+                    if problem:
+                        raise ValueError(f"in the text: {problem}")
+            rot = number("rotate", render_value(p.get("rotate", 0), ctx) or 0)
+            self._check_safe(x, y, w, h, rot, face, size, el)
+            item = Text(x, y, w, h, lay, colour_value(render_value(p.get("color", "#1a1a1a"), ctx)) or "#000000",
                         self.game.id)
         elif kind == "icon":
             x, y, w, h = self._box(p, ctx)
             name = str(render_value(p.get("name", ""), ctx)).strip()
             if not name:
                 return None
-            if not icon_exists(name, self.game.id):
-                raise KeyError(f"unknown icon '{name}'")
+            problem = icon_problem(name, self.game.id)
+            if problem:
+                raise ValueError(problem)
             s = min(w, h)
             item = IconPlace(name, x + (w - s) / 2, y + (h - s) / 2, s,
-                             _colour(render_value(p.get("color", "#1a1a1a"), ctx)) or "#000000", self.game.id)
+                             colour_value(render_value(p.get("color", "#1a1a1a"), ctx)) or "#000000", self.game.id)
         else:  # pragma: no cover - load_layout rejects unknown kinds
             raise ValueError(kind)
-        rot = float(_num(render_value(p.get("rotate", 0), ctx)))
+        rot = number("rotate", render_value(p.get("rotate", 0), ctx))
         if rot:
             if "box" in p:
                 x, y, w, h = self._box(p, ctx)

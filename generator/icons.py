@@ -1,16 +1,29 @@
 """Icons: small SVG files in ``layouts/icons`` (and ``layouts/<game>/icons``), parsed once with svgelements
-into filled/stroked paths in a 100 × 100 box, drawn by both back ends."""
+into filled/stroked paths in a 100 × 100 box, drawn by both back ends.
+
+An icon's name comes from data (layouts, ``:icon:`` in card text), so it must be a plain name (lower-case
+letters, digits and '-') and the file it names must lie inside an icon folder. An icon file is read only if it is
+small (at most 1 MiB), well-formed and finite; XML entities are neither expanded nor fetched (expat refuses an
+undefined or external entity and limits amplification, so neither an external entity nor a billion laughs
+gets through).
+"""
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import svgelements as se
 
-from wizprint.errors import WizprintError
-from wizprint.resources import layouts_dir
+from wizprint.errors import WizprintError, one_line, quote
+from wizprint.resources import inside, layouts_dir
+
+ICON_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+MAX_ICON_BYTES = 1024 * 1024
+MAX_ICON_SEGMENTS = 20_000
 
 CURRENT = "currentColor"
 _PLACEHOLDER = "#fe00fe"  # svgelements resolves currentColor to its `color` argument: we pass this and map it back
@@ -103,30 +116,76 @@ def icon_dirs(game: str | None) -> list[Path]:
     return dirs
 
 
-@cache
-def load_icon(name: str, game: str | None = None) -> Icon:
+def icon_file(name: str, game: str | None = None) -> Path | None:
+    """The file of an icon (None when no icon folder has it); WizprintError for a name that is not a plain icon
+    name or a file that lies outside the icon folders."""
+    if not isinstance(name, str) or not ICON_NAME.match(name):
+        raise WizprintError(f"icon name {quote(name)} must be lower-case letters, digits and '-' (at most 64)")
+    if game is not None and not re.match(r"^(?!\.)[A-Za-z0-9._-]{1,64}$", game):
+        game = None
     for d in icon_dirs(game):
         p = d / f"{name}.svg"
         if p.is_file():
-            return _parse(p, name)
-    raise WizprintError(f"unknown icon ':{name}:' (no {name}.svg in {', '.join(str(d) for d in icon_dirs(game))})")
+            if not inside(d, p):
+                raise WizprintError(f"icon {quote(name)}: {p.name} is a link to a file outside its icon folder")
+            return p
+    return None
 
 
-def icon_exists(name: str, game: str | None = None) -> bool:
-    return any((d / f"{name}.svg").is_file() for d in icon_dirs(game))
+@cache
+def load_icon(name: str, game: str | None = None) -> Icon:
+    p = icon_file(name, game)
+    if p is None:
+        raise WizprintError(f"unknown icon ':{name}:' (no {name}.svg in "
+                            f"{', '.join(_shown(d) for d in icon_dirs(game))})")
+    return _parse(p, name)
+
+
+@cache
+def icon_problem(name: str, game: str | None = None) -> str | None:
+    """Why ``name`` cannot be drawn (an unsafe name, no such icon, a file that cannot be read), None when it can.
+    The icon is parsed, so ``validate`` reports what ``build`` would reject."""
+    try:
+        load_icon(name, game)
+    except WizprintError as exc:
+        return str(exc)
+    return None
+
+
+def _shown(path: Path) -> str:
+    try:
+        return "layouts/" + path.relative_to(layouts_dir()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _parse(path: Path, name: str) -> Icon:
+    shown = _shown(path)
     try:
+        if path.stat().st_size > MAX_ICON_BYTES:
+            raise WizprintError(f"{shown}: cannot read icon: larger than {MAX_ICON_BYTES // 1024} KiB")
         svg = se.SVG.parse(str(path), reify=True, color=_PLACEHOLDER)
+        vb = svg.viewbox
+        size = float(vb.width) if vb is not None else 100.0
+        if not (math.isfinite(size) and 0 < size <= 100_000):
+            raise WizprintError(f"{shown}: cannot read icon: its viewBox width must be a positive number")
+        shapes = []
+        count = 0
+        for el in svg.elements():
+            if isinstance(el, se.Shape) and not isinstance(el, se.SVG):
+                sh = _shape(el)
+                if sh is not None:
+                    count += len(sh.segs)
+                    if count > MAX_ICON_SEGMENTS:
+                        raise WizprintError(f"{shown}: cannot read icon: more than {MAX_ICON_SEGMENTS:,} path "
+                                            "segments")
+                    if not all(math.isfinite(v) for seg in sh.segs for pt in seg.pts for v in pt) or not (
+                            math.isfinite(sh.stroke_width) and 0 <= sh.stroke_width <= 100_000):
+                        raise WizprintError(f"{shown}: cannot read icon: a path has a coordinate that is not a "
+                                            "finite number")
+                    shapes.append(sh)
+    except WizprintError:
+        raise
     except Exception as exc:  # svgelements raises many kinds of errors on bad files
-        raise WizprintError(f"{path}: cannot read icon: {exc}") from None
-    vb = svg.viewbox
-    size = float(vb.width) if vb is not None else 100.0
-    shapes = []
-    for el in svg.elements():
-        if isinstance(el, se.Shape) and not isinstance(el, se.SVG):
-            sh = _shape(el)
-            if sh is not None:
-                shapes.append(sh)
+        raise WizprintError(f"{shown}: cannot read icon: {one_line(str(exc) or type(exc).__name__, 120)}") from None
     return Icon(name, tuple(shapes), size)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
+
+from wizprint.errors import BuildError, quote
 
 from .icons import CURRENT, Icon, load_icon
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
@@ -15,10 +18,18 @@ from .units import MM
 _colours: dict[str, Color] = {}
 
 
+_HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+
 def colour(c: str) -> Color:
+    """A reportlab colour for '#rrggbb' or a name of :data:`_NAMED`; anything else is a :class:`BuildError` (the
+    layouts are checked when loaded, so this is a last guard, never a silent magenta)."""
     col = _colours.get(c)
     if col is None:
-        col = _colours[c] = HexColor(c) if c.startswith("#") else HexColor(_NAMED.get(c, "#ff00ff"))
+        hexa = c if _HEX.match(c) else _NAMED.get(c)
+        if hexa is None:
+            raise BuildError(f"{quote(c)} is not a colour (#rrggbb or one of {', '.join(_NAMED)})")
+        col = _colours[c] = HexColor(hexa)
     return col
 
 

@@ -1,11 +1,16 @@
 """Reference sheets: short documents (headings, paragraphs, bullet lists, tables) flowed into columns on A4 or
 Letter pages, from ``layouts/<game>/sheets.toml``. Text is wizprint markup and may be a jinja2 template over the
-game's data (``game``, ``cards``, ``by_type``)."""
+game's data (``game``, ``cards``, ``by_type``), rendered in the sandbox
+(:class:`~wizprint.cards.vocab.SafeEnvironment`).
+
+The file is checked when loaded (its shape, every number finite and in range, colours, sheet ids that are
+components of the game and safe in a file name, every template compiled in the sandbox), with one error per
+problem at its line; :func:`check_sheets` also lays every sheet out, so ``validate`` finds what ``build`` would.
+"""
 
 from __future__ import annotations
 
 import io
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,11 +18,28 @@ from typing import Any
 
 import jinja2
 
+from wizprint.cards.lines import TomlLines
 from wizprint.cards.model import Game
-from wizprint.errors import BuildError, DataErrors, FitError, Issue
+from wizprint.cards.schema import (
+    Flag,
+    ListOf,
+    Number,
+    OneOf,
+    Rec,
+    Str,
+    Table,
+    TableOf,
+    Whole,
+    check_data,
+    safe_id_key,
+    schema_issues,
+)
+from wizprint.cards.vocab import MAX_TEMPLATE_LEN, SafeEnvironment
+from wizprint.errors import DataErrors, FitError, Issue, WizprintError, quote
 from wizprint.resources import layouts_dir
 
 from .impose import PAPERS
+from .layout import colour_problem, read_layout_file, shown_path
 from .pdf import PdfPainter, new_canvas
 from .scene import Item, Paint, Poly, Rect, Text
 from .textlayout import layout_text
@@ -25,7 +47,62 @@ from .units import MM
 
 MARGIN = 12.0
 COL_GAP = 7.0
-_env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True)
+MAX_BLOCKS = 2_000
+MAX_ROWS = 1_000
+MAX_COLUMNS = 20
+SHEET_NAMES = ("game", "cards", "by_type", "records", "text_of", "of_kind")
+_env = SafeEnvironment(known=SHEET_NAMES, trim_blocks=True, lstrip_blocks=True)
+_templates: dict[str, jinja2.Template] = {}
+
+
+# -- the schema of sheets.toml -------------------------------------------------------------------------------
+def _is_template(s: str) -> bool:
+    return "{{" in s or "{%" in s or "{#" in s
+
+
+def _template_problem(value: str) -> str | None:
+    if not _is_template(value):
+        return None
+    try:
+        _compiled(value)
+    except jinja2.TemplateSyntaxError as exc:
+        return f"template error: {exc.message}"
+    return None
+
+
+def _block_complete(b: Rec) -> str | None:
+    need = {"heading": ("text",), "para": ("text",), "bullets": ("items", "template"),
+            "table": ("rows", "template")}.get(b.kind, ())
+    if need and all(b[k] is None for k in need):
+        return f"a {b.kind} block needs {' or '.join(repr(k) for k in need)}"
+    if b.kind == "table" and b.rows:
+        if len({len(r) for r in b.rows}) > 1:
+            return "every row of a table needs the same number of cells"
+        if b.widths and len(b.rows[0]) != len(b.widths):
+            return f"every row needs {len(b.widths)} cells, one per width"
+    return None
+
+
+_MARKUP = Str(MAX_TEMPLATE_LEN, then=_template_problem)
+BLOCK_FILE = Table({
+    "kind": (OneOf("heading", "para", "bullets", "table", "rule", "column"), "para"),
+    "text": (_MARKUP, None),
+    "items": (ListOf(_MARKUP, most=MAX_ROWS), None),
+    "template": (_MARKUP, None),
+    "rows": (ListOf(ListOf(_MARKUP, most=MAX_COLUMNS, least=1), most=MAX_ROWS), None),
+    "widths": (ListOf(Number(0, 100, above=True), most=MAX_COLUMNS, least=1), None),
+    "header": (Flag(), True),
+    "size": (Number(3, 60), None),
+}, then=_block_complete)
+SHEETS_FILE = Table({"sheets": (TableOf(Table({
+    "title": (_MARKUP, None),
+    "columns": (Whole(1, 6), 2),
+    "pages": (Whole(1, 50), 2),
+    "size": (Number(3, 60), 9.0),
+    "accent": (Str(20, then=colour_problem), "#5a3d7a"),
+    "blocks": (ListOf(BLOCK_FILE, most=MAX_BLOCKS), []),
+}), key=safe_id_key), {})})
+"""The schema of ``sheets.toml``."""
 
 
 @dataclass
@@ -38,31 +115,61 @@ def sheets_path(game: Game) -> Path:
     return own if own.is_file() else layouts_dir() / game.id / "sheets.toml"
 
 
-def load_sheets(game: Game) -> dict[str, Mapping[str, Any]]:
+def _shown(game: Game) -> str:
+    return shown_path(game, sheets_path(game))
+
+
+def _read(game: Game) -> tuple[dict[str, Any], str] | None:
     p = sheets_path(game)
-    if not p.is_file():
+    return read_layout_file(game, p) if p.is_file() else None
+
+
+def load_sheets(game: Game) -> dict[str, Mapping[str, Any]]:
+    """The sheets of a game, checked (DataErrors with one issue per problem, at its line)."""
+    got = _read(game)
+    if got is None:
         return {}
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataErrors([Issue(str(p), 0, "", f"malformed TOML: {exc}")]) from None
-    return dict(data.get("sheets", {}))
+    data, text = got
+    shown = _shown(game)
+    lines = TomlLines(text)
+    _, problems = check_data(SHEETS_FILE, data)
+    if problems:
+        raise DataErrors(schema_issues(problems, shown, lines))
+    sheets: dict[str, Mapping[str, Any]] = dict(data.get("sheets", {}))
+    known = {c.id for c in game.decl.components}
+    issues = [Issue(shown, lines.line(("sheets", sid)), sid, f"sheet {quote(sid)} is not a component of the game "
+                                                              f"(components: {', '.join(sorted(known)) or 'none'})")
+              for sid in sheets if sid not in known]
+    if issues:
+        raise DataErrors(issues)
+    return sheets
 
 
 def _ctx(game: Game) -> dict[str, Any]:
     by_type: dict[str, list[Any]] = {}
     for c in game.cards():
         by_type.setdefault(c.type, []).append(c)
-    return {"game": game.decl, "cards": game.cards(), "by_type": by_type, "records": game.records,
+    return {"game": game.decl, "cards": game.cards(), "by_type": by_type, "records": tuple(game.records),
             "text_of": game.text, "of_kind": game.of_kind}
 
 
+def _compiled(source: str) -> jinja2.Template:
+    t = _templates.get(source)
+    if t is None:
+        t = _templates[source] = _env.from_string(source)
+    return t
+
+
 def _render(s: Any, ctx: Mapping[str, Any]) -> str:
-    return _env.from_string(str(s)).render(ctx).strip() if isinstance(s, str) else str(s)
+    if not isinstance(s, str):
+        return str(s)
+    if not _is_template(s):  # plain text: what jinja2 would give back (its newlines made \n), without compiling it
+        return s.replace("\r\n", "\n").replace("\r", "\n").strip()
+    return _env.render(_compiled(s), ctx).strip()
 
 
 class _Flow:
-    def __init__(self, pw: float, ph: float, columns: int, top: float):
+    def __init__(self, pw: float, ph: float, columns: int, top: float, max_pages: int = 50):
         self.pw, self.ph = pw, ph
         self.columns = columns
         self.colw = (pw - 2 * MARGIN - (columns - 1) * COL_GAP) / columns
@@ -70,6 +177,7 @@ class _Flow:
         self.pages: list[SheetPage] = [SheetPage()]
         self.col = 0
         self.y = top
+        self.max_pages = max_pages
 
     @property
     def x(self) -> float:
@@ -82,6 +190,9 @@ class _Flow:
         self.col += 1
         if self.col >= self.columns:
             self.col = 0
+            if len(self.pages) >= self.max_pages:
+                raise FitError(f"the sheet needs more than {self.max_pages} page{'s' if self.max_pages != 1 else ''}"
+                               f", its layout allows {self.max_pages}")
             self.pages.append(SheetPage())
             self.y = MARGIN
         else:
@@ -112,32 +223,46 @@ def _moved(t: Text, x: float, y: float, colour: str = "#1a1a1a") -> Text:
     return Text(x, y, t.w, t.h, t.layout, colour, t.game)
 
 
-def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) -> tuple[bytes, int]:
+def sheet_flow(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) -> tuple[_Flow, str]:
+    """Lay a sheet out on pages (every block's text fitted); DataErrors naming the block's line on a problem."""
     pw, ph = PAPERS[paper]
     ctx = _ctx(game)
     accent = str(spec.get("accent", "#5a3d7a"))
     size = float(spec.get("size", 9.0))
-    title = _render(spec.get("title", game.name), ctx)
-    flow = _Flow(pw, ph, int(spec.get("columns", 2)), MARGIN + 16)
+    max_pages = int(spec.get("pages", 2))
+    flow = _Flow(pw, ph, int(spec.get("columns", 2)), MARGIN + 16, max_pages)
+    block_no = 0  # which block failed, for the error message
+    title = ""
     try:
+        title = _render(spec.get("title", game.name), ctx)
         head = _text_g(title, pw - 2 * MARGIN, 20, "display")
         flow.add(_moved(head, MARGIN, MARGIN, accent))
         flow.add(Poly(((MARGIN, MARGIN + 12.5), (pw - MARGIN, MARGIN + 12.5)), Paint(stroke=accent, stroke_width=0.6),
                       closed=False))
-        block_no = 0  # which block failed, for the error message
         for b in spec.get("blocks", []):
             block_no += 1
             _block(flow, b, ctx, size, accent, game.id)
     except FitError as exc:
-        raise DataErrors([Issue(_shown(game), _block_line(game, sheet_id, block_no), sheet_id,
-                                f"block {block_no}: {exc}")]) from None
+        raise _sheet_error(game, sheet_id, block_no, str(exc)) from None
     except jinja2.TemplateError as exc:
-        raise DataErrors([Issue(_shown(game), _block_line(game, sheet_id, block_no), sheet_id,
-                                f"block {block_no}: template error: {exc}")]) from None
-    max_pages = int(spec.get("pages", 2))
-    if len(flow.pages) > max_pages:
-        raise BuildError(f"sheet '{sheet_id}' of {game.id} needs {len(flow.pages)} pages, its layout allows "
-                         f"{max_pages}")
+        raise _sheet_error(game, sheet_id, block_no, f"template error: {exc.message or exc}") from None
+    except (ValueError, TypeError, LookupError, ArithmeticError, AttributeError) as exc:
+        raise _sheet_error(game, sheet_id, block_no, str(exc) or type(exc).__name__) from None
+    except DataErrors:
+        raise
+    except WizprintError as exc:
+        raise _sheet_error(game, sheet_id, block_no, str(exc)) from None
+    return flow, title
+
+
+def _sheet_error(game: Game, sheet_id: str, block_no: int, message: str) -> DataErrors:
+    where = f"block {block_no}: " if block_no else "title: "
+    return DataErrors([Issue(_shown(game), _block_line(game, sheet_id, block_no), sheet_id, where + message)])
+
+
+def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) -> tuple[bytes, int]:
+    flow, title = sheet_flow(game, sheet_id, spec, paper)
+    pw, ph = PAPERS[paper]
     buf = io.BytesIO()
     c = new_canvas(buf, (pw * MM, ph * MM), f"{game.name} - {title}")
     painter = PdfPainter(c)
@@ -145,26 +270,35 @@ def sheet_pdf(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) ->
         painter.draw_items(page.items, ph)
         name = "" if game.name.lower() in title.lower() else f"{game.name} - "
         foot = _text_g(f"{name}{title} - page {n} of {len(flow.pages)} - version {game.decl.version} - wizprint",
-                     pw - 2 * MARGIN, 6.5, align="center")
+                       pw - 2 * MARGIN, 6.5, align="center")
         painter.draw_items([_moved(foot, MARGIN, ph - MARGIN + 4, "#777777")], ph)
         c.showPage()
     c.save()
     return buf.getvalue(), len(flow.pages)
 
 
-def _shown(game: Game) -> str:
-    p = sheets_path(game)
+def check_sheets(game: Game, paper: str = "a4") -> list[Issue]:
+    """Every problem that stops a game's sheets from being built (for ``validate``)."""
     try:
-        return "layouts/" + p.relative_to(layouts_dir()).as_posix()
-    except ValueError:
-        return str(p)
+        sheets = load_sheets(game)
+    except DataErrors as exc:
+        return list(exc.issues)
+    issues: list[Issue] = []
+    for sid, spec in sheets.items():
+        try:
+            sheet_flow(game, sid, spec, paper)
+        except DataErrors as exc:
+            issues.extend(exc.issues)
+    return issues
 
 
 def _block_line(game: Game, sheet_id: str, block_no: int) -> int:
-    """The line of the n-th ``[[sheets.<id>.blocks]]`` header in the sheets file."""
-    from wizprint.cards.lines import LineMap
-
-    return LineMap(sheets_path(game).read_text(encoding="utf-8")).line(f"sheets.{sheet_id}.blocks", block_no - 1)
+    """The line of the n-th ``[[sheets.<id>.blocks]]`` header in the sheets file (of the sheet for 0)."""
+    try:
+        lines = TomlLines(sheets_path(game).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return 0
+    return lines.line(("sheets", sheet_id, "blocks", block_no - 1) if block_no else ("sheets", sheet_id))
 
 
 def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: float, accent: str, game: str) -> None:
@@ -207,7 +341,13 @@ def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: floa
             rows = [[_render(c, ctx) for c in row] for row in b["rows"]]
         else:
             rows = [[c.strip() for c in ln.split("|")] for ln in _render(b["template"], ctx).splitlines() if ln.strip()]
-        widths = list(b.get("widths", [1.0 / len(rows[0])] * len(rows[0])))
+        if not rows:
+            return
+        ncols = len(rows[0])
+        widths = list(b.get("widths", [1.0 / ncols] * ncols))
+        for ri, row in enumerate(rows, 1):
+            if len(row) != len(widths):
+                raise ValueError(f"row {ri} of the table has {len(row)} cells, the table has {len(widths)} columns")
         total = sum(widths)
         header = bool(b.get("header", True))
         pad = 1.0
@@ -240,4 +380,4 @@ def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: floa
     elif kind == "column":
         flow.next_column()
     else:
-        raise BuildError(f"unknown sheet block kind {kind!r}")
+        raise ValueError(f"unknown sheet block kind {quote(kind)}")

@@ -6,6 +6,7 @@ Sizes are in points, positions in millimetres relative to the top-left of the bo
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -17,6 +18,9 @@ from .units import PT
 
 ICON_EM = 1.12  # an inline icon's width and height, in ems
 ICON_PAD = 0.06  # space each side of an inline icon, in ems
+MAX_MARKUP = 100_000  # characters of one text
+MAX_SIZE = 1000.0  # points: the largest text size (the shrinking loop takes at most MAX_SIZE / STEP steps)
+STEP = 0.25  # points: how much a text shrinks at each try
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,12 @@ def _break(paras: tuple[tuple[_Word, ...], ...], width_pt: float, size: float, s
 def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", size: float = 9.0,
                 min_size: float | None = None, leading: float = 1.2, para_gap: float = 0.35, align: str = "left",
                 valign: str = "top", max_lines: int | None = None) -> TextLayout:
-    """Fit ``markup`` in a ``w`` × ``h`` mm box, shrinking from ``size`` to ``min_size`` pt in 0.25 pt steps."""
+    """Fit ``markup`` in a ``w`` × ``h`` mm box, shrinking from ``size`` to ``min_size`` pt in 0.25 pt steps.
+
+    Every number must be finite and in range (a :class:`FitError` otherwise), so the shrinking always ends: at
+    most ``MAX_SIZE / STEP`` tries, and tries that cannot fit (by a cheap lower bound on the height) are skipped
+    without breaking lines."""
+    _check_numbers(markup, w, h, size, min_size, leading, para_gap, max_lines)
     fam = family(family_name)
     paras = _prepare(markup, family_name)
     if not any(paras):
@@ -99,8 +108,15 @@ def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", s
     space1 = width1(" ", face)
     width_pt, height_pt = w / PT, h / PT
     floor = size if min_size is None else min_size
+    widest = max((wd.w1 for para in paras for wd in para), default=0.0)
+    para_w1 = [sum(wd.w1 for wd in para) for para in paras]
     s = size
     while True:
+        last = s - STEP < floor - 1e-9
+        if not last and _cannot_fit(s, widest, para_w1, width_pt, height_pt, asc, desc, leading, para_gap,
+                                    max_lines):
+            s -= STEP
+            continue
         broken = _break(paras, width_pt, s, space1)
         if broken is not None and max_lines is not None and sum(len(p) for p in broken) > max_lines:
             broken_ok = False
@@ -112,12 +128,44 @@ def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", s
             if total <= height_pt + 1e-6:
                 return _place(broken, fam, s, asc, desc, leading, para_gap, space1, width_pt, height_pt, total,
                               align, valign, family_name)
-        if s - 0.25 < floor - 1e-9:
+        if last:
             why = ("a word is wider than the box" if broken is None else
                    f"it needs more than {max_lines} line{'s' if max_lines != 1 else ''}" if not broken_ok else
                    "the text is too long for the box")
             raise FitError(f"text does not fit its {w:.1f}x{h:.1f} mm box even at {floor:g} pt ({why})")
-        s -= 0.25
+        s -= STEP
+
+
+def _check_numbers(markup: str, w: float, h: float, size: float, min_size: float | None, leading: float,
+                   para_gap: float, max_lines: int | None) -> None:
+    """Numbers that would make fitting meaningless or endless are a :class:`FitError`."""
+    if len(markup) > MAX_MARKUP:
+        raise FitError(f"the text is {len(markup):,} characters long, more than {MAX_MARKUP:,}")
+    for name, v, lo, hi in (("box width", w, 0.0, 10_000.0), ("box height", h, 0.0, 10_000.0),
+                            ("text size", size, 0.1, MAX_SIZE), ("leading", leading, 0.0, 100.0),
+                            ("paragraph gap", para_gap, 0.0, 100.0)):
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and lo <= v <= hi):
+            raise FitError(f"{name} {v!r} must be a finite number from {lo:g} to {hi:g}")
+    if min_size is not None and not (isinstance(min_size, (int, float)) and math.isfinite(min_size)
+                                     and 0.1 <= min_size <= MAX_SIZE):
+        raise FitError(f"minimum text size {min_size!r} must be a finite number from 0.1 to {MAX_SIZE:g}")
+    if max_lines is not None and not (isinstance(max_lines, int) and max_lines >= 1):
+        raise FitError(f"max_lines {max_lines!r} must be a whole number of at least 1")
+
+
+def _cannot_fit(s: float, widest: float, para_w1: list[float], width_pt: float, height_pt: float, asc: float,
+                desc: float, leading: float, para_gap: float, max_lines: int | None) -> bool:
+    """True when the text surely does not fit at size ``s``: a word is wider than the box, or even lines filled
+    to the brim (no spaces) need more height or lines than there are. Never true when it might fit."""
+    if widest * s > width_pt + 1e-6:
+        return True
+    if width_pt <= 0:
+        return False
+    nlines = sum(max(1, math.ceil(pw * s / (width_pt + 1e-6) - 1e-9)) for pw in para_w1)
+    if max_lines is not None and nlines > max_lines:
+        return True
+    least = (asc + desc) * s + (nlines - 1) * leading * s + (len(para_w1) - 1) * para_gap * s
+    return least > height_pt + 1e-6
 
 
 def _place(broken: list[list[list[_Word]]], fam: Family, s: float, asc: float, desc: float, leading: float,

@@ -8,10 +8,13 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import asdict
 from typing import Any
+
+from wizprint.errors import UsageError
 
 from .runner import GameResult, run_one
 
@@ -29,20 +32,28 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _chunk(args: tuple[str, list[int], int, list[str], int, str]) -> list[GameResult]:
+MAX_GAMES = 10_000_000  # games of one check (each result is kept for the summary: about a kilobyte a game)
+MAX_JOBS = 64
+CHUNK = 50  # games a worker plays per task
+
+
+def _chunk(args: tuple[str, range, int, list[str], int, str]) -> list[GameResult]:
     game, indices, seed, bots, players, variant = args
     return [run_one(game, i, seed, bots, players, variant) for i in indices]
 
 
 def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: int, variant: str = "",
               jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
-    """Play ``games`` games; results in game order."""
+    """Play ``games`` games; results in game order. The tasks are made as the workers need them (a few per
+    worker in flight), so nothing is set up per game before the games run."""
     from .kernel import engine
 
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"a check plays from 1 to {MAX_GAMES:,} games, not {games:,}")
     engine(game).new_state(players, 0)  # load card data once, before the workers fork, so they share it
-    chunk = max(1, min(50, games // (jobs * 8) or 1))
-    tasks = [(game, list(range(s, min(s + chunk, games))), seed, list(bots), players, variant)
-             for s in range(0, games, chunk)]
+    chunk = max(1, min(CHUNK, games // (jobs * 8) or 1))
+    tasks = ((game, range(s, min(s + chunk, games)), seed, list(bots), players, variant)
+             for s in range(0, games, chunk))
     results: list[GameResult] = []
     if jobs <= 1:
         for t in tasks:
@@ -52,12 +63,29 @@ def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: in
                 progress(len(part))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part in pool.map(_chunk, tasks):
+            for part in _bounded_map(pool, tasks, 4 * jobs):
                 results.extend(part)
                 if progress:
                     progress(len(part))
     results.sort(key=lambda r: r.index)
     return results
+
+
+def _bounded_map(pool: Executor, tasks: Iterator[tuple[str, range, int, list[str], int, str]],
+                 in_flight: int) -> Iterator[list[GameResult]]:
+    """``pool.map(_chunk, tasks)`` with at most ``in_flight`` tasks submitted at a time (``Executor.map`` submits
+    every task at once), results in task order."""
+    pending: deque[Future[list[GameResult]]] = deque()
+    try:
+        for t in tasks:
+            pending.append(pool.submit(_chunk, t))
+            if len(pending) >= in_flight:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for f in pending:
+            f.cancel()
 
 
 def _rate(points: list[float]) -> dict[str, Any]:

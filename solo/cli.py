@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
-from wizprint.clitools import friendly
-from wizprint.errors import UsageError, WizprintError
+from wizprint.clitools import err, friendly
+from wizprint.errors import SaveError, UsageError, capped, one_line
 
 if TYPE_CHECKING:
     from .kernel import Engine
@@ -36,27 +36,28 @@ def play_cmd(
 
 def _play(game: str, players: int | None, bot: str, seed: int, seat: int, variant: str, load: Path | None,
           log_file: Path | None, save_file: Path | None) -> None:
-    from .agents import make_agent
     from .kernel import engine
-    from .play import Session, new_session, run
+    from .play import load_session, new_session, run
 
     eng = engine(game)
     if load is not None:
         try:
-            data = json.loads(load.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:
-            raise WizprintError(f"cannot read saved game {load}: {exc}") from None
-        try:
-            s = Session.from_json(eng, data)
-        except WizprintError as exc:
-            raise WizprintError(f"{load}: {exc}") from None
+            s = load_session(eng, load)
+        except SaveError as exc:
+            _save_problems(load, exc)
     else:
-        make_agent(bot, eng)  # a bad --bot fails before the game starts
-        s = new_session(eng, players or eng.min_players, bot, seed, seat, variant)
+        s = new_session(eng, eng.min_players if players is None else players, bot, seed, seat, variant)
     s.log_path = log_file or Path(f"wizprint-{eng.id}-seed{s.seed}.log")
     s.save_path = save_file or (load if load is not None else None)
     code = run(s)
     raise typer.Exit(code)
+
+
+def _save_problems(path: Path, exc: SaveError) -> NoReturn:
+    """One line per problem of a saved game, each with its JSON path (at most 50, then the count of the rest)."""
+    for line in capped(exc.problems):
+        err(line if line.startswith("... and ") else f"error: {path}: {one_line(line)}")
+    raise typer.Exit(1)
 
 
 @solo_app.command("check")
@@ -78,27 +79,34 @@ def check_cmd(
 
 def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int, variant: str,
            json_file: Path | None, report: Path | None, quiet: bool) -> None:
-    from wizprint.atomic import write_atomic
+    from wizprint.atomic import ensure_dir, write_atomic
     from wizprint.progress import for_terminal
 
     from .agents import make_agent
-    from .check import run_games, summarise
+    from .check import MAX_GAMES, MAX_JOBS, run_games, summarise
     from .kernel import engine
+    from .play import check_seed
     from .report import html_report
 
     eng = engine(game)
-    n_players = players or eng.min_players
+    n_players = eng.min_players if players is None else players
     eng.check_players(n_players)
-    if games < 1:
-        raise UsageError("--games must be at least 1")
-    if not 1 <= jobs <= 64:
-        raise UsageError("--jobs must be between 1 and 64")
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be between 1 and {MAX_JOBS}")
+    check_seed(seed)
     eng.check_variant(variant)
+    if len(bots) > 1000:
+        raise UsageError("--bots is longer than 1000 characters")
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     if not bot_list:
         raise UsageError("--bots names no bot (e.g. --bots automaton or --bots mcts,random)")
     for b in bot_list:
         make_agent(b, eng)
+    for out in (json_file, report):
+        if out is not None:
+            ensure_dir(out.parent)  # an output that cannot be written fails now, not after the games
     progress = for_terminal(quiet)
     progress.start(games, f"{game} check")
     done = [0]

@@ -2,13 +2,24 @@
 
 The view shows only what the human's seat may see (its observation), the numbered legal actions with card names
 and ids, and what the other seats just did. Commands at the prompt: a number, ``help``, ``log``, ``save
-[FILE]``, ``quit``. End of input or Ctrl-C saves the game to a JSON file that ``--load`` resumes.
+[FILE]``, ``quit``. End of input or Ctrl-C (at any moment, a bot thinking included) saves the game to a JSON file
+that ``--load`` resumes; a file that cannot be written is reported and the game goes on (or, when the session ends,
+is saved in the temporary folder instead). A save is written atomically: a failure leaves the last good one.
+
+A saved game is untrusted input: :func:`load_session` reads at most :data:`MAX_SAVE` bytes and checks every value
+(``Session.from_json``), each problem named by its JSON path.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import tempfile
+import threading
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -17,13 +28,19 @@ from rich.console import Console
 from rich.markup import escape
 
 from wizprint.atomic import write_atomic
-from wizprint.errors import WizprintError
+from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
 
 from .agents import Agent, make_agent
-from .kernel import Engine, State, engine
-from .kernel.rng import derive
+from .kernel import Action, Checks, Engine, State, engine
+from .kernel.checks import reason
+from .kernel.rng import MASK, derive
+from .kernel.state import MAX_PLAYERS
+
+MAX_SEED = MASK
 
 SAVE_FORMAT = "wizprint-solo-save/1"
+MAX_SAVE = 16 << 20  # bytes: a long Relic game with its whole log saves to well under 1 MiB
+SAVE_KEYS = ("format", "game", "human", "bots", "seed", "shown", "state")
 
 
 @dataclass
@@ -37,6 +54,7 @@ class Session:
     save_path: Path | None = None
     agents: list[Agent | None] = field(default_factory=list)
     shown: int = 0  # how much of the human's log has been printed
+    loaded: bool = False  # resumed from a saved game
 
     @property
     def game(self) -> str:
@@ -48,36 +66,136 @@ class Session:
 
     @classmethod
     def from_json(cls, eng: Engine, data: Any) -> Session:
-        """A saved session of ``eng``'s game (checked: a save is untrusted input)."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise WizprintError("not a wizprint saved game (unknown format)")
+        """A saved session of ``eng``'s game. A save is untrusted input: every value is checked (the state against
+        the game's declaration and rules, then tried: ``Engine.from_json``); raises :class:`SaveError` naming the
+        JSON path of each problem."""
+        if not isinstance(data, dict):
+            raise SaveError([f"(the whole file): expected an object, got {_what(data)}"])
+        if data.get("format") != SAVE_FORMAT:
+            raise SaveError([f"format: not a wizprint saved game (expected {SAVE_FORMAT!r}, got "
+                             f"{quote(data.get('format'), 40)})"])
         if data.get("game") != eng.id:
-            raise WizprintError(f"this is a saved game of {str(data.get('game'))[:40]!r}, not {eng.id}")
-        state = eng.from_json(data.get("state"))  # type: ignore[arg-type]
-        human, bots, seed, shown = data.get("human"), data.get("bots"), data.get("seed"), data.get("shown", 0)
-        if not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < state.players:
-            raise WizprintError("the saved game names no seat of the game for the human")
-        if not isinstance(bots, list) or len(bots) != state.players or not all(isinstance(b, str) for b in bots):
-            raise WizprintError("the saved game does not name a bot for each seat")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(shown, int):
-            raise WizprintError("the saved game's seed is not a whole number")
-        for b in bots:
-            if b:
-                make_agent(b, eng)
+            raise SaveError([f"game: this is a saved game of {quote(data.get('game'), 40)}, not {eng.id}"])
+        chk = Checks(MAX_PLAYERS)
+        for k in data:
+            if k not in SAVE_KEYS:
+                chk.fail(_key(k), "unknown key")
+        for k in SAVE_KEYS:
+            if k not in data and k != "shown":
+                chk.fail(k, "missing")
+        human: Any = data.get("human")
+        bots: Any = data.get("bots")
+        seed: Any = data.get("seed")
+        shown: Any = data.get("shown", 0)
+        if not _whole(seed) or not 0 <= seed <= MAX_SEED:
+            chk.fail("seed", f"expected a whole number from 0 to 2**64-1, got {_what(seed)}")
+        if not _whole(shown) or shown < 0:
+            chk.fail("shown", f"expected a whole number from 0, got {_what(shown)}")
+        state: State[Any] | None = None
+        if "state" in data:
+            try:
+                state = eng.from_json(data["state"])
+            except SaveError as exc:
+                chk.absorb(exc)
+            else:
+                _check_seats(chk, eng, state, human, bots)
+                if state.chance.dice or state.chance.picks or state.chance.strict:
+                    chk.fail("state.chance", "a saved game scripts no dice or choices (that is for scenario files)")
+        chk.done()
+        assert state is not None
         s = cls(eng, state, human, list(bots), seed)
-        s.shown = max(0, shown)
+        s.shown = shown
+        s.loaded = True
         return s
+
+
+def _check_seats(chk: Checks, eng: Engine, state: State[Any], human: Any, bots: Any) -> None:
+    """The human's seat exists; every other seat has a bot the game can make."""
+    n = state.players
+    if not _whole(human) or not 0 <= human < n:
+        chk.fail("human", f"expected the human's seat, from 0 to {n - 1}, got {_what(human)}")
+        human = -1
+    if not isinstance(bots, list) or len(bots) != n:
+        chk.fail("bots", f"expected a list of {n} bots, one per seat, got {_what(bots)}")
+        return
+    for i, b in enumerate(bots):
+        if not isinstance(b, str):
+            chk.fail(f"bots[{i}]", f"expected a bot name, got {_what(b)}")
+        elif i == human and b:
+            chk.fail(f"bots[{i}]", "the human's seat has no bot (expected \"\")")
+        elif i != human and human >= 0:
+            try:
+                make_agent(b, eng)
+            except WizprintError as exc:
+                chk.fail(f"bots[{i}]", str(exc) if b else "a seat of a bot names no bot")
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _what(v: Any) -> str:
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return f"a list of {len(v)} item{'s' if len(v) != 1 else ''}"
+    if _whole(v) and v.bit_length() > 64:
+        return "a whole number too large"
+    return quote(v, 40)
+
+
+def _key(k: str) -> str:
+    return k if len(k) <= 40 and k.isprintable() else quote(k, 40)
+
+
+def read_save(path: Path) -> Any:
+    """The JSON of a saved-game file (raises :class:`WizprintError`: unreadable, larger than :data:`MAX_SAVE`,
+    empty, not UTF-8, not JSON, nested too deeply)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SAVE + 1)
+    except OSError as exc:
+        raise WizprintError(f"cannot read saved game {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL in the name
+        raise WizprintError(f"cannot read saved game {quote(str(path))}: {exc}") from None
+    if len(raw) > MAX_SAVE:
+        raise WizprintError(f"{path}: not a saved game: larger than {MAX_SAVE >> 20} MiB")
+    if not raw.strip():
+        raise WizprintError(f"{path}: not a saved game: the file is empty")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise WizprintError(f"{path}: not a saved game: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise WizprintError(f"{path}:{exc.lineno}: not a saved game: malformed JSON ({exc.msg})") from None
+    except RecursionError:
+        raise WizprintError(f"{path}: not a saved game: the JSON is nested too deeply") from None
+    except ValueError as exc:  # e.g. a number of more than 4300 digits
+        raise WizprintError(f"{path}: not a saved game: {one_line(str(exc), 120)}") from None
+
+
+def load_session(eng: Engine, path: Path) -> Session:
+    """A saved game from its file, every value checked (raises :class:`WizprintError`, or :class:`SaveError` with
+    one problem per JSON path)."""
+    return Session.from_json(eng, read_save(path))
 
 
 def new_session(game: str | Engine, players: int, bot: str, seed: int, seat: int, variant: str) -> Session:
     eng = game if isinstance(game, Engine) else engine(game)
     eng.check_players(players)
     if not 0 <= seat < players:
-        raise WizprintError(f"--seat must be between 0 and {players - 1}")
+        raise UsageError(f"--seat must be between 0 and {players - 1}, not {seat}")
+    check_seed(seed)
     eng.check_variant(variant)
+    make_agent(bot, eng)  # a bad --bot fails before the game starts
     state = eng.new_state(players, seed, variant)
     bots = ["" if i == seat else bot for i in range(players)]
     return Session(eng, state, seat, bots, seed)
+
+
+def check_seed(seed: int) -> None:
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed must be a whole number from 0 to {MAX_SEED:,} (2**64-1), not {seed:,}")
 
 
 def _agents(s: Session) -> list[Agent | None]:
@@ -101,6 +219,9 @@ class Terminal:
             return None
         return line.strip()
 
+    def say(self, text: str) -> None:
+        self.console.print(escape(text), highlight=False)
+
 
 def _print_new_log(s: Session, term: Terminal) -> None:
     lines = [e.text for e in s.state.log if e.seats is None or s.human in e.seats]
@@ -109,18 +230,69 @@ def _print_new_log(s: Session, term: Terminal) -> None:
     s.shown = len(lines)
 
 
-def _append_log(s: Session) -> None:
+def _append_log(s: Session, term: Terminal) -> None:
+    """Write the human's log so far; a log that cannot be written is reported once and then left off (the game
+    goes on)."""
     if s.log_path is None:
         return
     lines = [e.text for e in s.state.log if e.seats is None or s.human in e.seats]
     try:
-        s.log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise WizprintError(f"cannot write the game log {s.log_path}: {exc.strerror or exc}") from None
+        write_atomic(s.log_path, "\n".join(lines) + "\n")
+    except (WizprintError, ValueError) as exc:
+        term.say(f"Cannot write the game log ({reason(exc)}); the game goes on without it.")
+        s.log_path = None
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C (and SIGTERM) wait until the block ends: a save is not cut short (in the main thread, where signals
+    can be blocked; elsewhere, and on systems without signal masks, a no-op)."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
 
 
 def save(s: Session, path: Path) -> Path:
-    return write_atomic(path, json.dumps(s.to_json(), indent=1) + "\n")
+    """Write the game to ``path`` atomically (a failure leaves the last good save as it was); raises
+    :class:`WizprintError` when it cannot be written."""
+    text = json.dumps(s.to_json(), indent=1) + "\n"
+    try:
+        with _interrupts_held():
+            return write_atomic(path, text)
+    except ValueError as exc:  # a NUL in the name
+        raise WizprintError(f"cannot write {quote(str(path))}: {exc}") from None
+
+
+def fallback_path(s: Session) -> Path:
+    """Where a game is saved when its own save file cannot be written."""
+    return Path(tempfile.gettempdir()) / f"wizprint-{s.game}-seed{s.seed}.save.json"
+
+
+def _saved(s: Session, term: Terminal, path: Path) -> None:
+    term.say(f"Saved to {path}; resume with: wizprint solo play {s.game} --load {path}")
+
+
+def _stop(s: Session, term: Terminal, path: Path, why: str) -> int:
+    """The session ends (end of input, Ctrl-C, an engine failure): save the game, here or in the fallback place.
+    Returns the exit code: 0 once saved, 1 if it could not be saved anywhere."""
+    for where in (path, fallback_path(s)):
+        try:
+            done = save(s, where)
+        except WizprintError as exc:
+            term.say(f"Cannot save to {where}: {reason(exc)}")
+            continue
+        if why:
+            term.say(why)
+        _saved(s, term, done)
+        return 0
+    term.say("The game could not be saved.")
+    return 1
 
 
 HELP = ("Type the number of an action. Other commands: 'help' this text, 'log' the whole game log so far, "
@@ -128,28 +300,57 @@ HELP = ("Type the number of an action. Other commands: 'help' this text, 'log' t
 
 
 def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width: int | None = None) -> int:
-    """Play until the end (exit 0) or until the human stops (the game is saved; exit 0)."""
+    """Play until the end (exit 0) or until the human stops: end of input, Ctrl-C at any moment (a bot thinking
+    included) or ``quit`` save the game and say where (exit 0). A move is made on a copy of the state that
+    replaces it once done, so an interruption never leaves half a move in the save. A failure of the rules engine
+    saves the position before the move and ends with exit 1."""
     console = Console(file=out or sys.stdout, width=width, highlight=False, soft_wrap=True)
     term = Terminal(inp or sys.stdin, console)
-    eng = s.engine
-    s.agents = _agents(s)
     save_path = s.save_path or Path(f"wizprint-{s.game}-seed{s.seed}.save.json")
-    console.print(f"[bold]{eng.name}[/bold] - you are P{s.human + 1} (seat {s.human}); "
-                  f"bots: {', '.join(f'P{i + 1} {b}' for i, b in enumerate(s.bots) if b)}. Type 'help' for help.")
+    try:
+        return _play(s, term, save_path)
+    except KeyboardInterrupt:
+        return _stop(s, term, save_path, "\nInterrupted.")
+    except WizprintError as exc:
+        term.say(f"error: {reason(exc)}")
+        _stop(s, term, save_path, "")
+        return 1
+    except Exception as exc:  # an engine failure is reported and the game saved, never a traceback
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        term.say(f"error: the rules engine failed ({reason(exc)}, at {Path(tb.filename).name}:{tb.lineno})")
+        _stop(s, term, save_path, "")
+        return 1
+
+
+def _move(s: Session, action: Action) -> None:
+    """Apply ``action`` to a copy of the state, then put the copy in its place."""
+    nxt = s.state.clone()
+    nxt.apply(action)
+    s.state = nxt
+
+
+def _play(s: Session, term: Terminal, save_path: Path) -> int:
+    eng = s.engine
+    console = term.console
+    s.agents = _agents(s)
+    console.print(f"[bold]{escape(eng.name)}[/bold] - you are P{s.human + 1} (seat {s.human}); "
+                  f"bots: {escape(', '.join(f'P{i + 1} {b}' for i, b in enumerate(s.bots) if b))}. "
+                  f"Type 'help' for help.")
+    if s.loaded:
+        term.say(f"Resuming the saved game at step {s.state.steps} (turn {s.state.turns_played()}).")
     while not s.state.is_terminal():
         seat = s.state.current_player
+        legal = s.state.legal_actions()
         if seat != s.human:
             agent = s.agents[seat]
             assert agent is not None
-            legal = s.state.legal_actions()
-            s.state.apply(legal[0] if len(legal) == 1 else agent.choose(s.state, seat))
+            _move(s, legal[0] if len(legal) == 1 else agent.choose(s.state, seat))
             continue
-        legal = s.state.legal_actions()
         if len(legal) == 1 and legal[0].kind in ("pass",):
-            s.state.apply(legal[0])
+            _move(s, legal[0])
             continue
         _print_new_log(s, term)
-        _append_log(s)
+        _append_log(s, term)
         obs = s.state.observation(s.human)
         console.rule(f"turn {obs.get('turn', '')}")
         for line in eng.view(obs):
@@ -159,9 +360,7 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
         while True:
             answer = term.ask("your choice> ")
             if answer is None:
-                path = save(s, save_path)
-                console.print(f"\nSaved to {path}; resume with: wizprint solo play {s.game} --load {path}")
-                return 0
+                return _stop(s, term, save_path, "")
             word, _, rest = answer.partition(" ")
             if word == "help":
                 console.print(HELP)
@@ -171,26 +370,30 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
                     console.print(f"  {escape(ln)}", highlight=False)
                 continue
             if word in ("save", "quit"):
-                path = save(s, Path(rest) if rest else save_path)
-                console.print(f"Saved to {path}; resume with: wizprint solo play {s.game} --load {path}")
+                where = Path(rest.strip()) if rest.strip() else save_path
+                try:
+                    _saved(s, term, save(s, where))
+                except WizprintError as exc:
+                    term.say(f"Not saved: {reason(exc)}. The game goes on: 'save FILE' saves it elsewhere.")
+                    continue
                 if word == "quit":
                     return 0
                 continue
             try:
                 k = int(answer)
             except ValueError:
-                console.print(f"'{answer}' is not a choice: type a number from 1 to {len(legal)}, or 'help'.")
+                term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(legal)}, or 'help'.")
                 continue
             if not 1 <= k <= len(legal):
-                console.print(f"There is no choice {k}: type a number from 1 to {len(legal)}.")
+                term.say(f"There is no choice {k}: type a number from 1 to {len(legal)}.")
                 continue
-            s.state.apply(legal[k - 1])
+            _move(s, legal[k - 1])
             break
     _print_new_log(s, term)
-    _append_log(s)
+    _append_log(s, term)
     o = s.state.outcome()
     if o is not None:
         mine = "You win" if o.winners == (s.human,) else (
             "A shared result" if s.human in o.winners else "You lose")
-        console.print(f"[bold]Game over.[/bold] {o.reason}. {mine}.")
+        console.print(f"[bold]Game over.[/bold] {escape(o.reason)}. {mine}.")
     return 0

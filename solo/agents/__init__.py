@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from wizprint.errors import UsageError
+from wizprint.errors import UsageError, quote
 from wizprint.solo.kernel import Action, Agent, Engine, State
 from wizprint.solo.kernel.rng import Rng, derive
 
@@ -37,20 +37,20 @@ BOTS = ("random, automaton, mcts (the game's own budget), mcts:N (N iterations),
 
 
 def _iterations(text: str, spec: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= MAX_ITERATIONS:
-        raise UsageError(f"bot {spec!r}: the iterations must be a whole number from 1 to {MAX_ITERATIONS:,}")
+    if not (text.isascii() and text.isdigit() and len(text) <= 9) or not 1 <= int(text) <= MAX_ITERATIONS:
+        raise UsageError(f"bot {quote(spec, 40)}: the iterations must be a whole number from 1 to {MAX_ITERATIONS:,}")
     return int(text)
 
 
 def _seconds(text: str, spec: str) -> float:
     if not text.endswith("s"):
-        raise UsageError(f"bot {spec!r}: a time is written with an s, like mcts:2s")
+        raise UsageError(f"bot {quote(spec, 40)}: a time is written with an s, like mcts:2s")
     try:
         v = float(text[:-1])
     except ValueError:
-        raise UsageError(f"bot {spec!r}: {text[:-1]!r} is not a number of seconds") from None
+        raise UsageError(f"bot {quote(spec, 40)}: {quote(text[:-1], 40)} is not a number of seconds") from None
     if not math.isfinite(v) or not 0 < v <= MAX_SECONDS:
-        raise UsageError(f"bot {spec!r}: the seconds must be a number above 0 and at most {MAX_SECONDS:g}")
+        raise UsageError(f"bot {quote(spec, 40)}: the seconds must be a number above 0 and at most {MAX_SECONDS:g}")
     return v
 
 
@@ -79,4 +79,4 @@ def make_agent(spec: str, engine: Engine, seed: int = 0) -> Agent:
         if arg.endswith("s"):
             return MctsAgent(engine, iterations=None, seconds=_seconds(arg, spec), seed=seed)
         return MctsAgent(engine, iterations=_iterations(arg, spec), seed=seed)
-    raise UsageError(f"unknown bot {spec!r}: use {BOTS}")
+    raise UsageError(f"unknown bot {quote(spec, 40)}: use {BOTS}")

@@ -4,6 +4,7 @@
 - :mod:`.state`: the OpenSpiel-like :class:`State` API, zones, dice and random choices, ``determinize``;
 - :mod:`.pending`: typed pending work and the registries of handlers (:class:`Rules`, :class:`Words`);
 - :mod:`.agents`: the :class:`Agent` protocol, :class:`SeatView` and :class:`Automaton`;
+- :mod:`.checks`: the checks of a loaded (untrusted) state;
 - :mod:`.engine`: games declared in data (``[engine]``), bound to a loaded game folder;
 - :mod:`.commit`: simultaneous secret choices; :mod:`.rng`: the seeded generator.
 
@@ -13,6 +14,7 @@ Imports only go down: games import the kernel and ``wizprint.cards``; the kernel
 from wizprint.errors import SaveError
 
 from .agents import Agent, Automaton, SeatView
+from .checks import Checks
 from .commit import Commitments
 from .engine import Engine, EngineCode, engine, engine_games
 from .fields import Declared, declare, shared, transient, value
@@ -21,7 +23,7 @@ from .rng import Rng, derive
 from .state import RulesData, State, zone, zone_map
 from .values import Action, Chance, LogEntry, Outcome, Stats, design_of, one_per_design
 
-__all__ = ["Action", "Agent", "Automaton", "Chance", "Commitments", "Declared", "Engine", "EngineCode", "LogEntry",
-           "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView", "State", "Stats", "Words",
-           "declare", "derive", "design_of", "engine", "engine_games", "one_per_design", "shared", "transient", "value",
-           "zone", "zone_map"]
+__all__ = ["Action", "Agent", "Automaton", "Chance", "Checks", "Commitments", "Declared", "Engine", "EngineCode",
+           "LogEntry", "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView", "State", "Stats",
+           "Words", "declare", "derive", "design_of", "engine", "engine_games", "one_per_design", "shared",
+           "transient", "value", "zone", "zone_map"]

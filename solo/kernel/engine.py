@@ -17,8 +17,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from wizprint.errors import EngineError, UsageError, WizprintError
+from wizprint.errors import EngineError, SaveError, StepCapError, UsageError, WizprintError, quote
 
+from .checks import reason
+from .rng import Rng, derive
 from .state import RulesData, State
 from .values import Chance
 
@@ -119,11 +121,27 @@ class Engine:
         return s
 
     def from_json(self, data: Mapping[str, Any]) -> State[Any]:
-        """A saved state, checked against the declaration and the rules' invariants."""
+        """A saved state, checked against the declaration and the rules' invariants, then tried: a few moves are
+        played on copies of it (:meth:`check_playable`). Raises :class:`SaveError` naming each problem."""
         s: State[Any] = self.code.state.from_json(data, self.data, self.decl.step_cap)
         if not self.min_players <= s.players <= self.max_players:
-            raise EngineError(f"the saved game has {s.players} players; {self.name} is for {self._range()}")
+            raise SaveError([f"state.players: the saved game has {s.players} players; {self.name} is for "
+                             f"{self._range()}"])
+        if s.variant and s.variant not in self.variants:
+            raise SaveError([f"state.variant: {self.name} has no variant {quote(s.variant, 40)}"])
+        self.check_playable(s)
         return s
+
+    def check_playable(self, state: State[Any]) -> None:
+        """Play a few moves on copies of a loaded state (every first move, random and automaton playouts, a search
+        bot's sample, the views): a position that the rules' invariants let through but that cannot be played on is
+        refused now, with :class:`SaveError`, rather than failing later in the game. The state is not changed."""
+        try:
+            _trial(self, state)
+        except StepCapError:
+            pass  # a game at its step cap ends as an error when it is played: that is not a broken save
+        except Exception as exc:
+            raise SaveError([f"state: the saved position cannot be played on ({reason(exc)})"]) from None
 
     def setup(self, table: Mapping[str, Any], players: int, seed: int, variant: str, chance: Chance) -> State[Any]:
         """A position from a scenario file's ``[setup]`` table."""
@@ -146,6 +164,58 @@ class Engine:
     def unhandled_words(self) -> list[str]:
         """Effect words the game's data uses that the engine has no handler for."""
         return sorted(self.code.words(self.data) - self.code.handled())
+
+
+TRIAL_FIRST = 40  # first moves tried, each followed by a few random moves
+TRIAL_AFTER = 6
+TRIAL_PLAYOUT = 40  # moves of each whole-table playout (one random, one by the automaton, one on a bot's sample)
+
+
+def _trial(eng: Engine, state: State[Any]) -> None:
+    """Play on copies of ``state`` (raises whatever the rules raise)."""
+    if state.is_terminal():
+        if state.legal_actions():
+            raise EngineError("the game is over, yet moves are offered")
+        return
+    base = state.clone()
+    base.chance = Chance()  # a save's scripted chance is tried as the generator's
+    n = base.players
+    rng = Rng(derive("trial", state.steps, state.rng.state))
+
+    def step(s: State[Any], agent: Agent | None) -> bool:
+        """One move; False once the game is over."""
+        if s.is_terminal():
+            return False
+        p = s.current_player
+        if not 0 <= p < n:
+            raise EngineError(f"seat {p} is to decide")
+        legal = s.legal_actions()
+        if not legal:
+            raise EngineError(f"seat {p} is to decide but has no legal move")
+        s.apply(legal[rng.below(len(legal))] if agent is None or len(legal) == 1 else agent.choose(s, p))
+        return True
+
+    for seat in range(n):
+        eng.view(base.observation(seat))
+    first = base.legal_actions()
+    if not 0 <= base.current_player < n or not first:
+        step(base.clone(), None)  # raises the reason
+    for a in first[:TRIAL_FIRST]:
+        base.describe(a)
+        c = base.clone()
+        c.apply(a)
+        for _ in range(TRIAL_AFTER):
+            if not step(c, None):
+                break
+    auto = eng.automaton()
+    seeder = getattr(auto, "seed", None)
+    if callable(seeder):
+        seeder(rng.next64())
+    for c, agent in ((base.clone(), None), (base.clone(), auto),
+                     (base.determinize(base.current_player, Rng(rng.next64())), None)):
+        for _ in range(TRIAL_PLAYOUT):
+            if not step(c, agent):
+                break
 
 
 def engine_modules() -> list[str]:

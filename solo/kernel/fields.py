@@ -6,7 +6,10 @@ A class decorated with :func:`declare` is a dataclass whose fields are of these 
 those, ``X | None``, and other declared classes (frozen ones are values and are shared between clones; a declared
 base class with subclasses is stored in JSON with the subclass's ``kind``). The JSON name of a field is its name, so
 nothing can drift between the two. ``from_json`` checks every value against its declared type and reports each
-problem with its JSON path (a saved game is untrusted input).
+problem with its JSON path (a saved game is untrusted input): exact types (a bool is not a number, ``1.0`` is not an
+enum's ``1``), finite floats, whole numbers within 64 bits, tuples of their declared length, kinds that exist.
+Declared objects nest at most :data:`MAX_DEPTH` deep, a value is never quoted whole in a message, and a load reports
+at most :data:`MAX_ERRORS` lines (the last counting the rest).
 
 Two roles take a field out of the copying and the JSON:
 
@@ -22,19 +25,22 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-from wizprint.errors import EngineError, SaveError
+from wizprint.errors import EngineError, SaveError, more_line, quote
 
 from .rng import MASK, Rng
 
 ROLE = "wizprint.role"
 _T = TypeVar("_T")
-MAX_ERRORS = 50
+MAX_ERRORS = 50  # problem lines of one load: the first 49, then "... and N more problems"
+MAX_DEPTH = 64  # declared objects nested in one another (a saved value deeper than this is refused)
+_INT_KEY = re.compile(r"-?[0-9]{1,20}")
 
 
 def shared(default: Any = None) -> Any:
@@ -76,11 +82,29 @@ class Declared:
     def load_json(cls: type[_D], payload: Any, path: str = "", **shared_values: Any) -> _D:
         """An instance from JSON, every value checked (raises :class:`SaveError` listing the problems); the
         keyword arguments give the shared fields."""
-        errors: list[str] = []
-        out = compiled(cls).load(payload, path or cls.__name__, errors, shared_values)
+        errors = Problems()
+        try:
+            out = compiled(cls).load(payload, path or cls.__name__, errors, shared_values, 0)
+        except RecursionError:
+            errors.add(f"{path or cls.__name__}: nested too deeply")
         if errors:
-            raise SaveError(errors)
+            raise SaveError(errors.lines())
         return out  # type: ignore[no-any-return]
+
+
+class Problems(list[str]):
+    """The problems found while loading: the first :data:`MAX_ERRORS` - 1 kept, the rest only counted."""
+
+    more = 0
+
+    def add(self, message: str) -> None:
+        if len(self) < MAX_ERRORS - 1:
+            self.append(message)
+        else:
+            self.more += 1
+
+    def lines(self) -> list[str]:
+        return [*self, more_line(self.more)] if self.more else list(self)
 
 
 _D = TypeVar("_D", bound=Declared)
@@ -97,20 +121,29 @@ class Codec:
     def dump(self, v: Any) -> Any:
         return v
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
+        """The value ``v`` of JSON checked against the declared type (each problem added to ``errors`` with its
+        path; a stand-in value returned for it); ``depth``: how many declared objects hold it."""
         raise NotImplementedError
 
 
-def _bad(errors: list[str], path: str, what: str, v: Any) -> None:
-    if len(errors) <= MAX_ERRORS:
-        shown = repr(v)
-        if len(shown) > 40:
-            shown = shown[:37] + "..."
-        errors.append(f"{path}: expected {what}, got {shown}")
+def _bad(errors: Problems, path: str, what: str, v: Any) -> None:
+    errors.add(f"{path}: expected {what}, got {_preview(v)}")
+
+
+def _preview(v: Any) -> str:
+    """A short picture of a JSON value for a message (never a deep repr, never a 200,000-character line)."""
+    if isinstance(v, dict):
+        return f"an object of {len(v)} key{'s' if len(v) != 1 else ''}"
+    if isinstance(v, list):
+        return f"a list of {len(v)} item{'s' if len(v) != 1 else ''}"
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
+        return f"a whole number of {v.bit_length()} bits"
+    return quote(v, 40)
 
 
 class _Int(Codec):
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if isinstance(v, bool) or not isinstance(v, int):
             _bad(errors, path, "a whole number", v)
             return 0
@@ -121,15 +154,17 @@ class _Int(Codec):
 
 
 class _Float(Codec):
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            _bad(errors, path, "a finite number", v)
-            return 0.0
-        return float(v)
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
+        if isinstance(v, float) and math.isfinite(v):
+            return v
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MASK:
+            return float(v)
+        _bad(errors, path, "a finite number", v)
+        return 0.0
 
 
 class _Str(Codec):
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, str):
             _bad(errors, path, "a string", v)
             return ""
@@ -137,7 +172,7 @@ class _Str(Codec):
 
 
 class _Bool(Codec):
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, bool):
             _bad(errors, path, "true or false", v)
             return False
@@ -145,7 +180,7 @@ class _Bool(Codec):
 
 
 class _None(Codec):
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if v is not None:
             _bad(errors, path, "null", v)
         return None
@@ -154,18 +189,19 @@ class _None(Codec):
 class _Enum(Codec):
     def __init__(self, cls: type[enum.Enum]):
         self.cls = cls
+        self.members = {m.value: m for m in cls}
+        self.types = {type(m.value) for m in cls}  # exactly: a bool is not a number, 1.0 is not 1
 
     def dump(self, v: Any) -> Any:
         return v.value
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
-        try:
-            if isinstance(v, bool):
-                raise ValueError
-            return self.cls(v)
-        except (ValueError, TypeError):
-            _bad(errors, path, f"one of {', '.join(repr(m.value) for m in self.cls)}", v)
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
+        m = self.members.get(v) if type(v) in self.types else None
+        if m is None:
+            shown = ", ".join(repr(x) for x in list(self.members)[:12]) + (", ..." if len(self.members) > 12 else "")
+            _bad(errors, path, f"one of {shown}", v)
             return next(iter(self.cls))
+        return m
 
 
 class _Rng(Codec):
@@ -177,7 +213,7 @@ class _Rng(Codec):
     def dump(self, v: Any) -> Any:
         return v.state
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MASK:
             _bad(errors, path, "a generator state (a whole number from 0 to 2**64-1)", v)
             return Rng(0)
@@ -203,11 +239,12 @@ class _List(Codec):
             return list(v)
         return [self.item.dump(x) for x in v]
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, list):
             _bad(errors, path, "a list", v)
             return []
-        return [self.item.load(x, f"{path}[{i}]", errors) for i, x in enumerate(v)]
+        item = self.item.load
+        return [item(x, f"{path}[{i}]", errors, depth) for i, x in enumerate(v)]
 
 
 class _Set(_List):
@@ -221,8 +258,8 @@ class _Set(_List):
     def dump(self, v: Any) -> Any:
         return sorted(self.item.dump(x) for x in v)
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
-        items = super().load(v, path, errors)
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
+        items = super().load(v, path, errors, depth)
         return frozenset(items) if self.immutable else set(items)
 
 
@@ -248,17 +285,18 @@ class _Tuple(Codec):
         assert self.items is not None
         return [c.dump(x) for c, x in zip(self.items, v, strict=True)]
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, list):
             _bad(errors, path, "a list", v)
             return ()
         if self.rest is not None:
-            return tuple(self.rest.load(x, f"{path}[{i}]", errors) for i, x in enumerate(v))
+            return tuple(self.rest.load(x, f"{path}[{i}]", errors, depth) for i, x in enumerate(v))
         assert self.items is not None
         if len(v) != len(self.items):
             _bad(errors, path, f"a list of {len(self.items)} items", v)
             return tuple(None for _ in self.items)
-        return tuple(c.load(x, f"{path}[{i}]", errors) for i, (c, x) in enumerate(zip(self.items, v, strict=True)))
+        return tuple(c.load(x, f"{path}[{i}]", errors, depth)
+                     for i, (c, x) in enumerate(zip(self.items, v, strict=True)))
 
 
 class _Dict(Codec):
@@ -277,22 +315,27 @@ class _Dict(Codec):
     def dump(self, v: Any) -> Any:
         return {str(self.key.dump(k)): self.val.dump(x) for k, x in v.items()}
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, dict):
             _bad(errors, path, "an object", v)
             return {}
         out = {}
         for k, x in v.items():
+            at = f"{path}.{_key(k)}"
             if isinstance(self.key, _Int):
-                try:
-                    kk: Any = int(k)
-                except ValueError:
-                    _bad(errors, f"{path}.{k}", "a whole-number key", k)
+                if not isinstance(k, str) or not _INT_KEY.fullmatch(k) or abs(int(k)) > MASK:
+                    _bad(errors, at, "a whole-number key", k)
                     continue
+                kk: Any = int(k)
             else:
-                kk = self.key.load(k, f"{path} key", errors)
-            out[kk] = self.val.load(x, f"{path}.{k}", errors)
+                kk = self.key.load(k, f"{path} key", errors, depth)
+            out[kk] = self.val.load(x, at, errors, depth)
         return out
+
+
+def _key(k: Any) -> str:
+    """A key of a JSON object as a part of a path (a long or odd key is quoted and cut)."""
+    return k if isinstance(k, str) and len(k) <= 40 and k.isprintable() else quote(k, 40)
 
 
 class _Optional(Codec):
@@ -308,8 +351,8 @@ class _Optional(Codec):
     def dump(self, v: Any) -> Any:
         return None if v is None else self.inner.dump(v)
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
-        return None if v is None else self.inner.load(v, path, errors)
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
+        return None if v is None else self.inner.load(v, path, errors, depth)
 
 
 class _Obj(Codec):
@@ -329,19 +372,23 @@ class _Obj(Codec):
             return {"kind": type(v).kind, **d}
         return d
 
-    def load(self, v: Any, path: str, errors: list[str]) -> Any:
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         cls = self.cls
+        if depth >= MAX_DEPTH:
+            errors.add(f"{path}: nested too deeply (more than {MAX_DEPTH} objects in one another)")
+            return None
         if self.poly:
             if not isinstance(v, dict) or not isinstance(v.get("kind"), str):
                 _bad(errors, path, "an object with a 'kind'", v)
                 return None
-            found = _kinds(self.cls).get(v["kind"])
+            kinds = _kinds(self.cls)
+            found = kinds.get(v["kind"])
             if found is None:
-                _bad(errors, f"{path}.kind", f"one of {', '.join(sorted(_kinds(self.cls)))}", v["kind"])
+                _bad(errors, f"{path}.kind", f"one of {', '.join(sorted(kinds))}", v["kind"])
                 return None
             cls = found
             v = {k: x for k, x in v.items() if k != "kind"}
-        return compiled(cls).load(v, path, errors, {})
+        return compiled(cls).load(v, path, errors, {}, depth + 1)
 
 
 def _kinds(base: type) -> dict[str, type[Declared]]:
@@ -449,25 +496,24 @@ class Compiled:
     def dump(self, obj: Any) -> dict[str, Any]:
         return {f.name: f.codec.dump(getattr(obj, f.name)) for f in self.saved}
 
-    def load(self, data: Any, path: str, errors: list[str], shared_values: Mapping[str, Any]) -> Any:
+    def load(self, data: Any, path: str, errors: Problems, shared_values: Mapping[str, Any], depth: int) -> Any:
         obj = object.__new__(self.cls)
         if not isinstance(data, dict):
             _bad(errors, path, "an object", data)
             data = {}
         known = {f.name for f in self.saved}
         for key in data:
-            if key not in known and len(errors) <= MAX_ERRORS:
-                errors.append(f"{path}: unknown key {str(key)[:40]!r}")
+            if key not in known:
+                errors.add(f"{path}: unknown key {quote(key, 40)}")
         for f in self.fields:
             if f.role == "shared":
                 object.__setattr__(obj, f.name, shared_values.get(f.name, f.default()))
             elif f.role == "transient":
                 object.__setattr__(obj, f.name, f.default())
             elif f.name in data:
-                object.__setattr__(obj, f.name, f.codec.load(data[f.name], f"{path}.{f.name}", errors))
+                object.__setattr__(obj, f.name, f.codec.load(data[f.name], f"{path}.{f.name}", errors, depth))
             else:
-                if len(errors) <= MAX_ERRORS:
-                    errors.append(f"{path}.{f.name}: missing")
+                errors.add(f"{path}.{f.name}: missing")
                 object.__setattr__(obj, f.name, f.default())
         return obj
 

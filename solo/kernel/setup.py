@@ -3,10 +3,10 @@ each, per-seat lists, and typed values, with errors that name the key (the scena
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineError, quote
 
 from .values import design_of
 
@@ -36,22 +36,21 @@ class Placer:
 
     def take(self, item: Any, key: str) -> str:
         if not isinstance(item, str):
-            raise SetupError(key, f"a card id is a string, not {item!r}")
+            raise SetupError(key, f"a card id is a string, not {quote(item)}")
         x: str = item
         if x not in self.known:
             free = [i for i in self.copies.get(x, ()) if i not in self.used]
             if not free:
-                shown = x if len(x) <= 20 else x[:17] + "..."
-                raise SetupError(key, f"unknown card or no free copy of {shown!r}")
+                raise SetupError(key, f"unknown card or no free copy of {quote(x, 40)}")
             x = free[0]
         if x in self.used:
-            raise SetupError(key, f"card {x!r} is named twice")
+            raise SetupError(key, f"card {quote(x)} is named twice")
         self.used.add(x)
         return x
 
     def take_all(self, xs: Any, key: str) -> list[str]:
         if not isinstance(xs, list):
-            raise SetupError(key, f"expected a list of card ids, not {xs!r}")
+            raise SetupError(key, f"expected a list of card ids, not {quote(xs)}")
         return [self.take(x, key) for x in xs]
 
     def rest(self) -> list[str]:
@@ -60,10 +59,11 @@ class Placer:
 
 
 def per_seat(table: Mapping[str, Any], key: str, players: int, default: Any) -> list[Any]:
-    """A per-seat list of the set-up (missing seats get ``default``, a function of no arguments)."""
+    """A per-seat list of the set-up (missing seats get ``default``, a function of no arguments); more entries
+    than seats is an error."""
     v = table.get(key, [])
     if not isinstance(v, list):
-        raise SetupError(key, f"expected a list with one entry per seat, not {v!r}")
+        raise SetupError(key, f"expected a list with one entry per seat, not {quote(v)}")
     if len(v) > players:
         raise SetupError(key, f"{len(v)} seats given for {players} players")
     return list(v) + [default() for _ in range(players - len(v))]
@@ -76,7 +76,7 @@ def whole(table: Mapping[str, Any], key: str, default: int, lo: int = 0, hi: int
 
 def check_whole(v: Any, key: str, lo: int = 0, hi: int = 10_000) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise SetupError(key, f"expected a whole number from {lo} to {hi}, not {v!r}")
+        raise SetupError(key, f"expected a whole number from {lo} to {hi}, not {quote(v)}")
     return v
 
 
@@ -87,9 +87,25 @@ def seat(table: Mapping[str, Any], key: str, default: int, players: int) -> int:
 def text(table: Mapping[str, Any], key: str, default: str, allowed: Iterable[str] | None = None) -> str:
     v = table.get(key, default)
     if not isinstance(v, str):
-        raise SetupError(key, f"expected a string, not {v!r}")
+        raise SetupError(key, f"expected a string, not {quote(v)}")
     if allowed is not None:
         opts = list(allowed)
         if v not in opts:
-            raise SetupError(key, f"{v!r} is not one of {', '.join(opts)}")
+            raise SetupError(key, f"{quote(v)} is not one of {', '.join(opts)}")
     return v
+
+
+def name(v: Any, key: str, known: Collection[str], what: str, empty: bool = False) -> str:
+    """``v`` is a string naming one of ``known`` (or, with ``empty``, "")."""
+    if not isinstance(v, str):
+        raise SetupError(key, f"expected a {what} id, not {quote(v)}")
+    if v not in known and not (empty and v == ""):
+        raise SetupError(key, f"unknown {what} {quote(v)}")
+    return v
+
+
+def names(v: Any, key: str, known: Collection[str], what: str) -> list[str]:
+    """``v`` is a list of strings, each naming one of ``known``."""
+    if not isinstance(v, list):
+        raise SetupError(key, f"expected a list of {what} ids, not {quote(v)}")
+    return [name(x, key, known, what) for x in v]

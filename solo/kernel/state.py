@@ -24,14 +24,16 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapError
+from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapError, quote
 
+from .checks import Checks, reason
 from .fields import Declared, declare, shared, transient
 from .rng import Rng
 from .values import Action, Chance, LogEntry, Outcome, Stats, design_of
 
 ZONE = "wizprint.zone"
 SLOTS = "wizprint.slots"
+MAX_PLAYERS = 16
 
 
 class RulesData(ABC):
@@ -77,7 +79,11 @@ class State(Declared, ABC, Generic[D]):
     stats: Stats | None = transient()
     _legal: list[Action] | None = transient()
 
-    SEATS_IN_RANGE: ClassVar[tuple[str, ...]] = ()  # int fields (or lists of ints) that name seats (checked on load)
+    # checked when a saved game is loaded: int fields (or lists of ints) that name seats (-1, no seat, only once the
+    # game is over), list fields with one entry per seat, and the sides of the dice a scenario may script
+    SEATS_IN_RANGE: ClassVar[tuple[str, ...]] = ()
+    PER_SEAT: ClassVar[tuple[str, ...]] = ()
+    DIE_SIDES: ClassVar[int] = 6
 
     # -- the API ----------------------------------------------------------------------------------------------
     @property
@@ -98,7 +104,7 @@ class State(Declared, ABC, Generic[D]):
         legal = self.legal_actions()
         if action not in legal:
             shown = ", ".join(a.key for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-            raise IllegalActionError(f"{action.key!r} is not legal now for seat {self.current_player} "
+            raise IllegalActionError(f"{quote(action.key)} is not legal now for seat {self.current_player} "
                                      f"(legal: {shown})")
         self.steps += 1
         if self.steps > self.step_cap:
@@ -113,7 +119,7 @@ class State(Declared, ABC, Generic[D]):
             if a.key == key:
                 self.apply(a)
                 return a
-        raise IllegalActionError(f"{key!r} is not a legal action now (legal: "
+        raise IllegalActionError(f"{quote(key)} is not a legal action now (legal: "
                                  f"{', '.join(a.key for a in self.legal_actions()[:12])})")
 
     @abstractmethod
@@ -164,38 +170,61 @@ class State(Declared, ABC, Generic[D]):
     @classmethod
     def from_json(cls, data: Mapping[str, Any], rules: D, step_cap: int) -> Self:
         """A state from its JSON: every value checked against the declaration, then the rules' invariants (each
-        card in exactly one zone, seats in range)."""
+        card in exactly one zone, seats in range: :meth:`check_loaded`)."""
         if not isinstance(data, Mapping):
-            raise SaveError(["state: expected an object"])
+            raise SaveError([f"state: expected an object, got {quote(data, 40)}"])
         if data.get("game") != rules.id:
-            raise SaveError([f"state.game: this is not a saved game of {rules.id} (it says {data.get('game')!r})"])
+            raise SaveError([f"state.game: this is not a saved game of {rules.id} (it says "
+                             f"{quote(data.get('game'), 40)})"])
         body = {k: v for k, v in data.items() if k != "game"}
         s = cls.load_json(body, "state", data=rules, step_cap=step_cap)
         s.check_loaded()
         return s
 
     def check_loaded(self) -> None:
-        """The invariants a loaded state must meet before play resumes (raises :class:`SaveError`)."""
-        problems: list[str] = []
-        if not 1 <= self.players <= 16:
-            problems.append(f"state.players: {self.players} is not a number of players")
+        """The invariants a loaded state must meet before play resumes (raises :class:`SaveError` naming each
+        problem's JSON path): the kernel's (players, steps, seats, per-seat lists, the log, the result, scripted
+        chance), then the game's own (:meth:`check_rules`), then every card in exactly one zone."""
+        chk = Checks(self.players)
+        if not 1 <= self.players <= MAX_PLAYERS:
+            chk.fail("state.players", f"{self.players} is not a number of players")
+            chk.done()
+        chk.count("state.steps", self.steps, 0, self.step_cap)
+        for name in self.PER_SEAT:
+            chk.per_seat(f"state.{name}", getattr(self, name))
+        over = self.result is not None
         for name in self.SEATS_IN_RANGE:
             v = getattr(self, name)
-            for x in (v if isinstance(v, list) else [v]):
-                if not -1 <= x < self.players:
-                    problems.append(f"state.{name}: seat {x} does not exist in a game of {self.players}")
-        for e in self.log:
+            if isinstance(v, list):
+                chk.seats(f"state.{name}", v)
+            else:
+                chk.seat(f"state.{name}", v, none=over)
+        for i, e in enumerate(self.log):
             if e.seats is not None and any(not 0 <= x < self.players for x in e.seats):
-                problems.append("state.log: a line is addressed to a seat that does not exist")
+                chk.fail(f"state.log[{i}].seats", "a line is addressed to a seat that does not exist")
                 break
-        if self.result is not None and any(not 0 <= w < self.players for w in self.result.winners):
-            problems.append("state.result.winners: a winner seat that does not exist")
-        if problems:
-            raise SaveError(problems)
+        if self.result is not None:
+            chk.seats("state.result.winners", self.result.winners, distinct=True)
+            if len(self.result.scores) > self.players:
+                chk.fail("state.result.scores", "more scores than seats")
+        chk.counts("state.chance.dice", self.chance.dice, 1, self.DIE_SIDES)
+        chk.done()
+        try:
+            self.check_rules(chk)
+        except SaveError:
+            raise
+        except Exception as exc:  # a check that met a state too odd to ask about: refused all the same
+            chk.fail("state", f"the saved position is not consistent ({reason(exc)})")
+        chk.done()
         try:
             self.check_zones()
         except EngineError as exc:
             raise SaveError([f"state: {exc}"]) from None
+
+    def check_rules(self, chk: Checks) -> None:
+        """The game's own invariants of a loaded state, noted in ``chk`` (the kernel's hold already: every value
+        has its declared type, the ``PER_SEAT`` fields one entry per seat, the ``SEATS_IN_RANGE`` seats exist).
+        A game overrides this; call ``chk.done()`` before a check that relies on an earlier one."""
 
     # -- zones ----------------------------------------------------------------------------------------------
     @classmethod
@@ -252,16 +281,17 @@ class State(Declared, ABC, Generic[D]):
                 continue
             if shape == "map" and key in v:
                 return v[key]  # type: ignore[no-any-return]
-            if shape == "seats" and key.isdigit() and int(key) < len(v):
+            if shape == "seats" and key.isascii() and key.isdigit() and int(key) < len(v):
                 return v[int(key)]  # type: ignore[no-any-return]
-        raise EngineError(f"{self.data.id} has no pile named {name!r} (piles: {', '.join(sorted(self.zones()))})")
+        raise EngineError(f"{self.data.id} has no pile named {quote(name)} (piles: "
+                          f"{', '.join(sorted(self.zones()))})")
 
     def arrange(self, name: str, top_first: Sequence[str]) -> None:
         """Put the named cards of zone ``name`` on top of it, the first named on top (a scripted shuffle)."""
         pile = self.zone_list(name)
         for c in top_first:
             if c not in pile:
-                raise EngineError(f"{c} is not in {name}")
+                raise EngineError(f"{quote(c)} is not in {name}")
         if len(set(top_first)) != len(top_first):
             raise EngineError(f"a card is named twice in the order of {name}")
         rest = [c for c in pile if c not in top_first]
@@ -327,7 +357,7 @@ class State(Declared, ABC, Generic[D]):
             v = ch.picks[0]
             self.chance = Chance(ch.dice, ch.picks[1:], ch.strict)
             if v not in opts:
-                raise EngineError(f"the scripted pick {v!r} is not one of the {what} to choose from "
+                raise EngineError(f"the scripted pick {quote(v)} is not one of the {what} to choose from "
                                   f"({', '.join(opts)})")
             return v
         if ch.strict and len(opts) == 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from wizprint.errors import quote
 from wizprint.solo.kernel import Chance
 from wizprint.solo.kernel.setup import Placer, SetupError, check_whole, per_seat, seat, text, whole
 
@@ -40,19 +41,19 @@ class _Cards:
 
     def take(self, x: Any, key: str) -> str:
         if isinstance(x, str) and x not in self.place.known and x not in self.place.copies:
-            raise SetupError(key, f"unknown card {x!r}")
+            raise SetupError(key, f"unknown card {quote(x)}")
         return self.place.take(x, key)
 
     def take_all(self, xs: Any, key: str) -> list[str]:
         if not isinstance(xs, list):
-            raise SetupError(key, f"expected a list of card ids, not {xs!r}")
+            raise SetupError(key, f"expected a list of card ids, not {quote(xs)}")
         return [self.take(x, key) for x in xs]
 
 
-def _names(table: Mapping[str, Any], key: str) -> list[str]:
+def _names(table: Mapping[str, Any], key: str, where: str = "") -> list[str]:
     v = table.get(key, [])
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise SetupError(key, f"expected a list of card ids, not {v!r}")
+        raise SetupError(where or key, f"expected a list of card ids, not {quote(v)}")
     return list(v)
 
 
@@ -67,16 +68,19 @@ def setup(data: CovenantData, table: Mapping[str, Any], players: int, seed: int,
     s.hands = [place.take_all(h, "hands") for h in per_seat(table, "hands", players, list)]
     for at, entries in enumerate(per_seat(table, "in_play", players, list)):
         if not isinstance(entries, list):
-            raise SetupError("in_play", f"expected a list of cards per seat, not {entries!r}")
+            raise SetupError("in_play", f"expected a list of cards per seat, not {quote(entries)}")
         for e in entries:
             if isinstance(e, Mapping):
+                extra = sorted(set(e) - {"card", "attached"})
+                if extra:
+                    raise SetupError("in_play", f"a table entry has only 'card' and 'attached', not {quote(extra[0])}")
                 if not isinstance(e.get("card"), str):
-                    raise SetupError("in_play", f"a table entry names its card: {{card = \"W10\"}}, not {e!r}")
-                head, rest = str(e["card"]), [str(x) for x in e.get("attached", [])]
+                    raise SetupError("in_play", f"a table entry names its card: {{card = \"W10\"}}, not {quote(e)}")
+                head, rest = str(e["card"]), _names(e, "attached", "in_play")
             elif isinstance(e, str):
                 head, *rest = e.split("+")
             else:
-                raise SetupError("in_play", f"expected a card id or a table, not {e!r}")
+                raise SetupError("in_play", f"expected a card id or a table, not {quote(e)}")
             head = place.take(head, "in_play")
             info = c[head]
             if info.type == "wizard":
@@ -87,7 +91,7 @@ def setup(data: CovenantData, table: Mapping[str, Any], players: int, seed: int,
                         raise SetupError("in_play", f"{x} cannot be attached to a wizard")
                     s.attach(x, head)
             elif rest:
-                raise SetupError("in_play", f"only a wizard can have cards attached ({e})")
+                raise SetupError("in_play", f"only a wizard can have cards attached ({quote(e)})")
             elif info.type == "follower" and not info.attach:
                 s.followers[at].append(head)
             elif info.type == "resource":
@@ -112,6 +116,11 @@ def setup(data: CovenantData, table: Mapping[str, Any], players: int, seed: int,
     s.skips = [check_whole(x, "skips", 0, 100) for x in per_seat(table, "skips", players, int)]
     s.turn_player = seat(table, "turn", 0, players)
     s.turn_number = whole(table, "turn_number", 1, 1)
+    in_play = {w for ws in s.wizards for w in ws}
+    for key in ("acted", "duelled"):
+        for x in _names(table, key):
+            if x not in in_play:
+                raise SetupError(key, f"{quote(x)} is not a wizard in play")
     s.acted = _names(table, "acted")
     s.duelled = _names(table, "duelled")
     s.check_zones()

@@ -17,8 +17,9 @@ from dataclasses import field
 from typing import Any
 
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Declared, Outcome, Rng, State, declare, value, zone, zone_map
+from wizprint.solo.kernel import Action, Checks, Declared, Outcome, Rng, State, declare, value, zone, zone_map
 
+from .check import check_state
 from .data import HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
 from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
 from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
@@ -76,6 +77,7 @@ class CovenantState(State[CovenantData]):
     skips: list[int] = field(default_factory=list)  # turns each seat must miss
 
     SEATS_IN_RANGE = ("turn_player", "current_seat")
+    PER_SEAT = ("hands", "wizards", "followers", "resources", "quests", "seen", "skips")
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
@@ -99,6 +101,11 @@ class CovenantState(State[CovenantData]):
         s.begin_turn(0)
         s.advance()
         return s
+
+    def check_rules(self, chk: Checks) -> None:
+        """A loaded game (see ``check.py``): cards in play of the types their zones hold, attachments on wizards in
+        play, what each seat has seen, the phase matching the result, whose decision it is, and the pending work."""
+        check_state(self, chk)
 
     # -- small queries ----------------------------------------------------------------------------------------
     @property

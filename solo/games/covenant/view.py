@@ -22,7 +22,7 @@ def describe(s: CovenantState, action: Action) -> str:
         return s.label(x) if x in c else x
 
     def seat_or_card(x: str) -> str:
-        return f"P{int(x) + 1}" if x.isdigit() else nm(x)
+        return f"P{int(x) + 1}" if x.isascii() and x.isdigit() and len(x) < 4 else nm(x)
 
     if k in ("cast", "play"):
         if not b:

@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from wizprint.errors import quote
 from wizprint.solo.kernel import Chance
-from wizprint.solo.kernel.setup import Placer, SetupError, check_whole, per_seat, seat, text, whole
+from wizprint.solo.kernel.setup import Placer, SetupError, check_whole, name, names, per_seat, seat, text, whole
 
-from .data import ATTRS, DECKS, START_INFLUENCE, RelicData
+from .check import HOLDS
+from .data import ATTRS, COLOURS, DECKS, MAX_LEVEL, START_INFLUENCE, RelicData
 from .pending import Phase, Turn, TurnStep
 from .state import RelicState
 
@@ -45,20 +47,22 @@ STAGES = {"turn": TurnStep.START, "movement": TurnStep.MOVEMENT, "exploration": 
 
 
 def _ids(table: Mapping[str, Any], key: str, known: Mapping[str, Any], what: str) -> list[str]:
-    v = table.get(key, [])
-    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise SetupError(key, f"expected a list of {what} ids, not {v!r}")
-    for x in v:
-        if x not in known:
-            raise SetupError(key, f"unknown {what} {x!r}")
-    return list(v)
+    return names(table.get(key, []), key, known, what)
 
 
 def _table(table: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     v = table.get(key, {})
     if not isinstance(v, Mapping):
-        raise SetupError(key, f"expected a table, not {v!r}")
+        raise SetupError(key, f"expected a table, not {quote(v)}")
     return v
+
+
+def _of_decks(data: RelicData, xs: list[str], key: str, decks: tuple[str, ...]) -> list[str]:
+    """The cards ``xs``, each checked to belong to one of ``decks``."""
+    for x in xs:
+        if data.cards[x].deck not in decks:
+            raise SetupError(key, f"{x} (a {data.cards[x].deck} card) cannot be there (only {', '.join(decks)})")
+    return xs
 
 
 def setup(data: RelicData, table: Mapping[str, Any], players: int, seed: int, variant: str,
@@ -72,12 +76,13 @@ def setup(data: RelicData, table: Mapping[str, Any], players: int, seed: int, va
     s.scenario = variant or D.scenario_ids[0]
     place = Placer(C)
 
-    chars = per_seat(table, "characters", players, str)
+    chars = [name(c, "characters", D.characters, "character", empty=True)
+             for c in per_seat(table, "characters", players, str)]
     for i in range(players):
         if not chars[i]:
             chars[i] = next(c for c in D.character_ids if c not in chars)
-        if chars[i] not in D.characters:
-            raise SetupError("characters", f"unknown character {chars[i]!r}")
+        if chars[i] in chars[:i]:
+            raise SetupError("characters", f"{chars[i]} is played by two seats")
         s.set_character(i, chars[i])
         s.influence[i] = START_INFLUENCE
     if "unused_characters" in table:
@@ -85,29 +90,30 @@ def setup(data: RelicData, table: Mapping[str, Any], players: int, seed: int, va
         taken = sorted(set(box) & set(chars))
         if taken:
             raise SetupError("unused_characters", f"{taken[0]} is played by a seat")
-        s.unused_characters = sorted(box)
+        s.unused_characters = sorted(set(box))
     else:
         s.unused_characters = sorted(c for c in D.character_ids if c not in chars)
     for i, v in enumerate(per_seat(table, "positions", players, str)):
-        if v:
-            if v not in D.spaces:
-                raise SetupError("positions", f"unknown space {v!r}")
+        if name(v, "positions", D.spaces, "space", empty=True):
             s.positions[i] = v
-    for key, nums in (("life", s.life), ("level", s.level), ("influence", s.influence)):
+    for key, nums, lo, hi in (("life", s.life, 1, 99), ("level", s.level, 0, MAX_LEVEL),
+                              ("influence", s.influence, 0, 99)):
         for i, v in enumerate(per_seat(table, key, players, str)):
-            if v != "" and v is not None:
-                nums[i] = check_whole(v, key, 0, 100)
+            if v != "":
+                nums[i] = check_whole(v, key, lo, hi)
     for i, v in enumerate(per_seat(table, "attributes", players, list)):
-        if v:
+        if v != []:
             if not isinstance(v, list) or len(v) != len(ATTRS):
-                raise SetupError("attributes", f"expected [strength, willpower, cunning], not {v!r}")
+                raise SetupError("attributes", f"expected [strength, willpower, cunning], not {quote(v)}")
             s.attributes[i] = [check_whole(x, "attributes", 1, 12) for x in v]
     zones: tuple[tuple[str, list[list[str]]], ...] = (
         ("hands", s.hands), ("assets", s.assets), ("trophies", s.trophies), ("corruption", s.corruption_face_down),
         ("corruption_up", s.corruption_face_up), ("completed", s.completed))
+    holds = {"hands": "hands", "assets": "assets", "trophies": "trophies", "corruption": "corruption_face_down",
+             "corruption_up": "corruption_face_up", "completed": "completed"}
     for key, lists in zones:
         for i, xs in enumerate(per_seat(table, key, players, list)):
-            lists[i].extend(place.take_all(xs, key))
+            lists[i].extend(_of_decks(D, place.take_all(xs, key), key, HOLDS[holds[key]]))
     for i in range(players):
         for a in s.assets[i]:
             if C[a].charges:
@@ -115,24 +121,23 @@ def setup(data: RelicData, table: Mapping[str, Any], players: int, seed: int, va
     for x, n in _table(table, "charges").items():
         found = next((a for i in range(players) for a in s.assets[i] if a == x or C[a].design == x), None)
         if found is None:
-            raise SetupError("charges", f"{x!r} is nobody's asset")
+            raise SetupError("charges", f"{quote(x)} is nobody's asset")
         s.charges[found] = check_whole(n, "charges", 0, 99)
     for sp, xs in _table(table, "threats").items():
-        if sp not in D.spaces:
-            raise SetupError("threats", f"unknown space {sp!r}")
-        s.board[sp] = place.take_all(xs, "threats")
+        name(sp, "threats", D.spaces, "space")
+        s.board[sp] = _of_decks(D, place.take_all(xs, "threats"), "threats", COLOURS)
     tops: dict[str, list[str]] = {}
     for d, xs in _table(table, "decks").items():
         if d not in DECKS:
-            raise SetupError("decks", f"unknown deck {d!r} (decks: {', '.join(DECKS)})")
-        tops[d] = place.take_all(xs, f"decks.{d}")
+            raise SetupError("decks", f"unknown deck {quote(d)} (decks: {', '.join(DECKS)})")
+        tops[d] = _of_decks(D, place.take_all(xs, f"decks.{d}"), f"decks.{d}", (d,))
     missions = table.get("missions")
     if missions is not None:
         if not isinstance(missions, list) or len(missions) > players:
-            raise SetupError("missions", f"expected a list with one mission (or '') per seat, not {missions!r}")
+            raise SetupError("missions", f"expected a list with one mission (or '') per seat, not {quote(missions)}")
         for i, m in enumerate(missions):
-            if m:
-                s.missions[i] = place.take(m, "missions")
+            if m != "":
+                s.missions[i] = _of_decks(D, [place.take(m, "missions")], "missions", ("mission",))[0]
     used = set(place.used)
     for d in DECKS:
         rest = sorted(x for x in D.by_deck[d] if x not in used)
@@ -147,10 +152,9 @@ def setup(data: RelicData, table: Mapping[str, Any], players: int, seed: int, va
             obj = C[s.missions[i]].objective
             if obj is not None and obj.word == "objective_tokens":
                 s.objective_tokens[i] = [str(x) for x in obj["spaces"]]
-    for i, t in enumerate(table.get("tokens", [])):
-        if not isinstance(t, list) or any(x not in D.spaces for x in t):
-            raise SetupError("tokens", f"expected a list of spaces per seat, not {t!r}")
-        s.objective_tokens[i] = [str(x) for x in t]
+    tokens = per_seat(table, "tokens", players, list)
+    for i, t in enumerate(tokens[:len(table.get("tokens", []))]):  # seats not given keep their mission's tokens
+        s.objective_tokens[i] = names(t, "tokens", D.spaces, "space")
     for key, ints in (("scenario_tokens", s.scenario_tokens), ("skips", s.skips)):
         for i, v in enumerate(per_seat(table, key, players, int)):
             ints[i] = check_whole(v, key, 0, 99)

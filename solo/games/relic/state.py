@@ -13,8 +13,9 @@ from dataclasses import field
 from typing import Any, TypeVar
 
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Commitments, Outcome, Rng, SaveError, State, declare, zone, zone_map
+from wizprint.solo.kernel import Action, Checks, Commitments, Outcome, Rng, State, declare, zone, zone_map
 
+from .check import check_state
 from .data import (
     ATTRS,
     DECKS,
@@ -32,7 +33,6 @@ from .pending import (
     ENGAGEMENT_DONE,
     RULES,
     Battle,
-    Choose,
     Effects,
     Engagement,
     LastResult,
@@ -608,37 +608,10 @@ class RelicState(State[RelicData]):
                     into.selection.chosen[t] = into.dealt[t][rng.below(2)]
             into.unused_characters = sorted(pool)
 
-    def check_loaded(self) -> None:
-        """A saved game is untrusted: besides the kernel's checks, one entry per seat in every per-seat field, known
-        characters, spaces and scenario, and pending work that names seats and effect lists that exist."""
-        D = self.data
-        n = self.players
-        problems: list[str] = []
-        for name in ("dealt", "characters", "attributes", "life", "level", "influence", "positions", "hands",
-                     "corruption_face_up", "corruption_face_down", "trophies", "assets", "missions", "completed",
-                     "completed_hidden", "objective_tokens", "scenario_tokens", "mission_progress", "skips",
-                     "eliminated"):
-            if len(getattr(self, name)) != n:
-                problems.append(f"state.{name}: expected one entry per seat ({n})")
-        if self.scenario and self.scenario not in D.scenarios:
-            problems.append(f"state.scenario: no scenario {self.scenario[:20]!r}")
-        if any(c and c not in D.characters for c in self.characters + self.unused_characters):
-            problems.append("state.characters: a character that does not exist")
-        if any(p and p not in D.spaces for p in self.positions) or any(sp not in D.spaces for sp in self.board):
-            problems.append("state.positions: a space that does not exist")
-        if sorted(self.decks) != sorted(DECKS) or sorted(self.discards) != sorted(DECKS):
-            problems.append(f"state.decks: expected the decks {', '.join(DECKS)}")
-        lists = len(D.lists.lists)
-        for f in self.stack + self.after_turn:
-            refs = [getattr(f, k) for k in ("effects", "on_pass", "on_fail", "on_win", "on_lose") if hasattr(f, k)]
-            refs += list(getattr(f, "options", ())) if isinstance(f, Choose) else []
-            flat = [x for r in refs for x in (r if isinstance(r, tuple) else (r,))]
-            if not 0 <= f.seat < n or any(not 0 <= x < lists for x in flat):
-                problems.append(f"state.stack: {f.kind} names a seat or an effect list that does not exist")
-                break
-        if problems:
-            raise SaveError(problems)
-        super().check_loaded()
+    def check_rules(self, chk: Checks) -> None:
+        """A saved game is untrusted: besides the kernel's checks, the per-seat fields, characters, spaces, cards in
+        zones of their kind, numbers in range and pending work that names what exists (``check.py``)."""
+        check_state(self, chk)
 
     def chargeable(self) -> list[str]:
         """The cards the current player may spend a charge from now."""

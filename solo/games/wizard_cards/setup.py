@@ -54,6 +54,8 @@ def setup(data: WizardCardsData, table: Mapping[str, Any], players: int, seed: i
     s.wards = [place.take_all(w, "wards") for w in per_seat(table, "wards", 2, list)]
     for ws in s.wards:
         for c in ws:
+            if data.spells[c].school not in ("ward", "wild"):
+                raise SetupError("wards", f"{c} is not a ward component ({data.text(c)})")
             s.ward_left[c] = data.spells[c].magnitude
     s.discard = place.take_all(table.get("discard", []), "discard")
     rest_to = text(table, "rest", "deck", ("deck", "discard"))

@@ -17,7 +17,7 @@ import enum
 from dataclasses import field
 from typing import Any
 
-from wizprint.solo.kernel import Action, Outcome, Rng, State, declare, zone, zone_map
+from wizprint.solo.kernel import Action, Checks, Outcome, Rng, State, declare, zone, zone_map
 
 from .data import RANKS, SCHOOLS, SUITS, WizardCardsData
 
@@ -55,6 +55,7 @@ class WizardCardsState(State[WizardCardsData]):
     first_drafter: int = 0
 
     SEATS_IN_RANGE = ("first_player", "turn_player", "drafter", "first_drafter")
+    PER_SEAT = ("hands", "damage", "wards")
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
@@ -89,6 +90,46 @@ class WizardCardsState(State[WizardCardsData]):
             self.decks[seat].append(j)
         self.drafter = self.first_drafter = int(first)
         self.say(f"Draft: P{self.drafter + 1} picks first")
+
+    def check_rules(self, chk: Checks) -> None:
+        """A loaded game: two players; a deck per seat exactly in the constructed variant; each ward component's
+        absorption from 1 to its magnitude; the cards of this turn's spell among those cast; the phase matching the
+        piles (a draft only in the constructed variant, a discard only with damage due from a hand that holds cards);
+        the counts in range."""
+        spells = self.data.spells
+        constructed = self.variant == "constructed"
+        chk.count("state.players", self.players, 2, 2)
+        if len(self.decks) != (2 if constructed else 0):
+            chk.fail("state.decks", "expected one deck per seat in the constructed variant, and none otherwise")
+        chk.done()
+        warding = {c for ws in self.wards for c in ws}
+        chk.keys_known("state.ward_left", self.ward_left, warding, "ward component")
+        for c in warding - set(self.ward_left):
+            chk.fail("state.ward_left", f"ward component {c} has no absorption left")
+        for c, n in self.ward_left.items():
+            if c in spells:
+                chk.count(f"state.ward_left.{c}", n, 1, spells[c].magnitude)
+        chk.all_known("state.cast", self.cast, spells, distinct=True)
+        if not set(self.spell) <= set(self.cast):
+            chk.fail("state.spell", "a card of the spell was not cast this turn")
+        chk.keys_known("state.draft_piles", self.draft_piles, SUITS, "suit")
+        chk.count("state.turn_number", self.turn_number, 0, self.step_cap)
+        chk.count("state.plays_left", self.plays_left, 0, 1000)
+        chk.count("state.damage_due", self.damage_due, 0, 1000)
+        if self.last_turn is not None:
+            chk.count("state.last_turn", self.last_turn, 0, self.step_cap)
+        if self.result is None:
+            if self.phase == Phase.DRAFT and not constructed:
+                chk.fail("state.phase", "only the constructed variant has a draft")
+            if self.phase == Phase.DRAFT and sorted(self.draft_piles) != sorted(SUITS):
+                chk.fail("state.draft_piles", f"expected a pile for each suit ({', '.join(SUITS)})")
+            if self.phase == Phase.DISCARD and (self.damage_due < 1 or not self.hands[1 - self.turn_player]):
+                chk.fail("state.phase", "a discard with no damage due, or from an empty hand")
+            if self.phase != Phase.DISCARD and self.damage_due:
+                chk.fail("state.damage_due", "damage is due outside the discard phase")
+            if self.phase == Phase.SPELL and self.plays_left < 1:
+                # a spell closes as soon as its plays are used up: a player deciding in it has at least one left
+                chk.fail("state.plays_left", "a spell waiting for its caster has at least one play left")
 
     # -- cards ------------------------------------------------------------------------------------------------
     def deck_of(self, seat: int) -> list[str]:

@@ -1,0 +1,316 @@
+"""A build is atomic as a folder: killed (SIGKILL) or interrupted (SIGINT) at any moment over an older build, the
+output folder is the old build or the new one, its manifest matching every file; nothing of the user's is moved,
+overwritten or lost; every output path built from data stays inside the output folder; numeric options are
+finite."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import wizprint.atomic as atomic
+import wizprint.generator.build as build_mod
+from wizprint.atomic import StagedFolder, safe_relpath
+from wizprint.errors import BuildError, WizprintError
+from wizprint.generator.build import BuildOptions, Context, build_game
+from wizprint.generator.deckpdf import PrintOptions
+
+FAST = BuildOptions(svg=False, png=False)
+
+
+def wizprint_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "wizprint", *args]
+
+
+def files_under(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def siblings(out: Path) -> list[str]:
+    """Temporary siblings of an output folder (``.X.wizprint-tmp-...``, ``.X.wizprint-old-...``)."""
+    return sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.wizprint-"))
+
+
+def assert_consistent(out: Path) -> dict[str, str]:
+    """The folder's manifest lists exactly the files present (besides itself), each with its sha256."""
+    manifest = json.loads((out / "manifest.json").read_text())
+    listed = {f["file"]: f["sha256"] for f in manifest["files"]}
+    assert files_under(out) == set(listed) | {"manifest.json"}
+    for name, digest in listed.items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest, name
+    assert not [n for n in files_under(out) if n.endswith(".tmp")]
+    return listed
+
+
+# -- interruption ---------------------------------------------------------------------------------------------
+
+def _kill_at_random(out: Path, args: list[str], rnd: random.Random, sig: int, wait_for_stage: bool) -> int:
+    """Start a build and send ``sig`` at a random moment: after a random delay from the start, or a random delay
+    of up to 30 ms after its temporary folder appears (it lives 10-15 ms for wizard-cards: the writing and the
+    swap, the moments that matter)."""
+    proc = subprocess.Popen(wizprint_cmd(*args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        if wait_for_stage:
+            deadline = time.monotonic() + 60
+            while proc.poll() is None and time.monotonic() < deadline and not any(
+                    s.startswith(f".{out.name}.wizprint-tmp-") for s in siblings(out)):
+                time.sleep(0.001)
+            time.sleep(rnd.uniform(0, 0.03))
+        else:
+            time.sleep(rnd.uniform(0.05, 1.0))
+        if proc.poll() is None:
+            proc.send_signal(sig)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stderr is not None
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+    assert "Traceback" not in err or (sig == signal.SIGINT and "KeyboardInterrupt" in err), err
+    return proc.returncode
+
+
+def test_sigkill_at_any_moment_leaves_the_old_build_or_the_new_one(tmp_path: Path) -> None:
+    """A real ``wizprint build`` killed with SIGKILL at seeded random moments over an older build: after each
+    kill the folder's manifest lists exactly the files present with their sha256. Every round builds with another
+    bleed than the build it replaces, so a folder half old and half new could not pass."""
+    out = tmp_path / "X"
+    build_game("wizard-cards", out, BuildOptions(print=PrintOptions(paper="letter")))
+    before = assert_consistent(out)
+    rnd = random.Random(20240611)
+    states = []
+    start = time.monotonic()
+    for i in range(10):
+        code = _kill_at_random(out, ["build", "wizard-cards", "-o", str(out), "-q", "--bleed", str(0.5 * (i + 1))],
+                               rnd, signal.SIGKILL, wait_for_stage=i % 5 != 4)
+        left = siblings(out)  # a temporary folder left behind: killed while writing or swapping
+        now = assert_consistent(out)
+        states.append(("finished" if code == 0 else "old" if now == before else "new") + ("+tmp" if left else ""))
+        before = now
+    elapsed = time.monotonic() - start
+    assert any(s.endswith("+tmp") for s in states), states  # some kills did land in the writing and the swap
+    # a later build removes the temporary folders that the killed ones left
+    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(out), "-q"), capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert_consistent(out)
+    assert siblings(out) == []
+    print(f"SIGKILL rounds: {states}, {elapsed:.1f} s")
+
+
+def test_sigint_leaves_no_temporary_file_or_folder(tmp_path: Path) -> None:
+    out = tmp_path / "X"
+    build_game("wizard-cards", out, BuildOptions(print=PrintOptions(paper="letter")))
+    rnd = random.Random(7)
+    for i in range(6):
+        code = _kill_at_random(out, ["build", "wizard-cards", "-o", str(out), "-q", "--bleed", str(1 + i * 0.25)],
+                               rnd, signal.SIGINT, wait_for_stage=i % 2 == 0)
+        assert code in (0, 130, -signal.SIGINT), code
+        assert siblings(out) == []
+        assert_consistent(out)
+
+
+def test_a_failed_build_leaves_the_old_build_untouched(tmp_path: Path,
+                                                       game_copy: Callable[[str], Path]) -> None:
+    out = tmp_path / "out"
+    build_game("covenant", out, FAST)
+    old = {n: (out / n).read_bytes() for n in files_under(out)}
+    g = game_copy("covenant")
+    p = g / "spells.toml"
+    p.write_text(p.read_text().replace('name = "Charm"', 'name = "Charm of the Nineteen Whispering Serpent Queens"'))
+    res = subprocess.run(wizprint_cmd("build", str(g), "-o", str(out)), capture_output=True, text=True, timeout=300)
+    assert res.returncode == 1 and "does not fit" in res.stderr
+    assert {n: (out / n).read_bytes() for n in files_under(out)} == old
+    assert siblings(out) == []
+
+
+def test_stale_temporary_folders_are_removed_and_a_moved_old_build_is_put_back(tmp_path: Path) -> None:
+    out = tmp_path / "X"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp_path / f".X.{atomic.TMP_TAG}-{dead.pid}-abc123"
+    stale.mkdir()
+    (stale / "half.pdf").write_bytes(b"%PDF-half")
+    live = tmp_path / f".X.{atomic.TMP_TAG}-{os.getppid()}-def456"  # a process still running: left alone
+    live.mkdir()
+    unrelated = tmp_path / ".X.something-else"
+    unrelated.mkdir()
+    # a killed fallback swap: the old build moved aside, the target missing
+    build_game("wizard-cards", tmp_path / "old", FAST)
+    moved = tmp_path / f".X.{atomic.OLD_TAG}-{dead.pid}-ghi789"
+    (tmp_path / "old").rename(moved)
+    (moved / "notes.txt").write_text("mine")
+    result = build_game("wizard-cards", out, FAST)
+    assert not stale.exists() and live.is_dir() and unrelated.is_dir() and not moved.exists()
+    assert (out / "notes.txt").read_text() == "mine" and result.kept == ["notes.txt"]
+
+
+def test_without_an_atomic_exchange_two_renames_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(atomic, "exchange", lambda a, b: False)
+    out = tmp_path / "X"
+    build_game("wizard-cards", out, FAST)
+    build_game("wizard-cards", out, BuildOptions(print=PrintOptions(paper="letter"), svg=False, png=False))
+    assert json.loads((out / "manifest.json").read_text())["files"][0]["paper"] == "letter"
+    assert_consistent(out)
+    assert siblings(out) == []
+
+
+def test_the_exchange_is_atomic_on_linux(tmp_path: Path) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("renameat2 is Linux only")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "from-a").touch()
+    (b / "from-b").touch()
+    assert atomic.exchange(a, b)
+    assert (a / "from-b").exists() and (b / "from-a").exists()
+
+
+# -- the user's files -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("setup,words", [
+    (lambda d: (d / "thesis.docx").write_text("years of work"), "it has no manifest.json"),
+    (lambda d: (d / "manifest.json").write_text('{"name": "my web app"}'), "not written by wizprint"),
+    (lambda d: (d / "manifest.json").write_bytes(b"\xff\xfe garbage"), "not written by wizprint"),
+    (lambda d: (d / "manifest.json").mkdir(), "it has no manifest.json"),
+])
+def test_a_folder_that_is_not_a_build_is_refused(tmp_path: Path, setup: object, words: str) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    setup(out)  # type: ignore[operator]
+    before = {n: (out / n).read_bytes() for n in files_under(out)}
+    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(out), "-q"), capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "is not a wizprint build" in lines[0] and words in lines[0], res.stderr
+    assert {n: (out / n).read_bytes() for n in files_under(out)} == before
+    assert siblings(out) == []
+
+
+def test_the_users_own_files_in_an_earlier_build_are_kept(tmp_path: Path) -> None:
+    out = tmp_path / "X"
+    build_game("wizard-cards", out, FAST)
+    (out / "notes.txt").write_text("print on thick paper")
+    (out / "mine" / "empty").mkdir(parents=True)
+    (out / "mine" / "todo.md").write_text("cut")
+    (out / "link").symlink_to(out / "notes.txt")
+    (out / ".cards-spells.pdf.abcd1234.tmp").write_text("left by an old wizprint")  # not the user's
+    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(out), "-q", "--no-svg", "--no-png",
+                                      "--paper", "letter"), capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kept 4 files of yours from the earlier build")
+    assert "notes.txt" in lines[0] and "mine/todo.md" in lines[0]
+    assert (out / "notes.txt").read_text() == "print on thick paper" and (out / "mine" / "todo.md").exists()
+    assert (out / "mine" / "empty").is_dir() and os.readlink(out / "link") == str(out / "notes.txt")
+    assert not (out / ".cards-spells.pdf.abcd1234.tmp").exists()
+    listed = {f["file"] for f in json.loads((out / "manifest.json").read_text())["files"]}
+    assert listed == files_under(out) - {"manifest.json", "notes.txt", "mine/todo.md", "link"}
+
+
+def test_a_user_file_where_the_new_build_writes_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "X"
+    build_game("wizard-cards", out, FAST)
+    (out / "svg" / "spells").mkdir(parents=True)
+    (out / "svg" / "spells" / "AS.svg").write_text("<svg>my own ace</svg>")
+    with pytest.raises(BuildError, match="is not one of wizprint's files there"):
+        build_game("wizard-cards", out, BuildOptions(svg=True, png=False))
+    assert (out / "svg" / "spells" / "AS.svg").read_text() == "<svg>my own ace</svg>"
+    assert siblings(out) == []
+
+
+def test_a_symlinked_output_folder_is_replaced_where_it_points(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    build_game("wizard-cards", real, FAST)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    build_game("wizard-cards", link, BuildOptions(print=PrintOptions(paper="letter"), svg=False, png=False))
+    assert link.is_symlink() and json.loads((real / "manifest.json").read_text())["files"][0]["paper"] == "letter"
+    assert_consistent(real)
+
+
+# -- paths built from data -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["../x", "../../dx", "/etc/passwd", "a/../../b", "a//b", "a/./b", "nul\x00byte",
+                                  "back\\slash", "C:drive", "", "x" * 300, "line\nbreak"])
+def test_unsafe_output_names_are_refused(name: str, tmp_path: Path) -> None:
+    with pytest.raises(BuildError) as exc:
+        safe_relpath(name)
+    assert len(str(exc.value)) < 250 and "\n" not in str(exc.value)
+    with StagedFolder(tmp_path / "out") as stage, pytest.raises(BuildError):
+        stage.write(name, b"x")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("bad_id", ["../../evil", "a/b", "nul\x00", "..", "x" * 250])
+def test_a_card_id_that_would_leave_the_output_folder_fails_cleanly(bad_id: str, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checked at write time even if loading let the id through."""
+    from wizprint.cards.loader import load_game
+
+    def load_with_bad_id(ref: object) -> object:
+        g = load_game(ref)  # type: ignore[arg-type]
+        first = next(r for r in g.records if r.kind == "card" and r.deck == "spells")
+        g.records = [dataclasses.replace(r, id=bad_id) if r is first else r for r in g.records]
+        return g
+
+    monkeypatch.setattr(build_mod, "load_game", load_with_bad_id)
+    with pytest.raises(BuildError, match="cannot be part of a file name"):
+        build_game("wizard-cards", tmp_path / "out", BuildOptions(svg=True, png=False))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["../../escape.txt", "/tmp/wizprint-escape.txt", "svg/../../up.txt"])
+def test_an_extra_builder_cannot_write_outside(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def extra(ctx: Context) -> None:
+        ctx.emit(name, "extra", b"escaped")
+
+    monkeypatch.setitem(build_mod.EXTRAS, "wizard-cards", extra)
+    with pytest.raises(BuildError, match="output file name"):
+        build_game("wizard-cards", tmp_path / "a" / "b" / "out", FAST)
+    assert not (tmp_path / "escape.txt").exists() and not Path("/tmp/wizprint-escape.txt").exists()
+    assert list(tmp_path.iterdir()) == []  # the folders a/b made for the build are gone too
+
+
+def test_two_outputs_with_one_name_fail_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(build_mod.EXTRAS, "wizard-cards", lambda ctx: ctx.emit("cards-spells.pdf", "x", b"again"))
+    with pytest.raises(WizprintError, match=r"two files of the output folder have the name 'cards-spells\.pdf'"):
+        build_game("wizard-cards", tmp_path / "out", FAST)
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- numeric options ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,words", [
+    (["--back-offset", "nan,0"], "--back-offset takes two finite numbers"),
+    (["--back-offset", "0,inf"], "--back-offset takes two finite numbers"),
+    (["--back-offset", "-inf,1"], "--back-offset takes two finite numbers"),
+    (["--back-offset", "1e400,0"], "--back-offset takes two finite numbers"),
+    (["--back-offset", "1,2,3"], "--back-offset takes X,Y"),
+    (["--bleed", "nan"], "--bleed must be between 0 and 6"),
+    (["--bleed", "inf"], "--bleed must be between 0 and 6"),
+    (["--bleed", "-inf"], "--bleed must be between 0 and 6"),
+])
+def test_numeric_options_must_be_finite(args: list[str], words: str, tmp_path: Path) -> None:
+    for game in ("wizard-cards", "calibrate"):
+        res = subprocess.run(wizprint_cmd("build", game, "-o", str(tmp_path / "o"), *args), capture_output=True,
+                             text=True, timeout=60)
+        assert res.returncode == 2 and "Traceback" not in res.stderr
+        lines = res.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0], res.stderr
+    assert not (tmp_path / "o").exists()
