@@ -72,13 +72,21 @@ def fragments(markup: str) -> Iterator[Frag | None]:
     yield from flush()
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
 def spoken(markup: str) -> str:
     """Markup as words on one line (for a terminal): styling dropped; an icon the next word already names is dropped
     (``:life: Life``), one that stands for its word is spelt out (``spend 2 :influence: each``, ``Roll :die:.``)."""
     frags = list(fragments(markup))
     out: list[str] = []
     dropped = False  # an icon was just dropped: the space after it goes too
+    run = 0  # die icons side by side: ":die::die::die:" reads "three dice"
     for i, f in enumerate(frags):
+        if f is not None and f.icon == "die" and i + 1 < len(frags) and (nxt := frags[i + 1]) is not None \
+                and nxt.icon == "die":
+            run += 1
+            continue
         if f is None:
             out.append(" ")
         elif not f.icon:
@@ -86,7 +94,9 @@ def spoken(markup: str) -> str:
                 out.append(f.text)
             dropped = False
         else:
-            word = "a die" if f.icon == "die" else f.icon.split("-")[-1]
+            n, run = run + 1, 0
+            word = ("a die" if n == 1 else f"{_NUMBERS[n] if n < len(_NUMBERS) else n} dice") if f.icon == "die" \
+                else f.icon.split("-")[-1]
             after = ""  # the next word's text, if a word follows in the paragraph
             for g in frags[i + 1:]:
                 if g is None or g.text != " ":

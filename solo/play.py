@@ -13,6 +13,8 @@ A saved game is untrusted input: :func:`load_session` reads at most :data:`MAX_S
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import signal
 import sys
 import tempfile
@@ -26,6 +28,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
@@ -223,9 +226,42 @@ class Terminal:
         self.console.print(escape(text), highlight=False)
 
 
+_PASSES = re.compile(r"^(P\d+) passes$")
+
+
+def collapse_passes(lines: list[str]) -> list[str]:
+    """Consecutive ``P2 passes`` lines as one: ``P2, P3 and P1 pass``.
+
+    >>> collapse_passes(["P2 passes", "P3 passes", "P1 casts Dispell", "P2 passes"])
+    ['P2 and P3 pass', 'P1 casts Dispell', 'P2 passes']
+    >>> collapse_passes(["P2 passes", "P2 passes", "P1 passes"])  # one seat passing twice is named once
+    ['P2 and P1 pass']
+    """
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            out.append(f"{run[0]} passes")
+        elif run:
+            out.append(f"{', '.join(run[:-1])} and {run[-1]} pass")
+        run.clear()
+
+    for ln in lines:
+        m = _PASSES.match(ln)
+        if m:
+            if m.group(1) not in run:
+                run.append(m.group(1))
+        else:
+            flush()
+            out.append(ln)
+    flush()
+    return out
+
+
 def _print_new_log(s: Session, term: Terminal) -> None:
     lines = [e.text for e in s.state.log if e.seats is None or s.human in e.seats]
-    for ln in lines[s.shown:]:
+    for ln in collapse_passes(lines[s.shown:]):
         term.console.print(f"  [dim]>[/dim] {escape(ln)}", highlight=False)
     s.shown = len(lines)
 
@@ -275,7 +311,11 @@ def fallback_path(s: Session) -> Path:
 
 
 def _saved(s: Session, term: Terminal, path: Path) -> None:
-    term.say(f"Saved to {path}; resume with: wizprint solo play {s.game} --load {path}")
+    """Where the game went, and the command that resumes it on a line of its own that is never broken (a command
+    to copy: a long path is wrapped by the terminal, not cut by a newline)."""
+    term.say(f"Saved to {path}.")
+    term.console.print(escape(f"Resume with: wizprint solo play {s.game} --load {shlex.quote(str(path))}"),
+                       soft_wrap=True, highlight=False)
 
 
 def _stop(s: Session, term: Terminal, path: Path, why: str) -> int:
@@ -295,8 +335,11 @@ def _stop(s: Session, term: Terminal, path: Path, why: str) -> int:
     return 1
 
 
-HELP = ("Type the number of an action. Other commands: 'help' this text, 'log' the whole game log so far, "
-        "'save [FILE]' save the game, 'quit' save and stop. Ctrl-D or Ctrl-C also save and stop.")
+HELP = ("Type the number of a choice. Other commands: 'look X' shows the whole text of a card (or space, mission, "
+        "character...) by its id or name, and where it is now; 'log' the whole game log so far; 'save [FILE]' saves "
+        "the game; 'quit' saves and stops; 'help' or '?' this text. Ctrl-D or Ctrl-C also save and stop, at any "
+        "moment.")
+MAX_ANSWER = 2000  # characters of an answer that are read; a longer line is not a choice
 
 
 def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width: int | None = None) -> int:
@@ -304,7 +347,8 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
     included) or ``quit`` save the game and say where (exit 0). A move is made on a copy of the state that
     replaces it once done, so an interruption never leaves half a move in the save. A failure of the rules engine
     saves the position before the move and ends with exit 1."""
-    console = Console(file=out or sys.stdout, width=width, highlight=False, soft_wrap=True)
+    # rich wraps every line at the terminal's width (80 columns when it cannot tell)
+    console = Console(file=out or sys.stdout, width=width, highlight=False)
     term = Terminal(inp or sys.stdin, console)
     save_path = s.save_path or Path(f"wizprint-{s.game}-seed{s.seed}.save.json")
     try:
@@ -320,6 +364,39 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
         term.say(f"error: the rules engine failed ({reason(exc)}, at {Path(tb.filename).name}:{tb.lineno})")
         _stop(s, term, save_path, "")
         return 1
+
+
+def _print_choices(console: Console, question: str, options: list[str]) -> None:
+    """The decision in words, then its numbered choices (each wrapped under its own text)."""
+    console.print(f"[bold]{escape(question)}[/bold]", highlight=False)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", style="bold cyan", no_wrap=True)
+    grid.add_column(ratio=1)
+    for i, text in enumerate(options, 1):
+        grid.add_row(f" {i}", escape(text))
+    console.print(grid, highlight=False)
+
+
+def _look(s: Session, term: Terminal, obs: dict[str, Any], query: str) -> None:
+    if not query:
+        term.say("Look at what? Type 'look' and a card's id or name, e.g. 'look " + _example(s) + "'.")
+        return
+    found = s.engine.look(obs, query[:200])
+    if not found:
+        term.say(f"Nothing is called {quote(query, 40)}: type a card's id as the screen shows it, or part of its "
+                 f"name.")
+        return
+    for line in found:
+        term.console.print(line, highlight=False)
+
+
+def _example(s: Session) -> str:
+    """A card id the human can see, for the help text."""
+    for e in reversed(s.state.log):
+        m = re.search(r"\b([A-Z]{1,3}\d{1,3}(?:#\d+)?)\b", e.text)
+        if m:
+            return m.group(1)
+    return "an id"
 
 
 def _move(s: Session, action: Action) -> None:
@@ -338,35 +415,48 @@ def _play(s: Session, term: Terminal, save_path: Path) -> int:
                   f"Type 'help' for help.")
     if s.loaded:
         term.say(f"Resuming the saved game at step {s.state.steps} (turn {s.state.turns_played()}).")
+    thinking: set[int] = set()  # the search bots said to be thinking since the human's last prompt
     while not s.state.is_terminal():
         seat = s.state.current_player
         legal = s.state.legal_actions()
         if seat != s.human:
             agent = s.agents[seat]
             assert agent is not None
+            if len(legal) > 1 and s.bots[seat].startswith("mcts") and seat not in thinking:
+                thinking.add(seat)
+                term.say(f"P{seat + 1} ({s.bots[seat]}) is thinking; Ctrl-C saves the game and stops.")
             _move(s, legal[0] if len(legal) == 1 else agent.choose(s.state, seat))
             continue
+        thinking.clear()
         if len(legal) == 1 and legal[0].kind in ("pass",):
             _move(s, legal[0])
             continue
         _print_new_log(s, term)
         _append_log(s, term)
         obs = s.state.observation(s.human)
-        console.rule(f"turn {obs.get('turn', '')}")
+        heading = obs.get("heading") or (f"turn {obs['turn']}" if obs.get("turn") else "")
+        console.rule(escape(str(heading)))
         for line in eng.view(obs):
             console.print(line, highlight=False)
-        for i, a in enumerate(legal, 1):
-            console.print(f"  [bold cyan]{i:>2}[/bold cyan]  {escape(s.state.describe(a))}", highlight=False)
+        _print_choices(console, s.state.question(), [s.state.describe(a) for a in legal])
         while True:
             answer = term.ask("your choice> ")
             if answer is None:
                 return _stop(s, term, save_path, "")
+            if len(answer) > MAX_ANSWER:
+                term.say(f"That line is {len(answer):,} characters long: type a number from 1 to {len(legal)}, or "
+                         f"'help'.")
+                continue
             word, _, rest = answer.partition(" ")
-            if word == "help":
-                console.print(HELP)
+            word = word.lower()
+            if word in ("help", "?"):
+                term.say(HELP)
+                continue
+            if word == "look":
+                _look(s, term, obs, rest.strip())
                 continue
             if word == "log":
-                for ln in s.state.visible_log(s.human, last=10_000):
+                for ln in collapse_passes(s.state.visible_log(s.human, last=10_000)):
                     console.print(f"  {escape(ln)}", highlight=False)
                 continue
             if word in ("save", "quit"):
@@ -379,11 +469,11 @@ def _play(s: Session, term: Terminal, save_path: Path) -> int:
                 if word == "quit":
                     return 0
                 continue
-            try:
-                k = int(answer)
-            except ValueError:
-                term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(legal)}, or 'help'.")
+            if not answer.isascii() or not answer.isdigit():
+                term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(legal)}, "
+                         f"'look' and a card, or 'help'.")
                 continue
+            k = int(answer)
             if not 1 <= k <= len(legal):
                 term.say(f"There is no choice {k}: type a number from 1 to {len(legal)}.")
                 continue

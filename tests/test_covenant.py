@@ -73,7 +73,7 @@ def test_setup_shared_deck_seven_each_seat_zero_first() -> None:
     s = new_state(3, 7)
     assert len(cards()) == 91
     s.check_zones()
-    assert [e.text for e in s.log[:6:2]] == ["P1 draws 7", "P2 draws 7", "P3 draws 7"]
+    assert [e.text for e in s.log[:6:2]] == [f"P{i} draws 7 cards: the starting hand" for i in (1, 2, 3)]
     assert next(e.text for e in s.log if e.text.startswith("Turn")) == "Turn 1: P1"
     # seat 0 drew 7 and its research card; nothing else has been drawn yet
     assert p(s, "turn_player") == 0
@@ -317,7 +317,7 @@ def test_legend_lore_may_be_cast_when_no_quest_is_left_in_the_deck() -> None:
     assert "cast S06" in legal(s)  # legality never depends on the hidden deck
     do(s, "cast S06")
     assert p(s, "hand.0") == []
-    assert "P1 searches the deck: no quest" in [e.text for e in s.log]
+    assert "P1 searches the deck: no quest; the deck is shuffled" in [e.text for e in s.log]
 
 
 # -- duel --------------------------------------------------------------------------------------------------------
@@ -380,7 +380,7 @@ def test_window_goes_on_after_a_failed_negation() -> None:
     do(s, "pass", "negate S18")  # ... then seat 0 Dispells it
     assert s.current_player == 2  # the Dispell's own window: seat 1 holds no card any more, seat 2 is asked
     do(s, "pass")
-    assert "S19 Alter Reality is negated" in [e.text for e in s.log]
+    assert "S19 Alter Reality is negated: it has no effect" in [e.text for e in s.log]
     assert s.current_player == 2  # the duel card's window goes on with the next player, seat 2
     assert isinstance(s.pending, Negation) and s.pending.source == "D01#1"
     do(s, "pass", dice=(3, 3, 3))
@@ -520,7 +520,7 @@ def test_quest_level_counts_every_bonus() -> None:
     assert s.quest_bonus("Q02", ["W01", "W12", "F04", "F05"]) == 4 + 2 + 2 + 1 + 1 + 1 - 1
     do(s, "quest Q01", "join F04", "join F05", "join W01", "join W12")
     do(s, "go", dice=(6, 6, 6, 2, 3, 6, 6, 6, 1, 1))  # round 1: 18 against 5 + 13, nobody slain
-    assert "Round 1: Danger 18, Quest Level 18" in [e.text for e in s.log]
+    assert "Round 1: Danger 18, Quest Level 18: nobody is lost" in [e.text for e in s.log]
     assert "Round 2: Danger 18, Quest Level 15" in [e.text for e in s.log]  # fails: 15 < 18
     assert p(s, "in_play.0") == ["F04", "F05", "I01", "I06", "W01", "W12"]
     assert p(s, "discard_pile") == ["Q01"]
@@ -647,7 +647,7 @@ def test_tricks_and_traps_can_be_negated_by_alter_reality() -> None:
     s = mk(hands=[["Q03", "S19"], ["E02"]], in_play=[["W03"], ["W10"]], phase="adventure")
     do(s, "quest Q03", "danger E02", "negate S19", dice=(6, 6, 2, 1, 1))
     # the +2 never happened: Danger 14 against 2 + 1 (nobody holds a card any more: no windows)
-    assert "Round 1: Danger 14, Quest Level 3" in [e.text for e in s.log]
+    assert "Round 1: Danger 14, Quest Level 3: 1 participant to be slain" in [e.text for e in s.log]
     assert sorted(p(s, "discard_pile")) == ["E02", "Q03", "S19", "W03"]
     assert not any("rises by" in e.text for e in s.log)
 
@@ -681,7 +681,7 @@ def test_probability_shift_rerolls_and_the_new_roll_stands() -> None:
     do(s, "quest Q03", "pass", "pass", dice=(1, 1, 1))  # seats 1 and 2 pass on Tricks & Traps
     assert s.current_player == 1  # after the Danger roll: seats 1, 2, then the roller
     do(s, "reroll S20", "pass", "pass", dice=(6, 6, 6, 1, 1))  # seats 2 and 0 may Dispell it; they pass
-    assert any(e.text == "P1 rolls Danger again: 6+6+6 = 18" for e in s.log)
+    assert "P1 rolls again for the Danger of Q03 Banish the Demon in round 1: 6+6+6 = 18" in [e.text for e in s.log]
     # the new roll stands: seats 2 and 0 are not asked about it again; the next window follows the Quest Level
     top = s.pending
     assert isinstance(top, Roll) and (top.kind, top.label, top.total) == ("roll", "Quest Level", 2)
@@ -905,10 +905,15 @@ def test_an_unknown_effect_word_is_an_error() -> None:
 
 def test_describe_names_cards() -> None:
     s = mk(hands=[["S05", "W03", "I05"], []], in_play=[["W10"], []], phase="event")
-    assert s.describe(Action("cast", "S05")) == "cast S05 Prophecy"
-    assert s.describe(Action("summon", "W03")) == "summon W03 Sorcerer"
-    assert s.describe(Action("attach", "I05", "W10")) == "attach I05 Staff of Power to W10 Mentalist"
-    assert s.describe(Action("cast", "S01", "I05")) == "cast S01 Dimension Door: steal I05 Staff of Power"
+    assert s.describe(Action("cast", "S05")) == ("cast S05 Prophecy: See the top 7 cards of the deck, then put them "
+                                                 "back unchanged.")
+    assert s.describe(Action("summon", "W03")) == ("summon W03 Sorcerer: Conjuror. Action: roll a die. On 4, 5 or 6, "
+                                                   "draw a card.")
+    assert s.describe(Action("attach", "I05", "W10")) == ("attach I05 Staff of Power to W10 Mentalist: Its wizard's "
+                                                          "duel rolls get +2.")
+    s = mk(hands=[["S01"], []], in_play=[["W10"], ["W11+I05"]], phase="event")
+    assert s.describe(Action("cast", "S01", "I05")) == ("cast S01 Dimension Door on P2's I05 Staff of Power: Take a "
+                                                        "rival's Item and keep it as your own.")
 
 
 def test_setup_rejects_unknown_and_repeated_cards() -> None:

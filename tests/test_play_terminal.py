@@ -17,7 +17,7 @@ PROMPT = "your choice> "
 def spawn(args: list[str], cwd: Path) -> pexpect.spawn:
     env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="110")
     return pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", *args], env=env,
-                         encoding="utf-8", timeout=60, cwd=str(cwd))
+                         encoding="utf-8", timeout=60, cwd=str(cwd), dimensions=(50, 110))
 
 
 def hand_shown(text: str) -> str:
@@ -36,7 +36,7 @@ def test_whole_game_with_bad_input_save_and_resume(tmp_path: Path) -> None:
     p.expect("There is no choice 42")
     p.expect(PROMPT)
     p.sendline("help")
-    p.expect("Type the number of an action")
+    p.expect("Type the number of a choice")
     p.expect(PROMPT)
     for _ in range(6):
         p.sendline("1")
@@ -49,7 +49,7 @@ def test_whole_game_with_bad_input_save_and_resume(tmp_path: Path) -> None:
     p.expect(PROMPT)
     at_stop = p.before
     p.sendeof()
-    p.expect("resume with: wizprint solo play wizard-cards --load")
+    p.expect("Resume with: wizprint solo play wizard-cards --load")
     p.expect(pexpect.EOF)
     p.close()
     assert p.exitstatus == 0
@@ -127,3 +127,31 @@ def test_relic_two_seats_thirty_turns_with_battle_test_and_level_up(tmp_path: Pa
     for words in ("P1 battles", "P1 tests", "P1 reaches level", "P1 rolls battle roll", "Near you on the Outer tier"):
         assert words in seen, words
     assert re.search(r"(TR|TB|TY)\d\d(#\d)? [A-Z]", seen), "Threat cards are named by printed id and name"
+
+
+def test_ctrl_c_while_a_bot_searches_saves_and_resume_continues_from_there(tmp_path: Path) -> None:
+    """The bot (seat 0) moves first and searches for 3 seconds; Ctrl-C a moment into its search saves the game (exit
+    0, 'Saved to'), the save holds the position before the bot's move (a move is made on a copy), and --load goes
+    on from there: the bot searches again and the human gets the prompt."""
+    save = tmp_path / "s.json"
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="80")
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", "--bot", "mcts:3s", "--seat",
+                                       "1", "--seed", "5", "--save-file", str(save)], env=env, encoding="utf-8",
+                      timeout=60, cwd=str(tmp_path))
+    p.expect("P1 \\(mcts:3s\\) is thinking")
+    p.sendintr()
+    i = p.expect(["Saved to", PROMPT])
+    assert i == 0, "Ctrl-C did not stop the bot's search"
+    p.expect(pexpect.EOF)
+    p.close()
+    assert p.exitstatus == 0
+    assert json.loads(save.read_text())["format"] == "wizprint-solo-save/1"
+    q = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", "--load", str(save)], env=env,
+                      encoding="utf-8", timeout=60, cwd=str(tmp_path))
+    q.expect("Resuming the saved game at step 0")
+    q.expect("is thinking")
+    q.expect(PROMPT)
+    q.sendline("quit")
+    q.expect(pexpect.EOF)
+    q.close()
+    assert q.exitstatus == 0

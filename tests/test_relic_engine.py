@@ -211,10 +211,16 @@ def test_twisted_gait_lowers_the_movement_score_but_a_player_always_moves() -> N
 
 def test_forced_march_moves_up_to_two_more_spaces_at_the_end() -> None:
     s = mk(positions=["O02"], hands=[["PW15", "PW27"]], phase="movement")
-    do(s, "play PW15#1", "roll", "pass", "cw", dice=(2,))
-    assert s.positions[0] == "O04" and legal(s) == ["more", "stop"]
+    assert "play PW15#1" not in legal(s)  # before the roll there is no direction for "the same direction"
+    do(s, "roll", "pass", "cw", dice=(2,))
+    assert s.positions[0] == "O04" and legal(s) == ["play PW15#1", "stop"]
+    do(s, "play PW15#1")
+    assert legal(s) == ["more", "stop"]
     do(s, "more", "more")
     assert s.positions[0] == "O06"
+    s = mk(positions=["O02"], hands=[["PW15", "PW27"]], phase="movement")
+    do(s, "roll", "pass", "cw", "stop", dice=(2,))  # declined: the card stays in hand, the move ends on O04
+    assert s.positions[0] == "O04" and "PW15#1" in s.hands[0] and s.turn_player == 0
 
 
 def test_reroll_a_movement_die() -> None:
@@ -492,6 +498,19 @@ def test_trophies_buy_levels_the_engine_spends_the_fewest_points_and_rewards_com
     assert legal(s) == ["stat cunning", "stat strength", "stat willpower"] and s.life[0] == 6
     do(s, "stat cunning")
     assert s.attributes[0][2] == 4 and s.life[0] == 7 and s.level[0] == 7
+
+
+def test_the_player_chooses_the_trophies_to_spend_and_points_above_six_are_lost() -> None:
+    s = mk(hands=[["PW27"]], trophies=[["TR08", "TR02", "TR01", "TR03"]], phase="experience")  # 4+2+1+1 = 8
+    assert {"spend TR08#1", "spend TR02#1", "spend TR01#1", "spend TR03#1"} <= set(legal(s))
+    do(s, "spend TR08#1", "spend TR01#1")  # 5 points set aside: no level yet
+    assert "level 1" not in legal(s) and "unspend TR01#1" in legal(s)
+    do(s, "spend TR03#1")  # 6 points
+    do(s, "level 1")
+    assert s.trophies[0] == ["TR02#1"] and s.level[0] == 1
+    s = mk(hands=[["PW27"]], trophies=[["TR08", "TR02", "TR01", "TR03"]], phase="experience")
+    do(s, "spend TR08#1", "spend TR02#1", "spend TR01#1", "level 1")  # 7 points: one level, one point lost
+    assert sorted(s.trophies[0]) == ["TR03#1"] and s.level[0] == 1 and said(s, "1 point is lost")
 
 
 def test_the_special_reward_and_level_twelve() -> None:
@@ -850,9 +869,9 @@ def test_triggers_of_one_timing_resolve_character_then_assets_then_corruption() 
            life=[4], phase="engagement", threats={"O01": ["TR01"]})
     do(s, "pass", "pass", "roll", "pass", dice=(1, 4))
     texts = [e.text for e in s.log]
-    i1 = texts.index("P1 gains 1 influence (4)")
-    i2 = texts.index("P1 gains 1 influence (5)")
-    i3 = texts.index("P1 gains 1 Life (5)")
+    i1 = texts.index("P1 gains 1 influence (now 4): the Rogue Trader's ability, on winning a battle")
+    i2 = texts.index("P1 gains 1 influence (now 5): the asset Warboss's Skull, on winning a battle")
+    i3 = texts.index("P1 gains 1 Life (now 5): the Corruption card Leech Maw, on winning a battle")
     assert i1 < i2 < i3
 
 
@@ -927,7 +946,9 @@ def test_the_terminal_names_rewards_abilities_boxes_and_the_board_around_the_pla
     s = mk(hands=[["PW27"]], level=[6], trophies=[["TR13"]], phase="experience")  # Deff Dread: 7 points
     labels = {a.key: s.describe(a) for a in s.legal_actions()}
     # the Ultramarine Captain's level 7 (data: an attribute of the player's choice and 1 Life), in printed words
-    assert labels["level 1"] == "spend trophies for 1 level(s) (level 7: Gain 1 attribute of your choice. Gain 1 Life.)"
+    assert labels["level 1"] == ("spend trophies for 1 level: your cheapest worth it (level 7: Gain 1 attribute of "
+                                 "your choice. Gain 1 Life.)")
+    assert labels["spend TR13"] == "set the trophy TR13 Deff Dread (7 points) aside to spend"
     lines = ENGINE.view(s.observation(0))
     at = s.positions[0]
     ring = D.rings[D.spaces[at].tier]
@@ -947,7 +968,7 @@ def test_the_terminal_names_rewards_abilities_boxes_and_the_board_around_the_pla
         "resolve text box 1: Draw any number of Power cards, spending 2 influence for each.")
     do(s, "box 1")
     assert [s.describe(a) for a in s.legal_actions()] == ["draw no Power cards",
-                                                          "draw 1 Power card(s) for 2 influence"]
+                                                          "draw 1 Power card for 2 influence"]
 
 
 def test_on_the_inner_tier_the_view_shows_the_way_to_the_scenario_space_and_what_each_space_does() -> None:

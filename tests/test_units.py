@@ -141,3 +141,54 @@ def test_spoken_text_spells_out_icons_that_stand_for_words() -> None:
     assert spoken("Spending 2 :influence: for each.") == "Spending 2 influence for each."
     assert spoken("Roll :die:. **1-2:** Lose 1 :life: Life.") == "Roll a die. 1-2: Lose 1 Life."
     assert spoken("**Battle** (:willpower: Willpower 8).\nWin: *Gain* 3.") == "Battle (Willpower 8). Win: Gain 3."
+
+
+
+def test_a_save_cut_short_keeps_the_last_good_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills up halfway through writing a save: the error is clear, the last good save is still whole and
+    loads, and no temporary file is left behind."""
+    import errno
+    import io
+    import os
+
+    from wizprint.errors import WizprintError
+    from wizprint.solo.play import load_session, new_session, save
+
+    s = new_session("wizard-cards", 2, "automaton", 3, 0, "")
+    path = save(s, tmp_path / "game.json")
+    good = path.read_bytes()
+    s.state.apply(s.state.legal_actions()[0])
+    real_fdopen = os.fdopen
+
+    class DiskFull(io.BufferedWriter):
+        def write(self, b: bytes) -> int:  # type: ignore[override]
+            super().write(bytes(b)[: len(b) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fdopen(fd: int, mode: str = "r", *args: object, **kw: object) -> io.BufferedWriter:
+        return DiskFull(real_fdopen(fd, mode, buffering=0)) if "w" in mode else real_fdopen(fd, mode)
+
+    monkeypatch.setattr(os, "fdopen", fdopen)
+    with pytest.raises(WizprintError, match="No space left"):
+        save(s, path)
+    monkeypatch.undo()
+    assert path.read_bytes() == good
+    assert load_session(s.engine, path).state.steps == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_repeated_passes_collapse_into_one_line_naming_each_seat_once() -> None:
+    from wizprint.solo.play import collapse_passes
+
+    assert collapse_passes(["P2 passes", "P3 passes", "P1 casts Dispell", "P2 passes"]) == [
+        "P2 and P3 pass", "P1 casts Dispell", "P2 passes"]
+    assert collapse_passes(["P2 passes", "P2 passes", "P1 passes", "P3 passes"]) == ["P2, P1 and P3 pass"]
+    assert collapse_passes(["P1 passes the test"]) == ["P1 passes the test"]  # not a pass
+
+
+def test_spoken_counts_die_icons_side_by_side() -> None:
+    from wizprint.cards.markup import spoken
+
+    assert spoken("Both roll :die::die::die:; the lower one loses.") == "Both roll three dice; the lower one loses."
+    assert spoken("Roll :die:.") == "Roll a die."
+    assert spoken(":life: Life") == "Life"

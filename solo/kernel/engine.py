@@ -43,7 +43,11 @@ class EngineCode(Generic[S, D]):
     - ``new_state(data, players, seed, variant)``: a new game, dealt;
     - ``setup(data, table, players, seed, variant, chance)``: a position from a scenario file's ``[setup]``,
       whose keys ``setup_keys`` lists with what each means;
-    - ``automaton()``: the game's heuristic player; ``view(data, observation)``: the terminal's lines;
+    - ``automaton()``: the game's heuristic player; ``view(data, observation)``: the terminal's lines (rich
+      markup, every data text escaped);
+    - ``look(data, observation, query)``: what a player reads when they look a card, space, mission or character
+      up by id or name at the prompt: its full printed text and its state now as the seat sees it (rich markup
+      lines), or None when nothing is called that;
     - ``evaluate(state)``: the returns a cut-short search playout is scored by (optional);
     - ``words(data)``: every effect word the data uses, and ``handled``: the words the engine has a handler for.
     """
@@ -57,6 +61,7 @@ class EngineCode(Generic[S, D]):
     view: Callable[[D, Mapping[str, Any]], list[str]]
     words: Callable[[D], set[str]]
     handled: Callable[[], set[str]]
+    look: Callable[[D, Mapping[str, Any], str], list[str] | None]
     evaluate: Callable[[S], list[float]] | None = None
     doc: str = ""
 
@@ -156,6 +161,10 @@ class Engine:
 
     def view(self, observation: Mapping[str, Any]) -> list[str]:
         return self.code.view(self.data, observation)
+
+    def look(self, observation: Mapping[str, Any], query: str) -> list[str] | None:
+        """A card (space, mission, character...) looked up by id or name, as the observing seat may see it."""
+        return self.code.look(self.data, observation, query)
 
     @property
     def evaluate(self) -> Callable[[State[Any]], list[float]] | None:

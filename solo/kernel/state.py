@@ -145,8 +145,14 @@ class State(Declared, ABC, Generic[D]):
         """Everything seat ``seat`` may see, as JSON-able data; never another seat's hidden cards."""
 
     def describe(self, action: Action) -> str:
-        """A readable label for an action (names and ids of the cards it names)."""
+        """What an action does, in words, for the player choosing it: the names and ids of the cards it names and,
+        for a card, its rules text on one line (``look`` gives the whole)."""
         return action.key
+
+    def question(self) -> str:
+        """The decision the current player faces, in words: the heading of the prompt (what is being decided and
+        why: "Battle against the Ork Boyz (Strength 9): prepare, or go on to the rolls")."""
+        return "Choose"
 
     def probe(self) -> dict[str, Any]:
         """Named values for scenario expectations (``hand.0``, ``damage.1``...); a game adds its own to these

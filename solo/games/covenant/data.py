@@ -253,6 +253,8 @@ class CovenantData(RulesData):
             iid = card.id if card.copies == 1 else f"{card.id}#{n}"
             self.cards[iid] = compile_card(iid, card)
         self.quest_odds: dict[tuple[Any, ...], tuple[float, float]] = {}
+        self.records = {r.id: r for r in game.cards()}  # by design id: the printed cards (their rules text)
+        self.labels = {c: f"{c} {info.name}" for c, info in self.cards.items()}  # ``W10 Mentalist``, for the log
 
     @property
     def instances(self) -> list[str]:
@@ -267,4 +269,4 @@ class CovenantData(RulesData):
 
     def label(self, card: str) -> str:
         """``W10 Mentalist``."""
-        return f"{card} {self.cards[card].name}"
+        return self.labels[card]

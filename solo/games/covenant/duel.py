@@ -28,7 +28,7 @@ def _run_duel(s: CovenantState, f: Duel) -> bool:
     if st is DuelStep.CHALLENGED:
         if f.negated or not s.wizards[rival] or f.challenger not in s.wizards[seat]:
             if f.negated:
-                s.say("The duel is negated")
+                s.say("The Wizards Duel is negated: no duel this turn")
             s.limbo_to_discard(f.card)
             s.stack.pop()
             s.end_phase()
@@ -67,7 +67,7 @@ def _run_duel(s: CovenantState, f: Duel) -> bool:
             s.say(f"The duel is a tie ({t0} to {t1}): nobody is slain")
             return False
         loser = w1 if t0 > t1 else w0
-        s.say(f"Duel totals {t0} to {t1}: {s.label(loser)} loses")
+        s.say(f"Duel totals: {s.label(w0)} {t0}, {s.label(w1)} {t1}: {s.label(loser)} loses")
         s.stack.append(Slaying(target=loser))
         return False
     s.limbo_to_discard(f.card)

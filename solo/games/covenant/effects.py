@@ -8,23 +8,20 @@ a seat number, or "" for none).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from wizprint.solo.kernel import Words, one_per_design
 
 from .data import TARGETED, CardEffect
 from .pending import Choice, Duel, Negation, Quest, Roll, Slaying, Theft
+from .texts import DOES, plural
 
 if TYPE_CHECKING:
     from .state import CovenantState
 
 Handler = Callable[["CovenantState", int, CardEffect, str, str], None]
 EFFECTS: Words[Handler] = Words("covenant")
-
-
-def _ids(cs: Iterable[str]) -> str:
-    return " ".join(cs)
 
 
 def targets(s: CovenantState, seat: int, word: str, what: str) -> list[str]:
@@ -66,7 +63,7 @@ def start_effect(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: s
         found = search_finds(s, eff.what)
         if not found:
             s.shuffle_deck()
-            s.say(f"P{seat + 1} searches the deck: no {eff.what}")
+            s.say(f"P{seat + 1} searches the deck: no {eff.what}; the deck is shuffled")
             return
         if len(found) == 1:
             do_effect(s, seat, eff, found[0], card)
@@ -79,7 +76,7 @@ def start_effect(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: s
     if word in TARGETED and not tgt:
         opts = targets(s, seat, word, eff.what)
         if not opts:
-            s.say(f"{s.label(card)}: nothing to {word.replace('_', ' ')}")
+            s.say(f"{s.label(card)}: there is nothing to {DOES.get(word, word.replace('_', ' '))}")
             return
         if len(opts) > 1:
             s.stack.append(Choice(seat=seat, effect=eff, options=tuple(opts), card=card, who=seat))
@@ -94,14 +91,14 @@ def do_effect(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str)
 
 @EFFECTS("draw")
 def _draw(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
-    s.draw(seat, eff.n)
+    s.draw(seat, eff.n, why=s.label(card))
 
 
 @EFFECTS("search")
 def _search(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     if tgt not in s.deck:
         s.shuffle_deck()
-        s.say(f"P{seat + 1} searches the deck: no {eff.what}")
+        s.say(f"P{seat + 1} searches the deck: no {eff.what}; the deck is shuffled")
         return
     s.deck.remove(tgt)
     s.hands[seat].append(tgt)
@@ -115,13 +112,13 @@ def _search(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -
 def _skip_turn(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     r = int(tgt)
     s.skips[r] += 1
-    s.say(f"P{r + 1} will miss their next turn")
+    s.say(f"P{r + 1} will miss their next turn: {s.label(card)}")
 
 
 @EFFECTS("destroy")
 def _destroy(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     if s.controller(tgt) >= 0:
-        s.remove(tgt, "destroyed")
+        s.remove(tgt, "destroyed", s.label(card))
 
 
 @EFFECTS("steal")
@@ -139,8 +136,8 @@ def _look_hand(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str
     r = int(tgt)
     for x in s.hands[r]:
         s.see_in_hand(seat, x, r)
-    s.say(f"P{seat + 1} looks at P{r + 1}'s hand")
-    s.say(f"P{r + 1}'s hand: {_ids(sorted(s.hands[r]))}", (seat,))
+    s.say(f"P{seat + 1} looks at P{r + 1}'s hand: {s.label(card)}")
+    s.say(f"P{r + 1}'s hand: {s.names(sorted(s.hands[r])) or 'empty'}", (seat,))
 
 
 @EFFECTS("look_deck")
@@ -149,8 +146,8 @@ def _look_deck(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str
     for i in range(len(s.deck) - 1, max(-1, len(s.deck) - 1 - eff.n), -1):
         s.see_in_deck(seat, i)
         top.append(s.deck[i])
-    s.say(f"P{seat + 1} looks at the top {len(top)} cards of the deck")
-    s.say(f"the top of the deck: {_ids(top)}", (seat,))
+    s.say(f"P{seat + 1} looks at the top {plural(len(top), 'card')} of the deck: {s.label(card)}")
+    s.say(f"the top of the deck, top card first: {s.names(top)}", (seat,))
 
 
 @EFFECTS("reanimate")
@@ -159,7 +156,7 @@ def _reanimate(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str
         s.discard.remove(tgt)
         s.hands[seat].append(tgt)
         s.reveal_in_hand(seat, tgt)
-        s.say(f"P{seat + 1} takes {s.label(tgt)} from the discard pile into their hand")
+        s.say(f"P{seat + 1} takes {s.label(tgt)} from the discard pile into their hand: {s.label(card)}")
 
 
 @EFFECTS("vortex")
@@ -169,7 +166,7 @@ def _vortex(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -
             s.forget(x)
         s.discard.extend(s.hands[t])
         s.hands[t] = []
-    s.say("Every player discards their whole hand")
+    s.say(f"Every player discards their whole hand: {s.label(card)}")
 
 
 @EFFECTS("danger")
@@ -179,7 +176,7 @@ def _danger(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -
         q = s.stack[j]
         assert isinstance(q, Quest)
         q.danger_bonus += eff.n
-        s.say(f"The Danger of {s.label(q.card)} rises by {eff.n}")
+        s.say(f"The Danger of {s.label(q.card)} rises by {eff.n}: {s.label(card)}")
 
 
 @EFFECTS("roll_bonus")
@@ -196,10 +193,10 @@ def _roll_bonus(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: st
             d.defender_bonus += n
         else:
             return
-        s.say(f"P{seat + 1}'s duel roll gets +{n}")
+        s.say(f"P{seat + 1}'s duel total gets +{n}: {s.label(card)}")
     elif isinstance(d, Quest) and what in ("quest", "either") and seat == d.seat:
         d.level_bonus += n
-        s.say(f"P{seat + 1}'s Quest Level gets +{n} for this quest")
+        s.say(f"P{seat + 1}'s Quest Level gets +{n} for the rest of this quest: {s.label(card)}")
 
 
 @EFFECTS("negate")
@@ -216,7 +213,7 @@ def _reroll(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -
     if j > 0:
         rf = s.stack[j]
         assert isinstance(rf, Roll)
-        v = s.roll_dice(rf.seat, rf.dice, f"{rf.label} again")
+        v = s.roll_dice(rf, again=True)
         rf.total = v
         rf.done = True
         s.stack[j - 1].take_roll(rf.slot, v)

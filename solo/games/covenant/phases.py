@@ -132,20 +132,24 @@ def apply_phase(s: CovenantState, action: Action) -> None:
         s.end_phase()
     elif k == "discard":
         s.discard_from_hand(p, a)
-        s.say(f"P{p + 1} discards {s.label(a)}")
+        s.say(f"P{p + 1} discards {s.label(a)}: over the hand limit of {s.hand_limit(p)}")
     elif k in ("cast", "play"):
         s.to_limbo(p, a)
-        s.say(f"P{p + 1} {'casts' if k == 'cast' else 'plays'} {s.label(a)}" + (f" on {b}" if b else ""))
+        on = "" if not b else f" on P{int(b) + 1}" if b.isdigit() else (
+            f" on P{s.controller(b) + 1}'s {s.label(b)}" if s.controller(b) >= 0 else f" on {s.label(b)}")
+        s.say(f"P{p + 1} {'casts' if k == 'cast' else 'plays'} {s.label(a)}{on}")
         s.push_play(p, a, "spell" if k == "cast" else "event", b)
     elif k == "act":
         s.acted.append(a)
         ab, _, tgt = b.partition(":")
-        s.say(f"P{p + 1}'s {s.label(a)} uses {ab}" + (f" ({tgt})" if tgt else ""))
+        on = "" if not tgt else " on the top 5 cards of the deck" if tgt == "deck" else f" on P{int(tgt) + 1}'s hand"
+        s.say(f"P{p + 1}'s {s.label(a)} uses its {ab.capitalize()} action{on}")
         s.stack.append(WizardAction(seat=p, wizard=a, ability=ab, target=tgt))
     elif k == "grant":
         s.grants_used.append(a)
         s.granted[b] = (*s.granted.get(b, ()), *c[a].grant_one)
-        s.say(f"P{p + 1}'s {s.label(a)} gives {s.label(b)} {'/'.join(c[a].grant_one)} this turn")
+        gift = " and ".join(x.capitalize() for x in c[a].grant_one)
+        s.say(f"P{p + 1}'s {s.label(a)} gives {s.label(b)} {gift} until the turn ends")
     elif k == "duel":
         card = next(x for x in sorted(s.hands[p]) if c[x].duel)
         s.to_limbo(p, card)
@@ -171,7 +175,7 @@ def apply_phase(s: CovenantState, action: Action) -> None:
             s.stack.append(Effects(seat=p, card=a, source=EffectSource.ON_ENTER))
     elif k == "quest":
         s.to_limbo(p, a)
-        s.say(f"P{p + 1} plays {s.label(a)}")
+        s.say(f"P{p + 1} plays {s.label(a)} and goes on the quest")
         q = Quest(seat=p, card=a, who=p)
         cands = s.quest_candidates(p)
         if len(cands) == 1:  # no choice: the only wizard goes

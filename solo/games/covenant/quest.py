@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from wizprint.solo.kernel import Action
 
 from .pending import RULES, BonusWindow, Effects, EffectSource, Quest, QuestStep, RollFor, Slaying, TrapsWindow
+from .texts import plural
 
 if TYPE_CHECKING:
     from .state import CovenantState
@@ -34,7 +35,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
         return True
     if st is QuestStep.SET_OUT:
         f.step = QuestStep.ROUND
-        s.say(f"P{seat + 1} goes on {s.label(f.card)} with {' '.join(f.participants)}")
+        s.say(f"P{seat + 1} goes on {s.label(f.card)} with {s.names(f.participants)}")
         s.stack.append(TrapsWindow(seat=seat, order=tuple(s.rivals(seat))))
         return False
     if st is QuestStep.ROUND:  # a round begins
@@ -53,8 +54,10 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
     if st is QuestStep.COMPARE:
         danger = f.danger_roll + f.danger_bonus
         level = f.level_roll + s.quest_bonus(f.card, f.participants) + f.level_bonus
-        s.say(f"Round {f.round}: Danger {danger}, Quest Level {level}")
         if f.round == 1:
+            n = min(danger - level, len(f.participants))
+            lost = f"{plural(n, 'participant')} to be slain" if danger > level else "nobody is lost"
+            s.say(f"Round 1: Danger {danger}, Quest Level {level}: {lost}")
             if danger > level:
                 f.losses = danger - level
                 f.spared = ()
@@ -62,6 +65,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
             else:
                 f.step = QuestStep.AFTER_LOSSES
             return False
+        s.say(f"Round 2: Danger {danger}, Quest Level {level}")
         f.step = QuestStep.COMPLETE if level >= danger else QuestStep.FAIL
         return False
     if st is QuestStep.LOSSES or st is QuestStep.AFTER_LOSSES:
@@ -94,7 +98,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
         s.stack.append(Effects(seat=seat, card=card, source=EffectSource.ON_COMPLETE))
         return False
     if st is QuestStep.FAIL:
-        s.say(f"{s.label(f.card)} fails")
+        s.say(f"P{seat + 1} fails {s.label(f.card)}; it is discarded")
         s.limbo_to_discard(f.card)
         f.step = QuestStep.DONE
         return False

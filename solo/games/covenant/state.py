@@ -23,6 +23,8 @@ from .check import check_state
 from .data import HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
 from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
 from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
+from .texts import cards, dice, listed
+from .view import Words, describe, heading, question, under_way
 
 
 class Place(enum.StrEnum):
@@ -45,9 +47,6 @@ class Sighting(Declared):
 
 IN_HAND = tuple(Sighting(Place.HAND, i) for i in range(16))  # shared values: a card seen in seat i's hand
 
-
-def _ids(cs: Iterable[str]) -> str:
-    return " ".join(cs)
 
 
 @declare
@@ -97,7 +96,7 @@ class CovenantState(State[CovenantData]):
         s.rng.shuffle(deck)
         s.deck = deck
         for seat in range(players):
-            s.draw(seat, HAND)
+            s.draw(seat, HAND, why="the starting hand")
         s.begin_turn(0)
         s.advance()
         return s
@@ -198,7 +197,12 @@ class CovenantState(State[CovenantData]):
                       + list(self.followers[seat]))
 
     def label(self, card: str) -> str:
-        return f"{card} {self.data.cards[card].name}"
+        return self.data.labels[card]
+
+    def names(self, cs: Iterable[str]) -> str:
+        """``W10 Mentalist, I05 Staff of Power and F02 Apprentice``."""
+        labels = self.data.labels
+        return listed([labels[x] for x in cs])
 
     def turns_played(self) -> int:
         return self.turn_number
@@ -245,7 +249,8 @@ class CovenantState(State[CovenantData]):
         self.rng.shuffle(self.deck)
         self.forget_deck()
 
-    def draw(self, seat: int, n: int, quiet: bool = False) -> list[str]:
+    def draw(self, seat: int, n: int, quiet: bool = False, why: str = "") -> list[str]:
+        """``seat`` draws ``n`` cards (fewer when the deck and the discard pile run out); the log says why."""
         out: list[str] = []
         for _ in range(n):
             if not self.deck:
@@ -267,8 +272,8 @@ class CovenantState(State[CovenantData]):
             self.note_draw(seat, c)
             out.append(c)
         if out and not quiet:
-            self.say(f"P{seat + 1} draws {len(out)}")
-            self.say(f"you draw {_ids(out)}", (seat,))
+            self.say(f"P{seat + 1} draws {cards(len(out))}" + (f": {why}" if why else ""))
+            self.say(f"you draw {self.names(out)}", (seat,))
         return out
 
     def from_hand(self, seat: int, card: str) -> None:
@@ -311,19 +316,19 @@ class CovenantState(State[CovenantData]):
             return []
         raise EngineError(f"{card} is not in play")
 
-    def remove(self, card: str, how: str) -> None:
+    def remove(self, card: str, how: str, why: str = "") -> None:
         """Destroyed or slain: the card and everything attached to it go to the discard pile."""
         seat = self.controller(card)
         rest = self.take_out(card)
         self.discard.append(card)
         self.discard.extend(rest)
-        extra = f" (with {_ids(rest)})" if rest else ""
-        self.say(f"P{seat + 1}'s {self.label(card)} is {how}{extra}")
+        extra = f", and with it {self.names(rest)}" if rest else ""
+        self.say(f"P{seat + 1}'s {self.label(card)} is {how}{extra}" + (f": {why}" if why else ""))
 
     def attach(self, card: str, wizard: str) -> None:
         self.attached.setdefault(wizard, []).append(card)
 
-    def move_to(self, card: str, seat: int, wizard: str) -> None:
+    def move_to(self, card: str, seat: int, wizard: str, why: str = "") -> None:
         """A stolen card changes hands (an item or attaching follower joins ``wizard``)."""
         owner = self.controller(card)
         info = self.data.cards[card]
@@ -338,8 +343,9 @@ class CovenantState(State[CovenantData]):
             self.attach(card, wizard)
         else:
             self.followers[seat].append(card)
-        to = f" (to {wizard})" if wizard else ""
-        self.say(f"P{seat + 1} takes {self.label(card)} from P{owner + 1}{to}")
+        to = f"; {self.label(wizard)} carries it" if wizard and info.type == "item" else (
+            f"; it joins {self.label(wizard)}" if wizard else "")
+        self.say(f"P{seat + 1} takes P{owner + 1}'s {self.label(card)}" + (f" ({why})" if why else "") + to)
         self.check_win()
 
     def check_win(self) -> bool:
@@ -375,7 +381,7 @@ class CovenantState(State[CovenantData]):
     def research(self) -> None:
         p = self.turn_player
         c = self.data.cards
-        self.draw(p, 1)
+        self.draw(p, 1, why="Research")
         for w in list(self.wizards[p]):
             for a in list(self.attached.get(w, ())):
                 unless = c[a].extra_research
@@ -387,10 +393,12 @@ class CovenantState(State[CovenantData]):
                 x = got[0]
                 if c[x].type == unless:
                     self.reveal_in_hand(p, x)
-                    self.say(f"P{p + 1} shows {self.label(x)} ({self.label(a)}) and keeps it")
+                    self.say(f"P{p + 1} shows {self.label(x)}, the extra card of {self.label(a)}: a "
+                             f"{unless.capitalize()}, kept")
                 else:
                     self.discard_from_hand(p, x)
-                    self.say(f"P{p + 1} shows {self.label(x)} ({self.label(a)}): not a {unless}, discarded")
+                    self.say(f"P{p + 1} shows {self.label(x)}, the extra card of {self.label(a)}: not a "
+                             f"{unless.capitalize()}, discarded")
         self.phase = Phase.DISCARD if len(self.hands[p]) > self.hand_limit(p) else Phase.EVENT
 
     def end_phase(self) -> None:
@@ -445,10 +453,13 @@ class CovenantState(State[CovenantData]):
     def push_play(self, seat: int, card: str, what: str, target: str) -> None:
         self.stack.append(Play(seat=seat, card=card, what=what, target=target))
 
-    def roll_dice(self, seat: int, n: int, label: str) -> int:
-        ds = [self.roll(6) for _ in range(n)]
+    def roll_dice(self, r: Roll, again: bool = False) -> int:
+        """Roll the dice of a roll on the stack (the log says what for)."""
+        ds = [self.roll(6) for _ in range(r.dice)]
         v = sum(ds)
-        self.say(f"P{seat + 1} rolls {label}: {'+'.join(map(str, ds))}" + (f" = {v}" if n > 1 else ""))
+        what = Words(self, -1).roll_for(r)
+        self.say(f"P{r.seat + 1} rolls {'again' if again else dice(r.dice)} {what}: {'+'.join(map(str, ds))}" +
+                 (f" = {v}" if r.dice > 1 else ""))
         return v
 
     # -- the API ------------------------------------------------------------------------------------------------
@@ -490,6 +501,7 @@ class CovenantState(State[CovenantData]):
             "seen_by": {str(t): sorted(x for x, z in self.seen[t].items() if z == mine)
                         for t in range(n) if t != seat},
             "log": self.visible_log(seat),
+            "under_way": under_way(self, seat), "heading": heading(self, seat),
         }
         if self.result:
             obs["outcome"] = self.result.as_dict()
@@ -545,7 +557,8 @@ class CovenantState(State[CovenantData]):
         return out
 
     def describe(self, action: Action) -> str:
-        from .view import describe
-
         return describe(self, action)
+
+    def question(self) -> str:
+        return question(self)
 

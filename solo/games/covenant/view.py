@@ -1,84 +1,575 @@
-"""What a Covenant player reads: the terminal view of an observation, and each action in words."""
+"""What a Covenant player reads: the terminal view of an observation, the work under way and the question of each
+decision in words, and each action in words (with the rules text of any card it offers, on one line)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
+
 from wizprint.solo.kernel import Action
 
 from .data import CovenantData
-from .pending import Choice
+from .pending import (
+    ActionStep,
+    BonusWindow,
+    Choice,
+    CovenantPending,
+    Duel,
+    Effects,
+    EffectSource,
+    Negation,
+    Play,
+    Quest,
+    QuestStep,
+    Roll,
+    RollFor,
+    Slaying,
+    Theft,
+    TheftStep,
+    TrapsWindow,
+    WizardAction,
+)
+from .phases import Phase
+from .texts import (
+    DOES,
+    TYPE_NAMES,
+    abilities,
+    ability_text,
+    brief,
+    cap,
+    cards,
+    dice,
+    duel_strength,
+    listed,
+    offer,
+    ordinal,
+    plural,
+    quest_strength,
+    short,
+    signed,
+)
 
 if TYPE_CHECKING:
     from .state import CovenantState
 
+# a wizard action's die: the least roll that works, and what it does then
+NEEDS = {"conjuror": (4, "4 or more draws a card"), "maker": (6, "a 6 finds an Item in the deck"),
+         "stealth": (6, "a 6 takes an Item from a rival")}
+PHASE_NAMES = {Phase.EVENT: "Event", Phase.DUEL: "Duel", Phase.SUMMON: "Summon", Phase.ADVENTURE: "Adventure",
+               Phase.DISCARD: "Research", Phase.OVER: "game over"}
+QUEST_ROUND = (QuestStep.LEVEL_ROLL, QuestStep.BONUS, QuestStep.COMPARE, QuestStep.LOSSES, QuestStep.AFTER_LOSSES)
 
+
+class Words:
+    """Words about a state as one seat reads them: ``you`` for that seat, ``P2`` for the others."""
+
+    def __init__(self, s: CovenantState, me: int):
+        self.s = s
+        self.me = me
+
+    def seat(self, seat: int) -> str:
+        return "you" if seat == self.me else f"P{seat + 1}"
+
+    def Seat(self, seat: int) -> str:
+        return "You" if seat == self.me else f"P{seat + 1}"
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.me else f"P{seat + 1}'s"
+
+    def label(self, card: str) -> str:
+        return self.s.label(card) if card in self.s.data.cards else card
+
+    def card(self, card: str) -> str:
+        """A card with its controller: ``your W10 Mentalist``, ``P2's I05 Staff of Power``; a card out of play by
+        its name."""
+        ctl = self.s.controller(card) if card in self.s.data.cards else -1
+        return f"{self.whose(ctl)} {self.label(card)}" if ctl >= 0 else self.label(card)
+
+    def target(self, x: str) -> str:
+        """A target: a seat (``1``) or a card."""
+        return self.seat(int(x)) if x.isascii() and x.isdigit() and len(x) < 4 else self.card(x)
+
+    def offer(self, card: str) -> str:
+        """A card offered as an option: its label and its rules text on one line."""
+        return offer(self.s.data, card)
+
+    # -- rolls -----------------------------------------------------------------------------------------------
+    def roll_for(self, r: Roll) -> str:
+        """What a roll is for: ``for W15 Alchemist's Maker action (a 6 finds an Item in the deck)``."""
+        s = self.s
+        st = s.stack
+        j = len(st) - 1 if st and st[-1] is r else next((i for i, f in enumerate(st) if f is r), -1)
+        parent = st[j - 1] if j > 0 else None
+        if r.slot is RollFor.ACTION and isinstance(parent, WizardAction):
+            need = NEEDS.get(parent.ability, (0, ""))[1]
+            return f"for {self.label(parent.wizard)}'s {parent.ability.capitalize()} action" + (
+                f" ({need})" if need else "")
+        if isinstance(parent, Duel):
+            w = parent.challenger if r.slot is RollFor.CHALLENGER else parent.defender
+            return f"for {self.label(w)} in the duel" if w else "in the duel"
+        if isinstance(parent, Quest):
+            what = "Danger" if r.slot is RollFor.DANGER else "Quest Level"
+            return f"for the {what} of {self.label(parent.card)} in round {parent.round}"
+        return f"for {r.label}"
+
+    # -- the work under way ----------------------------------------------------------------------------------
+    def play(self, p: Play) -> str:
+        s = self.s
+        info = s.data.cards[p.card]
+        verb = "plays" if info.type == "event" else "casts"
+        out = f"{self.Seat(p.seat)} {verb if p.seat != self.me else verb[:-1]} {self.label(p.card)}"
+        t = p.target
+        if t:
+            word = info.resolve[0].word if info.resolve else ""
+            if word == "negate":
+                below = played(s, t)
+                out += f" against {below}" if below else f" against {self.label(t)}"
+            elif word == "prevent_slay":
+                out += f" to save {self.card(t)}"
+            else:
+                out += f" on {self.target(t)}"
+        return out
+
+    def duel(self, d: Duel) -> str:
+        s = self.s
+        c = d.challenger
+        if not d.defender:
+            return (f"Wizards Duel: {self.whose(d.seat)} {self.label(c)} challenges {self.seat(d.rival)}" +
+                    (" (cancelled)" if d.negated else ""))
+        out = (f"Wizards Duel: {self.whose(d.seat)} {self.label(c)} against {self.whose(d.rival)} "
+               f"{self.label(d.defender)}")
+        sides = []
+        for seat, w, roll, bonus in ((d.seat, c, d.challenger_roll, d.challenger_bonus),
+                                     (d.rival, d.defender, d.defender_roll, d.defender_bonus)):
+            if roll:
+                add = s.duel_strength(w) + bonus
+                sides.append(f"{self.seat(seat)} rolled {roll}" + (f" {signed(add)}: {roll + add}" if add else ""))
+        return out + (f"; {', '.join(sides)}" if sides else "")
+
+    def quest(self, q: Quest) -> str:
+        s = self.s
+        out = f"{cap(self.whose(q.seat))} quest {self.label(q.card)}"
+        out += f", round {q.round} of 2," if q.round and q.step in QUEST_ROUND else ""
+        if q.participants:
+            out += f" with {listed(self.label(x) for x in q.participants)}"
+        parts = []
+        if q.round and q.step in QUEST_ROUND:
+            parts.append(f"Danger {q.danger_roll + q.danger_bonus}" +
+                         (f" ({q.danger_roll} rolled, +{q.danger_bonus} Tricks & Traps)" if q.danger_bonus else ""))
+        elif q.danger_bonus:
+            parts.append(f"Danger +{q.danger_bonus} (Tricks & Traps)")
+        if q.participants:
+            bonus = s.quest_bonus(q.card, q.participants) + q.level_bonus
+            if q.round and q.step in QUEST_ROUND[1:]:
+                parts.append(f"Quest Level {q.level_roll} rolled {signed(bonus)}: {q.level_roll + bonus}")
+            else:
+                parts.append(f"Quest Level bonus {signed(bonus)}")
+        if q.step is QuestStep.LOSSES:
+            parts.append(f"{plural(q.losses, 'more participant')} to be slain")
+        return out + (f": {'; '.join(parts)}" if parts else "")
+
+    def action(self, a: WizardAction) -> str:
+        out = f"{cap(self.whose(a.seat))} {self.label(a.wizard)} uses its {a.ability.capitalize()} action"
+        if a.ability == "scry":
+            out += " on the top 5 cards of the deck" if a.target == "deck" else (
+                f" on {self.whose(int(a.target))} hand" if a.target else "")
+        elif a.ability in NEEDS:
+            out += f" ({NEEDS[a.ability][1]})"
+            if a.roll and a.step is ActionStep.RESULT:
+                out += f": rolled {a.roll}"
+        return out + (" (cancelled)" if a.negated else "")
+
+    def frame(self, f: CovenantPending) -> str:
+        """One item of the work under way in words, or "" for one the question says (a window, a choice)."""
+        s = self.s
+        if isinstance(f, Duel):
+            return self.duel(f)
+        if isinstance(f, Quest):
+            return self.quest(f)
+        if isinstance(f, WizardAction):
+            return self.action(f)
+        if isinstance(f, Play):
+            return self.play(f) + (" (negated)" if f.negated else "")
+        if isinstance(f, Slaying):
+            return f"{self.card(f.target)} would be slain" + (" (saved)" if f.saved else "")
+        if isinstance(f, Theft):
+            return f"{self.Seat(f.seat)} {'take' if f.seat == self.me else 'takes'} {self.card(f.target)}"
+        if isinstance(f, Effects) and f.source is EffectSource.ON_ENTER:
+            return f"{self.label(f.card)} comes into play: {brief(s.data, f.card)}"
+        if isinstance(f, Effects) and f.source is EffectSource.ON_COMPLETE:
+            return f"{self.label(f.card)} is completed: {brief(s.data, f.card)}"
+        return ""
+
+
+def played(s: CovenantState, card: str) -> str:
+    """What a negation answers, in words (the card, or the wizard whose action it is)."""
+    for f in reversed(s.stack):
+        if isinstance(f, WizardAction) and f.wizard == card:
+            return f"{s.label(card)}'s {f.ability.capitalize()} action"
+        if isinstance(f, (Play, Duel)) and f.card == card:
+            return s.label(card)
+    return ""
+
+
+def under_way(s: CovenantState, seat: int) -> list[str]:
+    """The work being resolved, outermost first, as ``seat`` reads it (plain text)."""
+    w = Words(s, seat)
+    return [cap(t) for f in s.stack if (t := w.frame(f))]
+
+
+# -- the question ----------------------------------------------------------------------------------------------------
+def question(s: CovenantState) -> str:
+    me = s.current_player
+    if me < 0:
+        return "The game is over"
+    w = Words(s, me)
+    legal = s.legal_actions()
+    offered = [a.a for a in legal if a.kind not in ("pass", "to", "target", "answer", "slay", "join", "go")]
+    names = listed(sorted({s.data.cards[x].name for x in offered if x in s.data.cards}), "or") or "a card"
+    top = s.pending
+    if top is None:
+        return _phase_question(s, w, legal)
+    below = s.stack[-2] if len(s.stack) > 1 else None
+    if isinstance(top, Negation):
+        return f"{_negated(w, top, below)}: cancel it with {names}, or let it resolve?"
+    if isinstance(top, Roll):
+        again = f"make {w.seat(top.seat)} roll again" if top.seat != me else "roll again"
+        return (f"{w.Seat(top.seat)} rolled {top.total} on {dice(top.dice)} {w.roll_for(top)}{_roll_stands(s, top)}: "
+                f"{again} with {names} (the new roll stands), or let it stand?")
+    if isinstance(top, Slaying):
+        return f"{cap(w.card(top.target))} would be slain{_slain_why(w, below)}: save it with {names}?"
+    if isinstance(top, Theft):
+        if top.step is TheftStep.PLACE:
+            return f"You take {w.card(top.target)}: which of your wizards carries it?"
+        return (f"{w.Seat(top.seat)} would take {w.card(top.target)}: discard {names} instead to keep it, or let "
+                f"it go?")
+    if isinstance(top, BonusWindow):
+        return _bonus_question(s, w, top, names)
+    if isinstance(top, TrapsWindow):
+        q = below if isinstance(below, Quest) else None
+        on = f" on {s.label(q.card)} with {listed(s.label(x) for x in q.participants)}" if q else " on a quest"
+        return f"{w.Seat(top.seat)} {'go' if top.seat == me else 'goes'}{on}: raise its Danger with {names}, or pass?"
+    if isinstance(top, Duel):
+        return (f"{cap(w.whose(top.seat))} {s.label(top.challenger)} (duel roll "
+                f"{signed(s.duel_strength(top.challenger))}) challenges you to a Wizards Duel: which of your wizards "
+                f"answers?")
+    if isinstance(top, Quest):
+        return _quest_question(s, w, top)
+    if isinstance(top, Choice):
+        return _choice_question(s, w, top)
+    return "Choose"
+
+
+def _phase_question(s: CovenantState, w: Words, legal: list[Action]) -> str:
+    kinds = {a.kind for a in legal}
+    p = s.turn_player
+    if s.phase is Phase.DISCARD:
+        over = len(s.hands[p]) - s.hand_limit(p)
+        return (f"Research: you hold {cards(len(s.hands[p]))} and your hand limit is {s.hand_limit(p)}: discard "
+                f"{cards(over)}" + (", one at a time" if over > 1 else ""))
+    if s.phase is Phase.EVENT:
+        can = [t for k, t in (("cast", "cast a spell"), ("play", "play an event"), ("act", "use a wizard's action"),
+                              ("grant", "use a resource")) if k in kinds]
+        return f"Your Event phase: {listed(can, 'or')}; or end the phase (the Duel phase comes next)"
+    if s.phase is Phase.DUEL:
+        return "Your Duel phase: challenge a rival to a Wizards Duel (one a turn), or go on to the Summon phase"
+    if s.phase is Phase.SUMMON:
+        return "Your Summon phase: put a card into play, or go on to the Adventure phase"
+    if s.phase is Phase.ADVENTURE:
+        return ("Your Adventure phase: go on a quest (Danger: three dice; Quest Level: two dice and the bonuses of "
+                "those who go; two rounds; your turn ends with it), or end your turn")
+    return "Choose"
+
+
+def _negated(w: Words, n: Negation, below: CovenantPending | None) -> str:
+    """What a negation window is about: ``P2 casts S05 Prophecy``."""
+    if isinstance(below, Play):
+        return w.play(below)
+    if isinstance(below, WizardAction):
+        return w.action(below)
+    if isinstance(below, Duel):
+        return (f"{w.Seat(below.seat)} {'plays' if below.seat != w.me else 'play'} a Wizards Duel: "
+                f"{w.label(below.challenger)} challenges {w.seat(below.rival)}")
+    return f"{w.Seat(n.owner)} {'plays' if n.owner != w.me else 'play'} {w.label(n.source)}"
+
+
+def _roll_stands(s: CovenantState, r: Roll) -> str:
+    """What a roll makes now: `` (13 with its +2, against 15)``."""
+    j = next((i for i, f in enumerate(s.stack) if f is r), 0)
+    parent = s.stack[j - 1] if j > 0 else None
+    if isinstance(parent, Duel):
+        if r.slot is RollFor.CHALLENGER:
+            add = s.duel_strength(parent.challenger) + parent.challenger_bonus
+            return f" ({r.total + add} with its {signed(add)})" if add else ""
+        add = s.duel_strength(parent.defender) + parent.defender_bonus
+        other = parent.challenger_roll + s.duel_strength(parent.challenger) + parent.challenger_bonus
+        return f" ({r.total + add}{f' with its {signed(add)}' if add else ''}, against {other})"
+    if isinstance(parent, Quest) and r.slot is RollFor.LEVEL:
+        add = s.quest_bonus(parent.card, parent.participants) + parent.level_bonus
+        danger = parent.danger_roll + parent.danger_bonus
+        return f" ({r.total + add} with the bonuses, against Danger {danger})"
+    if isinstance(parent, Quest) and parent.danger_bonus:
+        return f" (Danger {r.total + parent.danger_bonus} with Tricks & Traps)"
+    return ""
+
+
+def _slain_why(w: Words, below: CovenantPending | None) -> str:
+    if isinstance(below, Duel):
+        return f" (it lost the duel, {below.challenger_total} to {below.defender_total})"
+    if isinstance(below, Quest):
+        return f" (the Danger beat the Quest Level on {w.label(below.card)})"
+    if isinstance(below, Effects):
+        return f" ({w.label(below.card)})"
+    return ""
+
+
+def _bonus_question(s: CovenantState, w: Words, b: BonusWindow, names: str) -> str:
+    if b.context == "duel":
+        d = next((f for f in reversed(s.stack) if isinstance(f, Duel)), None)
+        if d is not None:
+            mine = d.seat == w.me
+            t0 = d.challenger_roll + s.duel_strength(d.challenger) + d.challenger_bonus
+            t1 = d.defender_roll + s.duel_strength(d.defender) + d.defender_bonus
+            you, them = (t0, t1) if mine else (t1, t0)
+            return (f"The duel stands at {you} (you) to {them} ({w.seat(d.rival if mine else d.seat)}); the lower "
+                    f"total is slain: add {names} to your total, or pass?")
+    q = next((f for f in reversed(s.stack) if isinstance(f, Quest)), None)
+    if q is not None:
+        danger = q.danger_roll + q.danger_bonus
+        level = q.level_roll + s.quest_bonus(q.card, q.participants) + q.level_bonus
+        need = (" (lower: a participant is slain for each point)" if q.round == 1 else
+                " (lower: the quest fails)")
+        return (f"Round {q.round} of {s.label(q.card)}: Danger {danger} against your Quest Level {level}"
+                f"{need if level < danger else ''}: add {names} (for the rest of the quest), or pass?")
+    return f"Add {names} to your roll, or pass?"
+
+
+def _quest_question(s: CovenantState, w: Words, q: Quest) -> str:
+    if q.step is QuestStep.LOSSES:
+        return (f"Round 1 of {s.label(q.card)}: the Danger beat the Quest Level: choose who is slain "
+                f"({plural(q.losses, 'more participant')})")
+    joined = f" So far: {listed(s.label(x) for x in q.participants)}." if q.participants else ""
+    return (f"Who goes on {s.label(q.card)}? Add wizards and followers one at a time (in id order); a wizard "
+            f"brings the followers attached to it. Set out once a wizard has joined.{joined}")
+
+
+def _choice_question(s: CovenantState, w: Words, c: Choice) -> str:
+    e = c.effect
+    src = s.label(c.card)
+    if c.card in s.data.cards and s.data.cards[c.card].type == "wizard":
+        src = f"{src}'s {'Maker' if e.word == 'search' else 'Stealth'} action"
+    what = TYPE_NAMES.get(e.what, e.what)
+    if e.word == "search":
+        return f"{src}: take which {what} from the deck into your hand? (the deck is shuffled after)"
+    if e.word == "look_hand":
+        return f"{src}: whose hand do you see?"
+    if e.word == "skip_turn":
+        return f"{src}: which rival misses their next turn?"
+    if e.word == "reanimate":
+        return f"{src}: take which {what} from the discard pile into your hand?"
+    return f"{src}: {DOES.get(e.word, e.word)} which rival's {what}?"
+
+
+# -- each action in words --------------------------------------------------------------------------------------------
 def describe(s: CovenantState, action: Action) -> str:
     k, a, b = action.kind, action.a, action.b
+    w = Words(s, s.current_player)
     c = s.data.cards
-
-    def nm(x: str) -> str:
-        return s.label(x) if x in c else x
-
-    def seat_or_card(x: str) -> str:
-        return f"P{int(x) + 1}" if x.isascii() and x.isdigit() and len(x) < 4 else nm(x)
-
     if k in ("cast", "play"):
         if not b:
-            return f"{k} {nm(a)}"
-        word = c[a].resolve[0].word.replace("_", " ")
-        return f"{k} {nm(a)}: {word} {seat_or_card(b)}"
+            return f"{k} {w.offer(a)}"
+        return f"{k} {s.label(a)} on {w.target(b)}: {brief(s.data, a)}"
+    if k in ("summon", "discard"):
+        return f"{k} {w.offer(a)}"
     if k == "attach":
-        return f"attach {nm(a)} to {nm(b)}"
+        return f"attach {s.label(a)} to {s.label(b)}: {brief(s.data, a)}"
     if k == "act":
-        ab, _, t = b.partition(":")
-        where = "" if not t else " (the deck)" if t == "deck" else f" (P{int(t) + 1}'s hand)"
-        return f"{nm(a)} uses {ab}{where}"
+        return _act(s, w, a, b)
     if k == "grant":
-        return f"{nm(a)} gives {nm(b)} {'/'.join(c[a].grant_one)} this turn"
+        g = c[a].grant_one
+        does = "; ".join(ability_text(s.data, x).split(". ", 1)[-1] for x in g)
+        return (f"{s.label(a)} gives {s.label(b)} {listed(x.capitalize() for x in g)} until the turn ends: "
+                f"{short(does, 60)}")
     if k == "duel":
-        return f"play Wizards Duel: {nm(a)} challenges P{int(b) + 1}"
-    if k == "target":
-        top = s.pending
-        word = (top.effect.word if isinstance(top, Choice) else "choose").replace("_", " ")
-        return f"{word} {seat_or_card(a)}"
-    if k == "to":
-        return f"attach it to {nm(a)}"
+        return (f"play Wizards Duel: {s.label(a)} (duel roll {signed(s.duel_strength(a))}) challenges P{int(b) + 1} "
+                f"(their wizards: {_duellists(s, int(b))})")
+    if k == "quest":
+        return f"go on {w.offer(a)}"
     if k == "end":
-        return f"end the {s.phase} phase" if s.phase != "adventure" else "end the turn"
-    if k == "go":
-        return "set out on the quest"
+        return {Phase.EVENT: "end the Event phase", Phase.DUEL: "end the Duel phase (no duel this turn)",
+                Phase.SUMMON: "end the Summon phase"}.get(s.phase, "end your turn")
     if k == "pass":
-        return "pass"
-    return f"{k} {nm(a)}" + (f" {nm(b)}" if b else "")
+        return _pass(s)
+    if k == "negate":
+        return f"cancel it with {w.offer(a)}"
+    if k == "reroll":
+        return f"roll again with {w.offer(a)}"
+    if k == "heal":
+        return f"save it with {w.offer(a)}"
+    if k == "bonus":
+        return f"cast {w.offer(a)}"
+    if k == "danger":
+        return f"play {w.offer(a)}"
+    if k == "guard":
+        top = s.pending
+        kept = f" to keep {s.label(top.target)}" if isinstance(top, Theft) else ""
+        return f"discard {s.label(a)}{kept}"
+    if k == "to":
+        return f"{s.label(a)} carries it"
+    if k == "answer":
+        return f"{s.label(a)} answers (duel roll {signed(s.duel_strength(a))})"
+    if k == "join":
+        return _join(s, a)
+    if k == "go":
+        q = s.pending
+        if isinstance(q, Quest):
+            bonus = s.quest_bonus(q.card, q.participants) + q.level_bonus
+            return f"set out with {listed(s.label(x) for x in q.participants)} (Quest Level {signed(bonus)})"
+        return "set out on the quest"
+    if k == "slay":
+        return f"{s.label(a)} is slain"
+    if k == "target":
+        return _target(s, w, a)
+    return f"{k} {w.label(a)}" + (f" {w.label(b)}" if b else "")
+
+
+def _act(s: CovenantState, w: Words, wizard: str, b: str) -> str:
+    ab, _, t = b.partition(":")
+    head = f"use {s.label(wizard)}'s {ab.capitalize()} action"
+    if ab == "scry":
+        return head + (": see the top 5 cards of the deck" if t == "deck" else
+                       f": see P{int(t) + 1}'s hand ({cards(len(s.hands[int(t)]))})")
+    if ab in NEEDS:
+        return head + f": roll a die; {NEEDS[ab][1]}"
+    return head
+
+
+def _duellists(s: CovenantState, seat: int) -> str:
+    return ", ".join(f"{s.label(x)} {signed(s.duel_strength(x))}" for x in s.wizards[seat])
+
+
+def _pass(s: CovenantState) -> str:
+    top = s.pending
+    if isinstance(top, Negation):
+        return "pass: let it resolve"
+    if isinstance(top, Roll):
+        return "pass: let the roll stand"
+    if isinstance(top, Slaying):
+        return "pass: let it be slain"
+    if isinstance(top, Theft):
+        return "pass: let it be taken"
+    if isinstance(top, BonusWindow):
+        return "pass: no bonus spell"
+    if isinstance(top, TrapsWindow):
+        return "pass: no Tricks & Traps"
+    return "pass"
+
+
+def _join(s: CovenantState, x: str) -> str:
+    c = s.data.cards
+    q = s.pending
+    parts = [x]
+    if c[x].type == "wizard":
+        parts.extend(a for a in s.attached.get(x, ()) if c[a].type == "follower")
+    if not isinstance(q, Quest):
+        return f"{s.label(x)} joins the quest"
+    add = s.quest_bonus(q.card, (*q.participants, *parts)) - s.quest_bonus(q.card, q.participants)
+    withs = f", with {listed(s.label(a) for a in parts[1:])}" if len(parts) > 1 else ""
+    return f"{s.label(x)} joins the quest{withs} (Quest Level {signed(add)})"
+
+
+def _target(s: CovenantState, w: Words, x: str) -> str:
+    top = s.pending
+    word = top.effect.word if isinstance(top, Choice) else ""
+    if x == "none":
+        return "take nothing (the deck holds none)"
+    if word == "search":
+        return f"take {w.offer(x)}"
+    if word == "look_hand":
+        return f"see P{int(x) + 1}'s hand ({cards(len(s.hands[int(x)]))})"
+    if word == "skip_turn":
+        return f"P{int(x) + 1} misses their next turn"
+    if word == "reanimate":
+        return f"take {w.offer(x)}"
+    text = brief(s.data, x) if x in s.data.cards else ""
+    return f"{DOES.get(word, word or 'choose')} {w.target(x)}" + (f": {text}" if text else "")
+
+
+# -- the view --------------------------------------------------------------------------------------------------------
+def heading(s: CovenantState, seat: int) -> str:
+    """The screen's heading: ``turn 7: P2's Summon phase``."""
+    if s.result is not None:
+        return f"turn {s.turn_number}: game over"
+    whose = "your" if s.turn_player == seat else f"P{s.turn_player + 1}'s"
+    return f"turn {s.turn_number}: {whose} {PHASE_NAMES.get(s.phase, str(s.phase))} phase"
 
 
 def view(data: CovenantData, obs: Mapping[str, Any]) -> list[str]:
-    """The terminal view of a seat's observation (rich markup): scores, every covenant on the table, the piles,
-    the duel or quest under way, what the seat has seen, and its hand."""
-    name = data.label
+    """The terminal view of a seat's observation (rich markup): the piles, every covenant on the table with its
+    wizards' bonuses, the work under way, what the seat has seen (and what the others have seen of its hand), and
+    its hand."""
+
+    def name(x: str) -> str:
+        return escape(data.label(x))
+
     me = int(obs["seat"])
-    n = int(obs["players"])
-    lines = [f"Phase: {obs['phase']} (P{int(obs['turn_player']) + 1}'s turn)   deck {obs['deck']}, discard pile "
-             f"{len(obs['discard'])}" + (f" (top: {name(obs['discard'][-1])})" if obs["discard"] else "")]
-    for s in range(n):
+    discard = obs["discard"]
+    lines = [f"Deck {cards(obs['deck'])}; discard pile {cards(len(discard))}" +
+             (f" (top: {name(discard[-1])})" if discard else "")]
+    for s in range(int(obs["players"])):
         t = obs["table"][s]
         who = "You" if s == me else f"P{s + 1}"
-        skip = f", misses {obs['skips'][s]} turn(s)" if obs["skips"][s] else ""
-        lines.append(f"[bold]{who}: {obs['vp'][s]} VP[/bold], {obs['hand_sizes'][s]} cards in hand{skip}")
+        skips = obs["skips"][s]
+        skip = f", {'miss' if s == me else 'misses'} the next {plural(skips, 'turn')}" if skips else ""
+        lines.append(f"[bold]{who}: {obs['vp'][s]} VP[/bold], {cards(obs['hand_sizes'][s])} in hand{skip}")
         for w, att in t["wizards"].items():
-            extra = f" with {', '.join(name(a) for a in att)}" if att else ""
-            granted = obs.get("granted", {}).get(w)
-            g = f" (this turn also {', '.join(granted)})" if granted else ""
-            lines.append(f"    wizard {name(w)} ({', '.join(data.cards[w].abilities)}){extra}{g}")
-        for key, label in (("followers", "followers"), ("resources", "resources"), ("quests", "completed quests")):
-            if t[key]:
-                lines.append(f"    {label}: {', '.join(name(x) for x in t[key])}")
-    if obs.get("stack"):
-        lines.append(f"Under way: {'; '.join(str(f.get('kind', f)) for f in obs['stack'])}")
+            granted = obs.get("granted", {}).get(w, ())
+            ab = abilities(data, w, att, granted)
+            did = [k for k in ("acted", "duelled") if w in obs.get(k, ())]
+            done = f" ({' and '.join(did)} this turn)" if did else ""
+            extra = f"; with {', '.join(name(a) for a in att)}" if att else ""
+            lines.append(f"    {name(w)} ({', '.join(x.capitalize() for x in ab)}): duel roll "
+                         f"{signed(duel_strength(data, w, att, granted))}, Quest Level "
+                         f"{signed(1 + quest_strength(data, w, att, granted))}{done}{extra}")
+        if t["followers"]:
+            lines.append(f"    followers: {', '.join(name(x) for x in t['followers'])}")
+        if t["resources"]:
+            used = obs.get("grants_used", ())
+            lines.append("    resources: " + ", ".join(name(x) + (" (used this turn)" if x in used else "")
+                                                      for x in t["resources"]))
+        if t["quests"]:
+            lines.append("    completed quests: " + ", ".join(f"{name(x)} ({data.cards[x].vp} VP)"
+                                                              for x in t["quests"]))
+    way = obs.get("under_way") or []
+    if way:
+        lines.append("Under way: " + escape(way[0]))
+        lines.extend(f"    {escape(x)}" for x in way[1:])
     seen = obs.get("seen") or {}
-    if seen:
-        lines.append("You have seen: " + ", ".join(f"{name(k)} ({v})" for k, v in sorted(seen.items())))
-    lines.append("Your hand: " + ("; ".join(name(x) for x in obs["hand"]) or "(empty)"))
+    at: dict[str, list[str]] = {}
+    deck = int(obs["deck"])
+    for x, z in sorted(seen.items(), key=_sighting_order):
+        if z[0] == "h":
+            at.setdefault(f"in P{int(z[1:]) + 1}'s hand", []).append(name(x))
+        else:
+            pos = deck - int(z[1:])
+            top = "on top" if pos == 1 else f"{ordinal(pos)} from the top"
+            at.setdefault("in the deck", []).append(f"{name(x)} ({top})")
+    if at:
+        lines.append("You have seen " + "; ".join(f"{where}: {', '.join(xs)}" for where, xs in sorted(at.items())))
+    for other, xs in sorted((obs.get("seen_by") or {}).items()):
+        if xs:
+            lines.append(f"P{int(other) + 1} knows you hold: {', '.join(name(x) for x in xs)}")
+    hand = obs["hand"]
+    lines.append(f"Your hand ({cards(len(hand))}): " + "; ".join(name(x) for x in hand) if hand else "Your hand: empty")
     return lines
+
+
+
+def _sighting_order(item: tuple[str, str]) -> tuple[bool, int, str]:
+    """Cards seen in hands by seat, then in the deck from the top down (``h1``, ``d36``: seat 1, deck position 36
+    from the bottom)."""
+    card, code = item
+    in_deck = code[0] == "d"
+    return in_deck, -int(code[1:]) if in_deck else int(code[1:]), card

@@ -27,12 +27,14 @@ from .pending import (
     ActionStep,
     BonusWindow,
     Choice,
+    Duel,
     Effects,
     EffectSource,
     Negatable,
     Negation,
     Play,
     PlayStep,
+    Quest,
     Roll,
     RollFor,
     Slaying,
@@ -43,6 +45,7 @@ from .pending import (
     Window,
     WizardAction,
 )
+from .view import Words, played
 
 if TYPE_CHECKING:
     from .state import CovenantState
@@ -75,7 +78,15 @@ def respond(s: CovenantState, who: int, action: Action, target: str) -> None:
     s.to_limbo(who, a)
     info = s.data.cards[a]
     verb = "plays" if info.type == "event" else "casts"
-    s.say(f"P{who + 1} {verb} {s.label(a)}" + (f" against {target}" if action.kind == "negate" else ""))
+    to = ""
+    top = s.pending
+    if action.kind == "reroll" and isinstance(top, Roll):
+        to = f" on P{top.seat + 1}'s roll of {top.total} {Words(s, -1).roll_for(top)}"
+    elif action.kind == "negate":
+        to = f" against {played(s, target) or s.label(target)}"
+    elif action.kind == "heal":
+        to = f" to save {s.label(target)}"
+    s.say(f"P{who + 1} {verb} {s.label(a)}{to}")
     s.push_play(who, a, "event" if info.type == "event" else "spell", target)
 
 
@@ -112,7 +123,7 @@ def _apply_negation(s: CovenantState, w: Negation, action: Action) -> None:
 @RULES.run(Roll)
 def _run_roll(s: CovenantState, r: Roll) -> bool:
     if r.total == 0:
-        v = s.roll_dice(r.seat, r.dice, r.label)
+        v = s.roll_dice(r)
         r.total = v
         s.stack[-2].take_roll(r.slot, v)
     if r.done:
@@ -150,7 +161,7 @@ def _run_play(s: CovenantState, p: Play) -> bool:
         return False
     if p.step is PlayStep.RESOLVE:
         if p.negated:
-            s.say(f"{s.label(card)} is negated")
+            s.say(f"{s.label(card)} is negated: it has no effect")
             s.limbo_to_discard(card)
             s.stack.pop()
             return False
@@ -193,8 +204,20 @@ def _run_slaying(s: CovenantState, f: Slaying) -> bool:
     if f.saved:
         s.say(f"{s.label(tgt)} is saved")
     else:
-        s.remove(tgt, "slain")
+        s.remove(tgt, "slain", _slain_by(s))
     return False
+
+
+def _slain_by(s: CovenantState) -> str:
+    """Why the work on top of the stack slays (a duel, a quest, a card)."""
+    top = s.pending
+    if isinstance(top, Duel):
+        return "it lost the duel"
+    if isinstance(top, Quest):
+        return f"the Danger beat the Quest Level on {s.label(top.card)}"
+    if isinstance(top, Effects):
+        return s.label(top.card)
+    return ""
 
 
 @RULES.legal(Slaying)
@@ -237,8 +260,13 @@ def _run_theft(s: CovenantState, f: Theft) -> bool:
         f.who = thief
         return True
     s.stack.pop()
-    s.move_to(tgt, thief, s.wizards[thief][0] if joins and s.wizards[thief] else "")
+    s.move_to(tgt, thief, s.wizards[thief][0] if joins and s.wizards[thief] else "", _taken_by(s))
     return False
+
+
+def _taken_by(s: CovenantState) -> str:
+    top = s.pending
+    return s.label(top.card) if isinstance(top, Effects) else ""
 
 
 @RULES.legal(Theft)
@@ -256,11 +284,10 @@ def _apply_theft(s: CovenantState, f: Theft, action: Action) -> None:
         passes(s, f.who)
     elif action.kind == "guard":
         s.stack.pop()
-        s.say(f"P{f.who + 1} discards {s.label(action.a)} to keep {s.label(f.target)}")
-        s.remove(action.a, "discarded")
+        s.remove(action.a, "discarded", f"P{f.who + 1} keeps {s.label(f.target)} from P{f.seat + 1}")
     else:
         s.stack.pop()
-        s.move_to(f.target, f.seat, action.a)
+        s.move_to(f.target, f.seat, action.a, _taken_by(s))
 
 
 # -- bonus spells ----------------------------------------------------------------------------------------------------
@@ -338,7 +365,7 @@ def _run_action(s: CovenantState, f: WizardAction) -> bool:
         return False
     if f.step is ActionStep.RESOLVE:
         if f.negated:
-            s.say(f"{s.label(w)}'s action is negated")
+            s.say(f"{s.label(w)}'s {ab.capitalize()} action is negated: it has no effect")
             s.stack.pop()
             return False
         if ab == "scry":
@@ -353,14 +380,18 @@ def _run_action(s: CovenantState, f: WizardAction) -> bool:
         return False
     v = f.roll
     s.stack.pop()
+    what = f"{s.label(w)}'s {ab.capitalize()} roll of {v}"
     if ab == "conjuror":
         if v >= 4:
-            s.draw(seat, 1)
-    elif ab == "maker":
+            s.draw(seat, 1, why=what)
+        else:
+            s.say(f"{what} draws no card (it needed 4 or more)")
+    elif ab == "maker" or ab == "stealth":
         if v == 6:
-            start_effect(s, seat, CardEffect("search", "item", 0), "", w)
-    elif ab == "stealth" and v == 6:
-        start_effect(s, seat, CardEffect("steal", "item", 0), "", w)
+            s.say(f"{what}: P{seat + 1} {'searches the deck for' if ab == 'maker' else 'takes'} an Item")
+            start_effect(s, seat, CardEffect("search" if ab == "maker" else "steal", "item", 0), "", w)
+        else:
+            s.say(f"{what} does nothing (it needed a 6)")
     return False
 
 

@@ -24,8 +24,9 @@ Which file holds what:
 - ``heroes.py``: attributes, Life, vanquished, corrupted, eliminated, missions; ``plays.py``: Power cards,
   charges and uses in each window; ``effects.py``: one handler per effect word (``WORDS``); ``questions.py``:
   the questions effects ask;
-- ``setup.py``: positions for scenario files (``SETUP_KEYS``); ``view.py``: the terminal view and actions in
-  words; ``seatview.py``, ``estimates.py``, ``automaton.py``: the heuristic player and what it may see.
+- ``setup.py``: positions for scenario files (``SETUP_KEYS``); ``view.py``: the terminal view; ``asking.py``: each
+  question and option in words; ``look.py``: any card, space or sheet looked up; ``texts.py``: the words they
+  share; ``seatview.py``, ``estimates.py``, ``automaton.py``: the heuristic player and what it may see.
 
 The settings (players, scenarios, step cap, search) are in ``cards/relic/game.toml``, ``[engine]``.
 """
@@ -40,6 +41,7 @@ from . import battle, dice, experience, questions, turn  # noqa: F401  (they reg
 from .automaton import RelicAutomaton
 from .data import VANQUISHED_SPACE, RelicData
 from .effects import WORDS
+from .look import look
 from .pending import KINDS, RULES
 from .seatview import RelicView
 from .setup import SETUP_KEYS, setup
@@ -71,7 +73,7 @@ def evaluate(state: RelicState) -> list[float]:
 ENGINE: EngineCode[RelicState, RelicData] = EngineCode(
     state=RelicState, data=compile_data, new_state=RelicState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=RelicAutomaton, view=view, words=RelicData.words_used, handled=lambda: set(WORDS.handlers),
-    evaluate=evaluate, doc=__doc__ or "",
+    look=look, evaluate=evaluate, doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "KINDS", "RULES", "VANQUISHED_SPACE", "Phase", "RelicAutomaton", "RelicData", "RelicState",

@@ -16,6 +16,9 @@ table; the estimates are in ``estimates.py``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from wizprint.cards.model import Effect
 from wizprint.solo.kernel import Action, Automaton
 
 from .data import AI, ATTRS, Card
@@ -55,6 +58,16 @@ from .seatview import RelicView
 def _ability(c: Card, kind: str) -> int:
     """The effects of a card played (``play``), charged (``charge``) or used (``use``)."""
     return c.effects if kind == "play" else (c.passives.charge[0][1] if kind == "charge" else c.passives.use[0][1])
+
+
+def _extra_spaces(effs: Sequence[Effect]) -> int:
+    """The spaces an ability adds at the end of the move (``move_extra``, also behind a ``pay`` or ``may``)."""
+    for e in effs:
+        if e.word == "move_extra":
+            return int(e.get("n", 0))
+        if e.word in ("may", "pay"):
+            return _extra_spaces(e["then"])
+    return 0
 
 
 class RelicAutomaton(Estimates, Automaton[RelicView]):
@@ -299,6 +312,18 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
             return Action("jump") if jump > stay else Action("pass")
         if f.step == MoveStep.START_BOX:
             return Action("pass")
+        if f.extra <= 0:  # the move is made: play an ability that adds spaces (Forced March) if it lands better
+            here = v.position
+            best, bv = Action("stop"), self._land(v, here) + 0.5
+            for a in legal:
+                if a.kind not in ("play", "charge", "use"):
+                    continue
+                pos = here
+                for _ in range(_extra_spaces(D.effects(_ability(D.cards[a.a], a.kind)))):
+                    pos = v.next_space(pos, f.direction)
+                    if self._land(v, pos) > bv:
+                        best, bv = a, self._land(v, pos)
+            return best
         # extra spaces
         here = v.position
         nxt = v.next_space(here, f.direction)

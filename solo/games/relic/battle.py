@@ -48,6 +48,7 @@ from .pending import (
     Threats,
 )
 from .plays import evadable, play, plays
+from .texts import battle_cause
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -57,16 +58,17 @@ _NEXT_THREAT_STEP = (THREAT_EVENTS, THREAT_BATTLES, THREAT_ENCOUNTERS, THREAT_AS
 
 # -- the Engagement phase ----------------------------------------------------------------------------------------
 def objective_option(s: RelicState, seat: int) -> bool:
-    """The seat may attempt its mission's objective instead of the engagement (a test on the tier, or influence
-    spent on the space when no Threat card is there)."""
+    """The seat may attempt its mission's objective instead of resolving its space's text box (a test on the tier,
+    or influence spent on the space). Only where no Threat card lies: relic.txt, Engagement Phase, "If at least one
+    Threat card is on their space when the Engagement phase begins, they must resolve step A" (the Threat cards)."""
     obj = objective(s, seat)
-    if obj is None:
+    if obj is None or s.threats_here(seat):
         return False
     sp = s.space_of(seat)
     if obj.word == "objective_test":
         return bool(sp.tier == obj["tier"])
     if obj.word == "objective_influence":
-        return bool(sp.id == obj["space"]) and s.influence[seat] >= int(obj["n"]) and not s.threats_here(seat)
+        return bool(sp.id == obj["space"]) and s.influence[seat] >= int(obj["n"])
     return False
 
 
@@ -85,7 +87,7 @@ def run_engagement(s: RelicState, f: Engagement) -> bool:
         f.step = ENGAGEMENT_WINDOW
         items = [(lid, x) for x in s.threats_here(seat) for m, lid in s.data.cards[x].special
                  if m == "engagement_start"]
-        s.push_timed(seat, items + s.whens(seat, "engagement_start"))
+        s.push_timed(seat, items + s.whens(seat, "engagement_start"), "engagement_start")
         return False
     if st == ENGAGEMENT_WINDOW:
         if s.hands[seat] or objective_option(s, seat) or plays(s, seat, "eng"):
@@ -320,7 +322,7 @@ def run_battle(s: RelicState, f: Battle) -> bool:
         s.say(f"{s.who(seat)} battles {f.foe_name} ({ATTRS[f.attribute].capitalize()} "
               f"{sum(C[x].value for x in f.foes) if f.foes else f.value})")
         items = [(C[x].at_battle_start, x) for x in f.foes if C[x].at_battle_start]
-        s.push_timed(seat, items + s.whens(seat, "battle_start", s.traits(f)))
+        s.push_timed(seat, items + s.whens(seat, "battle_start", s.traits(f)), "battle_start")
         return False
     if st == BATTLE_PREPARE:
         if s.hands[seat] or len(_prepare_options(s, f)) > 1:
@@ -362,29 +364,32 @@ def _compare(s: RelicState, f: Battle) -> None:
             f.weapon, f.armour)) and (s.bonus_of(C[a].passives, form, tr) or C[a].passives.extra_battle_dice)])
     traits = s.traits(f)
     if mine > theirs:
-        s.say(f"{s.who(seat)} wins the battle, {mine} to {theirs}")
+        s.say(f"{s.who(seat)} wins the battle, {mine} to {theirs}")  # the line before names the foe
         result = 1
+        why = battle_cause(f, True, mine, theirs)
         if f.foes:
             s.push(TakeTrophies(seat=seat, foes=f.foes))
-            s.push_effect_lists(seat, [(C[x].on_defeat, x) for x in f.foes if C[x].on_defeat])
+            s.push_effect_lists(seat, [(C[x].on_defeat, x) for x in f.foes if C[x].on_defeat], why)
         else:
-            s.push_effects(seat, f.on_win, "battle")
+            s.push_effects(seat, f.on_win, "battle", why)
         s.push_whens(seat, "battle_win", traits)
     elif mine < theirs:
         s.say(f"{s.who(seat)} loses the battle, {mine} to {theirs}")
         result = -1
+        why = battle_cause(f, False, mine, theirs)
         s.push(EndEngagement(seat=seat))
         if f.foes:
-            s.push_effect_lists(seat, [(C[x].on_victory, x) for x in f.foes if C[x].on_victory])
+            s.push_effect_lists(seat, [(C[x].on_victory, x) for x in f.foes if C[x].on_victory], why)
         else:
-            s.push_effects(seat, f.on_lose, "battle")
-        s.push(LoseLife(seat=seat))
+            s.push_effects(seat, f.on_lose, "battle", why)
+        s.push(LoseLife(seat=seat, why=why))
         s.push_whens(seat, "battle_lose", traits)
     else:
         s.say(f"The battle is a tie, {mine} to {theirs}: {s.who(seat)}'s Engagement phase ends")
         result = 0
         s.end_engagement()
-    s.last = BattleResult(result=result, roll=f.roll, player=mine, enemy=theirs, enemy_roll=f.enemy_roll)
+    s.last = BattleResult(result=result, roll=f.roll, player=mine, enemy=theirs, enemy_roll=f.enemy_roll, seat=seat,
+                          foe=f.foe_name, attribute=f.attribute)
 
 
 @RULES.legal(Battle)
@@ -425,5 +430,5 @@ def run_trophies(s: RelicState, f: TakeTrophies) -> bool:
 @RULES.run(LoseLife)
 def run_lose_life(s: RelicState, f: LoseLife) -> bool:
     s.pop(f)
-    lose(s, f.seat, "life", 1)
+    lose(s, f.seat, "life", 1, f.why)
     return False

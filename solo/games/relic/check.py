@@ -17,6 +17,7 @@ from wizprint.solo.kernel import Checks
 from .data import ATTRS, COLOURS, DECKS, MAX_LEVEL
 from .pending import (
     Battle,
+    BattleResult,
     Choose,
     ChooseAttribute,
     Dice,
@@ -28,6 +29,7 @@ from .pending import (
     Phase,
     RelicPending,
     SkillTest,
+    SkillTestResult,
     TakeTrophies,
 )
 
@@ -104,6 +106,9 @@ def check_state(s: RelicState, chk: Checks) -> None:
                 chk.fail(f"state.{name}[{j}]", f"{f.kind} names a seat or an effect list that does not exist")
                 continue
             _check_item(s, chk, f"state.{name}[{j}]", f)
+    if isinstance(s.last, (BattleResult, SkillTestResult)):  # whose the last battle or test was, on which attribute
+        chk.count("state.last.seat", s.last.seat, 0, n - 1)
+        chk.count("state.last.attribute", s.last.attribute, 0, len(ATTRS) - 1)
     if s.result is None and s.stack and s.deciding != s.stack[-1].seat:
         chk.fail("state.deciding", f"seat {s.deciding} is to decide, but the game waits for seat {s.stack[-1].seat}")
 
@@ -161,6 +166,7 @@ def _check_item(s: RelicState, chk: Checks, at: str, f: RelicPending) -> None:
         chk.known(f"{at}.space", f.space, s.data.spaces, "space")
     elif isinstance(f, ChooseAttribute):
         chk.all_known(f"{at}.options", f.options, ATTRS, "attribute")
+        chk.known(f"{at}.highest", f.highest, ("highest", "lowest"), "tie", empty=True)
     elif isinstance(f, DiscardCards):
         chk.known(f"{at}.what", f.what, DISCARDS, "kind of card")
     elif isinstance(f, MoveAny):

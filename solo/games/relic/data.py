@@ -9,6 +9,7 @@ the automaton's board distances) live on the :class:`RelicData` object, never in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -50,6 +51,10 @@ TIMING_WINDOWS = {"movement": "move", "exploration": "eng", "engagement": "eng",
 NESTED = ("then", "then_pass", "then_fail", "then_win", "then_lose")
 
 T = TypeVar("T")
+
+# a die icon after a number or "an extra" is a noun, not "a die": "Roll 3 :die:" reads "Roll 3 dice"
+_DICE = ((re.compile(r"\b1( extra)? :die:"), r"1\1 die"), (re.compile(r"\b(\d+)( extra)? :die:"), r"\1\2 dice"),
+         (re.compile(r"\b(an?)( extra)? :die:"), r"\1\2 die"))
 
 
 class EffectLists:
@@ -261,6 +266,8 @@ class RelicData(RulesData):
         self.centre = cen[0]
         rift = sorted({s.inner for s in self.spaces.values() if s.inner})
         self.rift = rift[0] if rift else ""
+        # the Guardian of the Rift: the spaces whose movement box leads into the Inner tier
+        self.guardians = sorted(s.id for s in self.spaces.values() if s.inner)
         if VANQUISHED_SPACE not in self.spaces or self.spaces[VANQUISHED_SPACE].tier != "outer":
             raise EngineError(f"relic: the vanquished players' space {VANQUISHED_SPACE} is not an Outer space")
         self.characters: dict[str, Character] = {}
@@ -407,7 +414,10 @@ class RelicData(RulesData):
     # -- printed text in words (the terminal) ---------------------------------------------------------------------
     def text(self, effects: Sequence[Any], owner: str = "") -> str:
         """Effects as their printed text in words, on one line (``owner``: the record they are printed on)."""
-        return spoken(self.vocab.render(effects, self.records.get(owner)))
+        markup = self.vocab.render(effects, self.records.get(owner))
+        for pat, rep in _DICE:
+            markup = pat.sub(rep, markup)
+        return spoken(markup)
 
     def card_text(self, design: str) -> str:
         return self.text(self.records[design].effects, design)

@@ -34,6 +34,7 @@ from .pending import (
     SkillTestResult,
 )
 from .plays import numbers, play, play_number, plays
+from .texts import test_cause, test_name, test_where
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -137,8 +138,8 @@ def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
     f.step = DICE_ROLLED
     what = {ROLL_MOVE: "movement", ROLL_BATTLE: "battle", ROLL_TEST: "skill"}[f.context]
     shown = "+".join(map(str, vals)) if f.context != ROLL_MOVE else "/".join(map(str, vals))
-    s.say(f"{s.who(f.seat)} " + (f"plays {s.label(pc)} for its number: " if pc else "rolls ") +
-          f"{what} roll {shown}")
+    s.say(f"{s.who(f.seat)} " + (f"plays {s.label(pc)} for its number: {what} roll {shown}" if pc else
+                                 f"rolls {what} roll {shown}"))
 
 
 def _dice_done(s: RelicState, f: Dice, total: int) -> None:
@@ -214,7 +215,7 @@ def run_test(s: RelicState, f: SkillTest) -> bool:
     seat = f.seat
     if f.step == TEST_START:
         f.step = TEST_RESOLVE
-        s.say(f"{s.who(seat)} tests {ATTRS[f.attribute].capitalize()} {f.target}")
+        s.say(f"{s.who(seat)} tests {ATTRS[f.attribute].capitalize()} {f.target}{test_where(s.data, f)}")
         s.push(Dice(seat=seat, context=ROLL_TEST, count=1 + s.extra_dice(seat, "test")))
         return False
     s.pop(f)
@@ -224,11 +225,12 @@ def run_test(s: RelicState, f: SkillTest) -> bool:
         s.note_used(seat, [a for a in s.assets[seat] if C[a].gear not in ("weapon", "armour") and (
             any(ai == f.attribute for ai, _ in C[a].passives.skill_bonus) or C[a].passives.extra_test_dice)])
     ok = score >= f.target and not f.ones
-    s.last = SkillTestResult(result=1 if ok else -1, roll=f.roll, score=score, target=f.target)
+    s.last = SkillTestResult(result=1 if ok else -1, roll=f.roll, score=score, target=f.target, seat=seat,
+                             attribute=f.attribute, what=test_name(s.data, f))
     s.say(f"{s.who(seat)} {'passes' if ok else 'fails'} the test with {score}" +
-          (" (a natural 1)" if f.ones else "") + f" against {f.target}")
+          (" (a natural 1 always fails)" if f.ones else "") + f" against {f.target}")
     s.push_whens(seat, "test_pass" if ok else "test_fail")
     if ok and f.mission and s.missions[seat] == f.mission:
         complete_mission(s, seat)
-    s.push_effects(seat, f.on_pass if ok else f.on_fail, "test")
+    s.push_effects(seat, f.on_pass if ok else f.on_fail, "test", test_cause(s.data, f, ok))
     return False

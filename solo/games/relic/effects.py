@@ -46,6 +46,7 @@ from .pending import (
     Threats,
     WarpSkip,
 )
+from .texts import plural, with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -71,6 +72,7 @@ def run_effects(s: RelicState, f: Effects) -> bool:
         if not (last and last.seats is None and name in last.text):  # unless the line before names it already
             s.say(f"{name} takes effect")
     e = effs[i]
+    s.cause_src, s.cause_why = f.source, f.why  # the cause the log gives (``RelicState.cause``)
     WORDS.get(e.word)(s, f.seat, e, f.source)
     return False
 
@@ -78,30 +80,30 @@ def run_effects(s: RelicState, f: Effects) -> bool:
 # -- what an effect does to the player ---------------------------------------------------------------------------
 @WORDS("gain")
 def _gain(s: RelicState, seat: int, e: Effect, src: str) -> None:
-    gain(s, seat, str(e["stat"]), int(e["n"]))
+    gain(s, seat, str(e["stat"]), int(e["n"]), s.cause())
 
 
 @WORDS("lose")
 def _lose(s: RelicState, seat: int, e: Effect, src: str) -> None:
-    lose(s, seat, str(e["stat"]), int(e["n"]))
+    lose(s, seat, str(e["stat"]), int(e["n"]), s.cause())
 
 
 @WORDS("draw")
 def _draw(s: RelicState, seat: int, e: Effect, src: str) -> None:
     d, n = str(e["deck"]), int(e["n"])
     if d == "power":
-        s.draw_power(seat, n)
+        s.draw_power(seat, n, s.cause())
     elif d == "corruption":
-        s.push(DrawCorruption(seat=seat, count=n))
+        s.push(DrawCorruption(seat=seat, count=n, why=s.cause()))
     elif d == "mission":
-        s.push(DrawMission(seat=seat, count=n))
+        s.push(DrawMission(seat=seat, count=n, why=s.cause()))
     else:
         for _ in range(n):
             x = s.take_top(d)
             if not x:
                 break
             s.gain_asset(seat, x)
-            s.say(f"{s.who(seat)} draws {s.label(x)}")
+            s.say(with_cause(f"{s.who(seat)} draws {s.label(x)}", s.cause()))
 
 
 @WORDS("draw_threat")
@@ -132,15 +134,15 @@ def _discard(s: RelicState, seat: int, e: Effect, src: str) -> None:
     pool = discardable(s, seat, what)
     if len(pool) <= n:
         for x in list(pool):
-            discard_owned(s, seat, x)
+            discard_owned(s, seat, x, s.cause())
         return
-    s.push(DiscardCards(seat=seat, what=what, count=n))
+    s.push(DiscardCards(seat=seat, what=what, count=n, why=s.cause()))
 
 
 @WORDS("gain_level")
 def _gain_level(s: RelicState, seat: int, e: Effect, src: str) -> None:
     for _ in range(int(e["n"])):
-        s.push(LevelUp(seat=seat))
+        s.push(LevelUp(seat=seat, why=s.cause()))
 
 
 @WORDS("complete_mission")
@@ -154,12 +156,12 @@ def _gain_charge(s: RelicState, seat: int, e: Effect, src: str) -> None:
     if len(opts) == 1:
         add_charge(s, seat, opts[0], int(e["n"]))
     elif opts:
-        s.push(ChargeTarget(seat=seat, amount=int(e["n"])))
+        s.push(ChargeTarget(seat=seat, amount=int(e["n"]), why=s.cause()))
 
 
 def add_charge(s: RelicState, seat: int, x: str, n: int) -> None:
     s.charges[x] = s.charges.get(x, 0) + n
-    s.say(f"{s.who(seat)} adds {n} charge(s) to {s.label(x)} ({s.charges[x]})")
+    s.say(f"{s.who(seat)} adds {plural(n, 'charge')} to {s.label(x)} (now {s.charges[x]})")
 
 
 @WORDS("remove_corruption")
@@ -170,16 +172,16 @@ def _remove_corruption(s: RelicState, seat: int, e: Effect, src: str) -> None:
         return
     if len(pool) <= n:
         for x in pool:
-            remove_corruption(s, seat, x)
+            remove_corruption(s, seat, x, s.cause())
         check_threshold(s, seat)
         return
-    s.push(Purge(seat=seat, count=n))
+    s.push(Purge(seat=seat, count=n, why=s.cause()))
 
 
 @WORDS("miss_turn")
 def _miss_turn(s: RelicState, seat: int, e: Effect, src: str) -> None:
     s.skips[seat] += 1
-    s.say(f"{s.who(seat)} misses a turn")
+    s.say(with_cause(f"{s.who(seat)} will miss a turn", s.cause()))
     s.turn_ends(seat)
 
 
@@ -191,9 +193,10 @@ def _win_game(s: RelicState, seat: int, e: Effect, src: str) -> None:
 @WORDS("scenario_token")
 def _scenario_token(s: RelicState, seat: int, e: Effect, src: str) -> None:
     s.scenario_tokens[seat] += 1
-    s.say(f"{s.who(seat)} places a character token on the scenario sheet ({s.scenario_tokens[seat]})")
+    s.say(f"{s.who(seat)} places a character token on the scenario sheet (now {s.scenario_tokens[seat]} of "
+          f"{int(e['need'])})")
     if s.scenario_tokens[seat] >= int(e["need"]):
-        s.push_effects(seat, s.data.lists.of(e["then"]), src)
+        s.push_effects(seat, s.data.lists.of(e["then"]), src, s.cause_why)
 
 
 # -- rolls, choices and questions --------------------------------------------------------------------------------
@@ -201,40 +204,42 @@ def _scenario_token(s: RelicState, seat: int, e: Effect, src: str) -> None:
 def _test(s: RelicState, seat: int, e: Effect, src: str) -> None:
     lists = s.data.lists
     s.push(SkillTest(seat=seat, attribute=AI[str(e["attribute"])], target=int(e["target"]),
-                     on_pass=lists.of(e["then_pass"]), on_fail=lists.of(e["then_fail"])))
+                     on_pass=lists.of(e["then_pass"]), on_fail=lists.of(e["then_fail"]), source=src))
 
 
 @WORDS("battle")
 def _battle(s: RelicState, seat: int, e: Effect, src: str) -> None:
     lists = s.data.lists
     s.push(Battle(seat=seat, attribute=AI[str(e["attribute"])], value=int(e["value"]), foe_name=str(e["foe"]),
-                  on_win=lists.of(e["then_win"]), on_lose=lists.of(e["then_lose"])))
+                  on_win=lists.of(e["then_win"]), on_lose=lists.of(e["then_lose"]), source=src))
 
 
 @WORDS("roll")
 def _roll(s: RelicState, seat: int, e: Effect, src: str) -> None:
     v = s.roll()
-    s.say(f"{s.who(seat)} rolls {v}")
+    s.say(with_cause(f"{s.who(seat)} rolls {v}", s.cause()))
     for r in e["results"]:
         if v in r["faces"]:
-            s.push_effects(seat, s.data.lists.of(r["then"]), src)
+            s.push_effects(seat, s.data.lists.of(r["then"]), src, s.cause_why)
             break
 
 
 @WORDS("may")
 def _may(s: RelicState, seat: int, e: Effect, src: str) -> None:
-    s.push(May(seat=seat, effects=s.data.lists.of(e["then"]), source=src))
+    s.push(May(seat=seat, effects=s.data.lists.of(e["then"]), source=src, why=s.cause_why))
 
 
 @WORDS("pay")
 def _pay(s: RelicState, seat: int, e: Effect, src: str) -> None:
     if s.influence[seat] >= int(e["influence"]):
-        s.push(Pay(seat=seat, cost=int(e["influence"]), effects=s.data.lists.of(e["then"]), source=src))
+        s.push(Pay(seat=seat, cost=int(e["influence"]), effects=s.data.lists.of(e["then"]), source=src,
+                   why=s.cause_why))
 
 
 @WORDS("choose")
 def _choose(s: RelicState, seat: int, e: Effect, src: str) -> None:
-    s.push(Choose(seat=seat, options=tuple(s.data.lists.of(o["then"]) for o in e["options"]), source=src))
+    s.push(Choose(seat=seat, options=tuple(s.data.lists.of(o["then"]) for o in e["options"]), source=src,
+                  why=s.cause_why))
 
 
 @WORDS("each_player")
@@ -245,7 +250,7 @@ def _each_player(s: RelicState, seat: int, e: Effect, src: str) -> None:
     for t in reversed(seats):
         if s.eliminated[t] or (e.get("others") and t == seat):
             continue
-        s.push_effects(t, s.data.lists.of(e["then"]), src)
+        s.push_effects(t, s.data.lists.of(e["then"]), src, s.cause_why)
 
 
 @WORDS("add_score")
@@ -253,14 +258,14 @@ def _add_score(s: RelicState, seat: int, e: Effect, src: str) -> None:
     for f in reversed(s.stack):
         if isinstance(f, (Battle, SkillTest)) and f.seat == seat:
             f.bonus += int(e["n"])
-            s.say(f"{s.who(seat)} adds {int(e['n'])} to the score")
+            s.say(with_cause(f"{s.who(seat)} adds {int(e['n'])} to the score", s.cause()))
             break
 
 
 # -- shops -------------------------------------------------------------------------------------------------------
 @WORDS("buy_power")
 def _buy_power(s: RelicState, seat: int, e: Effect, src: str) -> None:
-    s.push(BuyPower(seat=seat, price=int(e["price"])))
+    s.push(BuyPower(seat=seat, price=int(e["price"]), source=src))
 
 
 @WORDS("buy_wargear")
@@ -275,7 +280,7 @@ def _buy_wargear(s: RelicState, seat: int, e: Effect, src: str) -> None:
         s.revealed.append(x)
     if s.revealed:
         s.say(f"{s.who(seat)} reveals {', '.join(s.label(x) for x in s.revealed)}")
-        s.push(BuyWargear(seat=seat))
+        s.push(BuyWargear(seat=seat, source=src))
 
 
 # -- moving ------------------------------------------------------------------------------------------------------
@@ -308,7 +313,7 @@ def _move_to(s: RelicState, seat: int, e: Effect, src: str) -> None:
 def _move_any(s: RelicState, seat: int, e: Effect, src: str) -> None:
     if s.space_of(seat).tier in ("inner", "centre"):
         return
-    s.push(MoveAny(seat=seat, tier=str(e["tier"])))
+    s.push(MoveAny(seat=seat, tier=str(e["tier"]), why=s.cause()))
 
 
 @WORDS("move_bonus")
@@ -317,7 +322,7 @@ def _move_bonus(s: RelicState, seat: int, e: Effect, src: str) -> None:
     if f is not None and int(e.get("n", 0)):
         f.bonus += int(e["n"])
         f.points = max(0, f.points + int(e["n"])) if f.step >= MOVE_DIRECTION else f.points
-        s.say(f"{s.who(seat)}'s movement score this turn is {int(e['n']):+d}")
+        s.say(with_cause(f"{s.who(seat)}'s movement score this turn is {int(e['n']):+d}", s.cause()))
 
 
 @WORDS("move_extra")
@@ -325,12 +330,13 @@ def _move_extra(s: RelicState, seat: int, e: Effect, src: str) -> None:
     f = s.nearest(Movement, seat)
     if f is not None:
         f.extra += int(e["n"])
-        s.say(f"{s.who(seat)} may move up to {int(e['n'])} more spaces at the end of the move")
+        s.say(with_cause(f"{s.who(seat)} may move up to {plural(int(e['n']), 'more space', 'more spaces')} at the "
+                         f"end of the move", s.cause()))
 
 
 @WORDS("end_engagement")
 def _end_engagement(s: RelicState, seat: int, e: Effect, src: str) -> None:
-    s.say(f"{s.who(seat)}'s Engagement phase ends")
+    s.say(with_cause(f"{s.who(seat)}'s Engagement phase ends", s.cause()))
     s.end_engagement()
 
 
@@ -365,7 +371,8 @@ def warp(s: RelicState, seat: int, spend: bool) -> None:
             break
         here = nxt
     s.positions[seat] = here
-    s.say(f"{s.who(seat)} skips ahead {k} space(s)" + (f" ({', '.join(why)})" if why else "") +
+    # "space(s)": the shipped scenario relic-warp-rift.toml quotes this line
+    s.say(f"{s.who(seat)} skips ahead {k} {'space' if k == 1 else 'spaces'}" + (f" ({', '.join(why)})" if why else "") +
           f" to {D.spaces[here].name}")
     resolve_space(s, seat)
 

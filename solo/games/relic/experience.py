@@ -2,8 +2,14 @@
 rewards from the character sheet), three completed missions for a relic, draw a Mission when none is active,
 discard down to the Power and asset limits. Also the pending work of drawing Corruption and Mission cards.
 
-Action keys: ``level N`` (spend trophies for N levels), ``relic``, ``discard X``, ``end``, ``mission X`` (the
-mission to keep), ``take X`` (a relic, in ``questions.py``).
+Action keys: ``spend X`` / ``unspend X`` (set trophy X aside to spend, or take it back), ``level N`` (spend the
+trophies set aside, for the N levels they are worth; with none set aside, the cheapest trophies worth N levels),
+``relic``, ``discard X``, ``end``, ``mission X`` (the mission to keep), ``take X`` (a relic, in ``questions.py``).
+
+Spending trophies (relic.txt, Experience Phase, 1. Spend Trophies: "They may spend any number of trophies; however,
+any excess trophy points above multiples of six are lost"): the player chooses the trophies. They set aside the
+ones they mean to spend, one by one, and then spend them; points above a multiple of six are lost, as the rulebook
+says, and the option says so before they choose it.
 """
 
 from __future__ import annotations
@@ -34,17 +40,35 @@ if TYPE_CHECKING:
     from .state import RelicState
 
 
-def _level_options(s: RelicState, seat: int) -> list[Action]:
+def aside_points(s: RelicState, f: Experience) -> int:
+    """The trophy points of the trophies set aside to spend (those still held)."""
+    return sum(s.data.cards[x].value for x in f.aside if x in s.trophies[f.seat])
+
+
+def _trophy_options(s: RelicState, f: Experience) -> list[Action]:
+    """Levels for trophies, when the seat's trophies are worth a level: spend the set-aside ones (or, with none set
+    aside, the cheapest worth N levels), set one more aside, take one back."""
+    seat = f.seat
     pts = s.trophy_points(seat)
-    return [Action("level", str(n)) for n in range(1, pts // TROPHY_POINTS + 1)]
+    if pts < TROPHY_POINTS:
+        return []
+    if f.aside:
+        n = aside_points(s, f) // TROPHY_POINTS
+        out = [Action("level", str(n))] if n else []
+    else:
+        out = [Action("level", str(n)) for n in range(1, pts // TROPHY_POINTS + 1)]
+    out.extend(Action("spend", x) for x in one_per_design(sorted(x for x in s.trophies[seat] if x not in f.aside)))
+    out.extend(Action("unspend", x) for x in f.aside)
+    return out
 
 
 def _relic_ok(s: RelicState, seat: int) -> bool:
     return s.completed_count(seat) >= RELIC_MISSIONS and bool(s.decks["relic"] or s.discards["relic"])
 
 
-def _options(s: RelicState, seat: int) -> list[Action]:
-    out = [Action("end"), *_level_options(s, seat)]
+def _options(s: RelicState, f: Experience) -> list[Action]:
+    seat = f.seat
+    out = [Action("end"), *_trophy_options(s, f)]
     if _relic_ok(s, seat):
         out.append(Action("relic"))
     out.extend(plays(s, seat, "exp"))
@@ -58,7 +82,7 @@ def run_experience(s: RelicState, f: Experience) -> bool:
     seat = f.seat
     st = f.step
     if st == EXPERIENCE_SPEND:
-        if len(_options(s, seat)) > 1:
+        if len(_options(s, f)) > 1:
             return True
         f.step = EXPERIENCE_MISSION
         return False
@@ -77,7 +101,7 @@ def run_experience(s: RelicState, f: Experience) -> bool:
 def experience_legal(s: RelicState, f: Experience) -> list[Action]:
     seat = f.seat
     if f.step == EXPERIENCE_SPEND:
-        return _options(s, seat)
+        return _options(s, f)
     if len(s.hands[seat]) > s.power_limit(seat):
         return [Action("discard", x) for x in one_per_design(s.hands[seat])]
     return [Action("discard", x) for x in sorted(s.assets[seat])]
@@ -105,17 +129,27 @@ def experience_apply(s: RelicState, f: Experience, a: Action) -> None:
     k = a.kind
     if k == "end":
         f.step = EXPERIENCE_MISSION
+        f.aside = ()
     elif k == "discard":
-        discard_owned(s, seat, a.a)
+        discard_owned(s, seat, a.a, "down to the limits" if f.step == EXPERIENCE_LIMITS else "")
+    elif k == "spend":
+        f.aside = (*f.aside, a.a)
+    elif k == "unspend":
+        f.aside = tuple(x for x in f.aside if x != a.a)
     elif k == "level":
         n = int(a.a)
-        spend = trophies_for(s, seat, n)
+        spend = [x for x in f.aside if x in s.trophies[seat]] if f.aside else trophies_for(s, seat, n)
+        f.aside = ()
         for x in spend:
             s.trophies[seat].remove(x)
             s.discard(x)
-        s.say(f"{s.who(seat)} spends trophies worth {sum(s.data.cards[x].value for x in spend)} for {n} level(s)")
+        pts = sum(s.data.cards[x].value for x in spend)
+        lost = pts - n * TROPHY_POINTS
+        s.say(f"{s.who(seat)} spends {len(spend)} {'trophy' if len(spend) == 1 else 'trophies'} worth {pts} points "
+              f"({', '.join(s.label(x) for x in spend)}) for {n} {'level' if n == 1 else 'levels'}" +
+              (f"; {lost} {'point is' if lost == 1 else 'points are'} lost" if lost else ""))
         for _ in range(n):
-            s.push(LevelUp(seat=seat))
+            s.push(LevelUp(seat=seat, why="trophies spent"))
     elif k == "relic":
         _buy_relic(s, seat)
     else:
@@ -164,8 +198,9 @@ def run_level_up(s: RelicState, f: LevelUp) -> bool:
             complete_from_deck(s, seat, 1)
             return False
         s.level[seat] += 1
-        s.say(f"{s.who(seat)} reaches level {s.level[seat]}")
-        s.push_effects(seat, s.data.characters[s.characters[seat]].rewards[s.level[seat] - 1], s.characters[seat])
+        s.say(f"{s.who(seat)} reaches level {s.level[seat]}" + (f": {f.why}" if f.why else ""))
+        s.push_effects(seat, s.data.characters[s.characters[seat]].rewards[s.level[seat] - 1], s.characters[seat],
+                       f"the level {s.level[seat]} reward of the {s.data.characters[s.characters[seat]].name}")
     elif st == LEVEL_TRIGGERS:
         f.step = LEVEL_CHECK
         s.push_whens(seat, "level_up")
@@ -183,7 +218,7 @@ def run_draw_corruption(s: RelicState, f: DrawCorruption) -> bool:
         s.pop(f)
         return False
     f.count -= 1
-    if corruption_step(s, seat):
+    if corruption_step(s, seat, f.why):
         f.count = 0  # corrupted: the rest of the draw is not made
     return False
 

@@ -10,43 +10,46 @@ from wizprint.cards.model import Effect
 
 from .data import AI, ATTRS, MAX_STAT, VANQUISHED_SPACE
 from .pending import ChooseAttribute, Corrupted, Effects, RelicPending
+from .texts import cause, plural, with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState
 
 
 # -- attributes, Life, influence ---------------------------------------------------------------------------------
-def gain(s: RelicState, seat: int, stat: str, n: int) -> None:
-    """Seat ``seat`` gains ``n`` of ``stat`` (an attribute, ``attribute`` of its choice, ``life``, ``influence``)."""
+def gain(s: RelicState, seat: int, stat: str, n: int, why: str = "") -> None:
+    """Seat ``seat`` gains ``n`` of ``stat`` (an attribute, ``attribute`` of its choice, ``life``, ``influence``);
+    ``why``: the cause the log gives."""
     if stat == "influence":
         s.influence[seat] += n
-        s.say(f"{s.who(seat)} gains {n} influence ({s.influence[seat]})")
+        s.say(with_cause(f"{s.who(seat)} gains {n} influence (now {s.influence[seat]})", why))
     elif stat == "life":
         if not s.can(seat, "heal"):
-            s.say(f"{s.who(seat)} cannot gain Life")
+            s.say(with_cause(f"{s.who(seat)} cannot gain Life (a card forbids it)", why))
             return
         s.life[seat] = min(MAX_STAT, s.life[seat] + n)
-        s.say(f"{s.who(seat)} gains {n} Life ({s.life[seat]})")
+        s.say(with_cause(f"{s.who(seat)} gains {n} Life (now {s.life[seat]})", why))
     elif stat == "attribute":
         opts = [a for a in ATTRS if s.attributes[seat][AI[a]] < MAX_STAT]
         if len(opts) == 1:
-            gain(s, seat, opts[0], n)
+            gain(s, seat, opts[0], n, why)
         elif opts:
-            s.stack.append(ChooseAttribute(seat=seat, options=tuple(opts), amount=n, gain=True))
+            s.stack.append(ChooseAttribute(seat=seat, options=tuple(opts), amount=n, gain=True, why=why))
     else:
         i = AI[stat]
         s.attributes[seat][i] = min(MAX_STAT, s.attributes[seat][i] + n)
-        s.say(f"{s.who(seat)} gains {n} {stat.capitalize()} ({s.attributes[seat][i]})")
+        s.say(with_cause(f"{s.who(seat)} gains {n} {stat.capitalize()} (now {s.attributes[seat][i]})", why))
 
 
-def lose(s: RelicState, seat: int, stat: str, n: int) -> None:
-    """Seat ``seat`` loses ``n`` of ``stat`` (also ``highest`` or ``lowest`` attribute); no Life left: vanquished."""
+def lose(s: RelicState, seat: int, stat: str, n: int, why: str = "") -> None:
+    """Seat ``seat`` loses ``n`` of ``stat`` (also ``highest`` or ``lowest`` attribute); no Life left: vanquished.
+    ``why``: the cause the log gives."""
     if stat == "influence":
         s.influence[seat] = max(0, s.influence[seat] - n)
-        s.say(f"{s.who(seat)} loses {n} influence ({s.influence[seat]})")
+        s.say(with_cause(f"{s.who(seat)} loses {n} influence (now {s.influence[seat]})", why))
     elif stat == "life":
         s.life[seat] = max(0, s.life[seat] - n)
-        s.say(f"{s.who(seat)} loses {n} Life ({s.life[seat]})")
+        s.say(with_cause(f"{s.who(seat)} loses {n} Life (now {s.life[seat]})", why))
         if s.life[seat] == 0:
             vanquish(s, seat)
     elif stat in ("attribute", "highest", "lowest"):
@@ -57,19 +60,21 @@ def lose(s: RelicState, seat: int, stat: str, n: int) -> None:
             best = max(a) if stat == "highest" else min(a)
             opts = [x for x in ATTRS if a[AI[x]] == best]
         if len(opts) == 1:
-            lose(s, seat, opts[0], n)
+            lose(s, seat, opts[0], n, why)
         elif opts:
-            s.stack.append(ChooseAttribute(seat=seat, options=tuple(opts), amount=n, gain=False))
+            s.stack.append(ChooseAttribute(seat=seat, options=tuple(opts), amount=n, gain=False,
+                                           highest=stat if stat != "attribute" else "", why=why))
     else:
         i = AI[stat]
         s.attributes[seat][i] = max(1, s.attributes[seat][i] - n)
-        s.say(f"{s.who(seat)} loses {n} {stat.capitalize()} ({s.attributes[seat][i]})")
+        s.say(with_cause(f"{s.who(seat)} loses {n} {stat.capitalize()} (now {s.attributes[seat][i]})", why))
 
 
 # -- vanquished, corrupted, eliminated, winning ------------------------------------------------------------------
 def _triggers(s: RelicState, seat: int, event: str) -> list[RelicPending]:
     """The seat's abilities for ``event`` as pending work in stack order (the first to resolve last)."""
-    return [Effects(seat=seat, effects=lid, source=src) for lid, src in reversed(s.whens(seat, event))]
+    return [Effects(seat=seat, effects=lid, source=src, why=cause(s.data, src, event))
+            for lid, src in reversed(s.whens(seat, event))]
 
 
 def vanquish(s: RelicState, seat: int) -> None:
@@ -84,8 +89,9 @@ def vanquish(s: RelicState, seat: int) -> None:
     s.influence[seat] = 0
     s.life[seat] = D.characters[s.characters[seat]].life
     s.positions[seat] = VANQUISHED_SPACE
-    s.say(f"{s.who(seat)} is vanquished: discards {lost_p} Power card(s) and {lost_t} trophies, loses all "
-          f"influence, Life back to {s.life[seat]}, moves to {D.spaces[VANQUISHED_SPACE].name}")
+    s.say(f"{s.who(seat)} is vanquished (no Life left): discards {plural(lost_p, 'Power card')} and "
+          f"{plural(lost_t, 'trophy', 'trophies')}, loses all influence, Life back to {s.life[seat]}, moves to "
+          f"{D.spaces[VANQUISHED_SPACE].name}")
     trig = _triggers(s, seat, "vanquished")
     if s.turn_ends(seat):
         s.after_turn.extend(trig)
@@ -102,10 +108,11 @@ def corrupted(s: RelicState, seat: int) -> None:
     old = s.characters[seat]
     s.retired_characters.append(old)
     if not s.unused_characters:
-        s.say(f"{s.who(seat)} is corrupted and no character is left: eliminated")
+        s.say(f"{s.who(seat)} is corrupted and no character sheet is left: eliminated")
         eliminate(s, seat)
         return
-    s.say(f"{s.who(seat)} is corrupted: {D.characters[old].name} is lost")
+    s.say(f"{s.who(seat)} is corrupted: the {D.characters[old].name} is lost, with every Power card, trophy, "
+          f"Corruption card and influence")
     s.turn_ends(seat)
     # relic.txt, Corrupted Players: the player may choose not to start a new character and lose the game instead
     (s.after_turn if s.turn_cut_short else s.stack).append(Corrupted(seat=seat))
@@ -172,9 +179,10 @@ def complete_mission(s: RelicState, seat: int) -> None:
     s.mission_progress[seat] = 0
     s.note_play(seat, m)
     s.say(f"{s.who(seat)} completes the mission {s.label(m)} ({s.completed_count(seat)} completed)")
-    items = [(s.data.cards[m].reward, m)] + [(lid, src) for lid, src in s.whens(seat, "mission")
-                                             if src == s.scenario]
-    s.push_effect_lists(seat, items)
+    # the reward first, then the scenario's "on completing a mission" abilities (the first on top of the stack)
+    for lid, src in reversed([(lid, src) for lid, src in s.whens(seat, "mission") if src == s.scenario]):
+        s.push_effects(seat, lid, src, cause(s.data, src, "mission"))
+    s.push_effects(seat, s.data.cards[m].reward, m, f"the reward of the mission {s.data.cards[m].name}")
 
 
 def check_level(s: RelicState, seat: int) -> None:
@@ -239,9 +247,12 @@ def complete_from_deck(s: RelicState, seat: int, n: int) -> None:
 
 
 # -- corruption --------------------------------------------------------------------------------------------------
-def corruption_step(s: RelicState, seat: int) -> bool:
-    """Draw one Corruption card for the seat: corrupted at the threshold (True); else face up if it activates."""
+def corruption_step(s: RelicState, seat: int, why: str = "") -> bool:
+    """Draw one Corruption card for the seat: corrupted at the threshold (True); else face up if it activates
+    (``why``: the cause the log gives)."""
     x = s.take_top("corruption")
+    if x and why:
+        s.say(f"{s.who(seat)} must draw a Corruption card: {why}")
     if not x:
         s.say("The Corruption deck is empty: no card is drawn")
         return False
@@ -262,7 +273,8 @@ def corruption_step(s: RelicState, seat: int) -> bool:
     if c.activation <= count:
         s.corruption_face_up[seat].append(x)
         s.note_play(seat, x)
-        s.say(f"{s.who(seat)} draws {s.label(x)}: activation {c.activation} <= {count}, it activates")
+        s.say(f"{s.who(seat)} draws {s.label(x)}: activation {c.activation} <= {count}, it activates (face up: "
+              f"{plural(count, 'Corruption card')} held)")
         s.push_effects(seat, c.effects, x)
     else:
         s.corruption_face_down[seat].append(x)
@@ -276,31 +288,32 @@ def check_threshold(s: RelicState, seat: int) -> None:
         corrupted(s, seat)
 
 
-def remove_corruption(s: RelicState, seat: int, x: str) -> None:
+def remove_corruption(s: RelicState, seat: int, x: str, why: str = "") -> None:
     if x in s.corruption_face_up[seat]:
         s.corruption_face_up[seat].remove(x)
     else:
         s.corruption_face_down[seat].remove(x)
     s.discard(x)
-    s.say(f"{s.who(seat)} discards the Corruption card {s.label(x)}")
+    s.say(with_cause(f"{s.who(seat)} discards the Corruption card {s.label(x)}", why))
 
 
-def discard_owned(s: RelicState, seat: int, x: str) -> None:
-    """The seat discards one of its cards: a Power card, an asset, a trophy or a Corruption card."""
+def discard_owned(s: RelicState, seat: int, x: str, why: str = "") -> None:
+    """The seat discards one of its cards: a Power card, an asset, a trophy or a Corruption card (``why``: the
+    cause the log gives)."""
     if x in s.hands[seat]:
         s.hands[seat].remove(x)
         s.discard(x)
-        s.say(f"{s.who(seat)} discards {s.label(x)}")
+        s.say(with_cause(f"{s.who(seat)} discards {s.label(x)}", why))
     elif x in s.assets[seat]:
         s.lose_asset(seat, x)
-        s.say(f"{s.who(seat)} discards {s.label(x)}")
+        s.say(with_cause(f"{s.who(seat)} discards {s.label(x)}", why))
         check_threshold(s, seat)
     elif x in s.trophies[seat]:
         s.trophies[seat].remove(x)
         s.discard(x)
-        s.say(f"{s.who(seat)} discards the trophy {s.label(x)}")
+        s.say(with_cause(f"{s.who(seat)} discards the trophy {s.label(x)}", why))
     else:
-        remove_corruption(s, seat, x)
+        remove_corruption(s, seat, x, why)
 
 
 def discardable(s: RelicState, seat: int, what: str) -> list[str]:

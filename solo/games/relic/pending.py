@@ -121,6 +121,7 @@ class Movement(Rolling):
     extra: int = 0  # spaces the player may still move at the end
     rift: bool = False  # the player entered the Warp Rift from the Guardian's space before rolling
     box: str = ""  # the space whose movement box waits for a decision
+    late: bool = False  # the player declined the window after the move (Forced March: "move up to 2 more spaces")
 
 
 class DiceStep(enum.IntEnum):
@@ -225,6 +226,7 @@ class Battle(Rolling):
     armour_locked: bool = False
     bonus: int = 0  # added to the player's score this battle
     enemy_roll: int = 0
+    source: str = ""  # a printed foe: the space, card or scenario it is printed on
 
 
 @declare
@@ -238,6 +240,7 @@ class LoseLife(RelicPending):
     """A lost battle costs 1 Life (after the enemies' penalties)."""
 
     kind = "lose_life"
+    why: str = ""  # the battle lost, for the log
 
 
 @declare
@@ -263,6 +266,7 @@ class SkillTest(Rolling):
     on_fail: int = 0
     mission: str = ""  # the mission whose objective this test attempts
     bonus: int = 0
+    source: str = ""  # the space, card or scenario that asks for the test
 
 
 # -- experience, corruption and missions -------------------------------------------------------------------------
@@ -279,6 +283,7 @@ class ExperienceStep(enum.IntEnum):
 class Experience(RelicPending):
     kind = "experience"
     step: ExperienceStep = ExperienceStep.SPEND
+    aside: tuple[str, ...] = ()  # the trophies the player has set aside to spend for levels
 
 
 class LevelStep(enum.IntEnum):
@@ -294,12 +299,14 @@ class LevelStep(enum.IntEnum):
 class LevelUp(RelicPending):
     kind = "level_up"
     step: LevelStep = LevelStep.RAISE
+    why: str = ""  # what gives the level, for the log
 
 
 @declare
 class DrawCorruption(RelicPending):
     kind = "draw_corruption"
     count: int = 0
+    why: str = ""
 
 
 @declare
@@ -307,6 +314,7 @@ class DrawMission(RelicPending):
     kind = "draw_mission"
     count: int = 0
     drawn: str = ""  # a Mission drawn while one is active: decide which to keep
+    why: str = ""
 
 
 @declare
@@ -317,6 +325,7 @@ class Effects(RelicPending):
     effects: int = 0
     index: int = 0
     source: str = ""  # the card, space, character or scenario it is printed on
+    why: str = ""  # what makes it happen, for the log ("" : said from the source)
 
 
 # -- questions: an effect waits for the seat's decision ----------------------------------------------------------
@@ -330,6 +339,7 @@ class May(Question):
     kind = "may"
     effects: int = 0
     source: str = ""
+    why: str = ""
 
 
 @declare
@@ -338,6 +348,7 @@ class Pay(Question):
     cost: int = 0
     effects: int = 0
     source: str = ""
+    why: str = ""
 
 
 @declare
@@ -345,6 +356,7 @@ class Choose(Question):
     kind = "choose"
     options: tuple[int, ...] = ()  # an effect list per option
     source: str = ""
+    why: str = ""
 
 
 @declare
@@ -353,12 +365,15 @@ class ChooseAttribute(Question):
     options: tuple[str, ...] = ()
     amount: int = 0
     gain: bool = True  # gain, or lose
+    highest: str = ""  # "highest" or "lowest" when the choice breaks a tie; "" any attribute
+    why: str = ""
 
 
 @declare
 class ChargeTarget(Question):
     kind = "charge_target"
     amount: int = 0
+    why: str = ""
 
 
 @declare
@@ -366,6 +381,7 @@ class DiscardCards(Question):
     kind = "discard"
     what: str = ""  # power, corruption, trophy, asset, or a deck of assets
     count: int = 0
+    why: str = ""
 
 
 @declare
@@ -374,23 +390,27 @@ class Purge(Question):
 
     kind = "purge"
     count: int = 0
+    why: str = ""
 
 
 @declare
 class MoveAny(Question):
     kind = "move_any"
     tier: str = ""
+    why: str = ""
 
 
 @declare
 class BuyPower(Question):
     kind = "buy_power"
     price: int = 0
+    source: str = ""  # the space or card that sells them
 
 
 @declare
 class BuyWargear(Question):
     kind = "buy_wargear"
+    source: str = ""
 
 
 @declare
@@ -437,6 +457,9 @@ class BattleResult(LastResult):
     player: int = 0  # the player's battle score
     enemy: int = 0
     enemy_roll: int = 0
+    seat: int = 0  # whose battle it was
+    foe: str = ""  # the enemies' names
+    attribute: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return {"player": self.player, "enemy": self.enemy, "roll": self.roll, "enemy_roll": self.enemy_roll,
@@ -448,6 +471,9 @@ class SkillTestResult(LastResult):
     kind = "test"
     score: int = 0
     target: int = 0
+    seat: int = 0  # whose test it was
+    attribute: int = 0
+    what: str = ""  # the test in words ("the Willpower 8 test at Underhive Sump-Market")
 
     def as_dict(self) -> dict[str, int]:
         return {"test": self.score, "target": self.target, "result": self.result, "roll": self.roll}

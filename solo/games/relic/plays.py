@@ -1,6 +1,7 @@
 """What a seat may play in a window (relic.txt, Power Cards, Charges, Timing): Power cards played for their ability
 or their number, charges spent and one-shot uses of assets. A window is the Movement phase (``move``), the
-Exploration and Engagement phases (``eng``), a battle, a test or the Experience phase (``exp``).
+Exploration and Engagement phases (``eng``), a battle, a test or the Experience phase (``exp``); ``move_end`` is the
+end of the move, after the movement roll, where the Movement phase's abilities that add spaces are played.
 
 Action keys: ``play PW10`` (a Power card's ability), ``number PW05`` (its number instead of a roll), ``charge WG01``
 (spend a charge), ``use TR38`` (discard an asset for its ability), ``evade X PW08`` (a Power card that evades)."""
@@ -26,8 +27,10 @@ def useful(purpose: str, win: str, free: bool) -> bool:
         return win in ("battle", "test")
     if purpose in ("reroll", "evade", ""):
         return False
-    if purpose in ("move_extra", "move_bonus"):
+    if purpose == "move_bonus":
         return win == "move"
+    if purpose == "move_extra":  # "move up to N more spaces in the same direction": once the move is made
+        return win == "move_end"
     if purpose in ("move_any", "move_to", "cross", "draw_threat"):
         return win == "eng" and free
     return True
@@ -67,7 +70,7 @@ def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> list
     for x in one_per_design(s.hands[seat]):
         c = C[x]
         tw = TIMING_WINDOWS.get(c.timing, "")
-        if tw != "*" and tw != win:
+        if tw != "*" and tw != win and not (tw == "move" and win == "move_end"):
             continue
         p = D.purpose(c.effects)
         if p == "evade":
@@ -82,12 +85,14 @@ def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> list
             continue
         for moment, lid in c.passives.charge:
             mw = TIMING_WINDOWS[moment]
+            mw = "move_end" if mw == "move" and win == "move_end" else mw
             if (mw == "*" or mw == win) and s.charges.get(a, 0) > 0 and a not in s.spent and \
                     useful(D.purpose(lid), win, free):
                 out.append(Action("charge", a))
                 break
         for moment, lid in c.passives.use:
             mw = TIMING_WINDOWS[moment]
+            mw = "move_end" if mw == "move" and win == "move_end" else mw
             if (mw == "*" or mw == win) and useful(D.purpose(lid), win, free):
                 out.append(Action("use", a))
                 break

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from wizprint.solo.kernel import Action, one_per_design
 
+from .asking import source_name
 from .effects import add_charge, move_direct, warp
 from .experience import take_relic
 from .heroes import (
@@ -43,6 +44,7 @@ from .pending import (
     TakeRelic,
     WarpSkip,
 )
+from .texts import cause, plural, with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -66,7 +68,7 @@ def _yes_no(s: RelicState, f: Question) -> list[Action]:
 def _may_apply(s: RelicState, f: May, a: Action) -> None:
     s.pop(f)
     if a.kind == "yes":
-        s.push_effects(f.seat, f.effects, f.source)
+        s.push_effects(f.seat, f.effects, f.source, f.why)
 
 
 @RULES.apply(Pay)
@@ -74,8 +76,8 @@ def _pay_apply(s: RelicState, f: Pay, a: Action) -> None:
     s.pop(f)
     if a.kind == "yes":
         s.influence[f.seat] -= f.cost
-        s.say(f"{s.who(f.seat)} spends {f.cost} influence")
-        s.push_effects(f.seat, f.effects, f.source)
+        s.say(with_cause(f"{s.who(f.seat)} spends {f.cost} influence", f.why or cause(s.data, f.source)))
+        s.push_effects(f.seat, f.effects, f.source, f.why)
 
 
 @RULES.legal(Choose)
@@ -86,7 +88,8 @@ def _choose_legal(s: RelicState, f: Choose) -> list[Action]:
 @RULES.apply(Choose)
 def _choose_apply(s: RelicState, f: Choose, a: Action) -> None:
     s.pop(f)
-    s.push_effects(f.seat, f.options[int(a.a) - 1], f.source)
+    s.say(f"{s.who(f.seat)} chooses option {a.a}" + (f" of {source_name(s.data, f.source)}" if f.source else ""))
+    s.push_effects(f.seat, f.options[int(a.a) - 1], f.source, f.why)
 
 
 @RULES.legal(ChooseAttribute)
@@ -98,9 +101,9 @@ def _stat_legal(s: RelicState, f: ChooseAttribute) -> list[Action]:
 def _stat_apply(s: RelicState, f: ChooseAttribute, a: Action) -> None:
     s.pop(f)
     if f.gain:
-        gain(s, f.seat, a.a, f.amount)
+        gain(s, f.seat, a.a, f.amount, f.why)
     else:
-        lose(s, f.seat, a.a, f.amount)
+        lose(s, f.seat, a.a, f.amount, f.why)
 
 
 @RULES.legal(ChargeTarget)
@@ -124,7 +127,7 @@ def _discard_legal(s: RelicState, f: DiscardCards) -> list[Action]:
 @RULES.apply(DiscardCards)
 def _discard_apply(s: RelicState, f: DiscardCards, a: Action) -> None:
     seat = f.seat
-    discard_owned(s, seat, a.a)
+    discard_owned(s, seat, a.a, f.why)
     f.count -= 1
     pool = discardable(s, seat, f.what)
     if f.count <= 0 or not pool:
@@ -132,7 +135,7 @@ def _discard_apply(s: RelicState, f: DiscardCards, a: Action) -> None:
     elif len(pool) <= f.count:
         s.pop(f)
         for x in pool:
-            discard_owned(s, seat, x)
+            discard_owned(s, seat, x, f.why)
 
 
 @RULES.legal(Purge)
@@ -174,7 +177,7 @@ def _buy_power_apply(s: RelicState, f: BuyPower, a: Action) -> None:
     n = int(a.a)
     if n:
         s.influence[f.seat] -= n * f.price
-        s.say(f"{s.who(f.seat)} spends {n * f.price} influence for {n} Power card(s)")
+        s.say(f"{s.who(f.seat)} spends {n * f.price} influence for {plural(n, 'Power card')}")
         s.draw_power(f.seat, n)
 
 

@@ -13,8 +13,9 @@ from dataclasses import field
 from typing import Any, TypeVar
 
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Checks, Commitments, Outcome, Rng, State, declare, zone, zone_map
+from wizprint.solo.kernel import Action, Checks, Commitments, Outcome, Rng, State, declare, transient, zone, zone_map
 
+from .asking import describe, question
 from .check import check_state
 from .data import (
     ATTRS,
@@ -42,7 +43,8 @@ from .pending import (
     RelicPending,
     Turn,
 )
-from .view import describe
+from .texts import cause
+from .view import PHASES, last_words
 
 P = TypeVar("P", bound=RelicPending)
 
@@ -90,6 +92,9 @@ class RelicState(State[RelicData]):
     turn_cut_short: bool = False  # the turn player's turn ends at once (vanquished, corrupted...)
     after_turn: list[RelicPending] = field(default_factory=list)  # work to run once a turn cut short is cleared
     last: LastResult | None = None
+    # the effect list resolving now, for the causes the log gives (set by ``run_effects``; never saved)
+    cause_src: str = transient("")
+    cause_why: str = transient("")
 
     SEATS_IN_RANGE = ("turn_player", "deciding")
 
@@ -281,14 +286,18 @@ class RelicState(State[RelicData]):
         return out
 
     def push_whens(self, s: int, event: str, traits: Sequence[str] = ()) -> None:
-        self.push_effect_lists(s, self.whens(s, event, traits))
+        """The seat's abilities triggered by ``event``, each with its cause for the log."""
+        for lid, src in reversed(self.whens(s, event, traits)):
+            self.push_effects(s, lid, src, cause(self.data, src, event))
 
-    def push_timed(self, s: int, items: Sequence[tuple[int, str]]) -> None:
+    def push_timed(self, s: int, items: Sequence[tuple[int, str]], event: str = "") -> None:
         """Abilities with the same timing word ("start", "end"): the active player chooses the order in which they
-        resolve (relic.txt, Timing Language); abilities that do the same thing (copies) need no choice."""
+        resolve (relic.txt, Timing Language); abilities that do the same thing (copies) need no choice. ``event``:
+        when they happen, for the causes the log gives."""
         items = [(lid, src) for lid, src in items if lid]
         if len({lid for lid, _ in items}) < 2:
-            self.push_effect_lists(s, items)
+            for lid, src in reversed(items):
+                self.push_effects(s, lid, src, cause(self.data, src, event) if event else "")
             return
         self.stack.append(OrderAbilities(seat=s, effects=tuple(lid for lid, _ in items),
                                          sources=tuple(src for _, src in items)))
@@ -348,6 +357,11 @@ class RelicState(State[RelicData]):
         """The pending work that waits now (the top of the stack), or None."""
         return self.stack[-1] if self.stack else None
 
+    def cause(self) -> str:
+        """Why the effect resolving now happens, for the log: the reason its list was pushed with, else what it is
+        printed on ("played Swift Advance", "the text box of Hab-Stack Tertius")."""
+        return self.cause_why or cause(self.data, self.cause_src)
+
     def push(self, f: P) -> P:
         self.stack.append(f)
         return f
@@ -356,13 +370,16 @@ class RelicState(State[RelicData]):
         if self.stack and self.stack[-1] is f:
             self.stack.pop()
 
-    def push_effects(self, s: int, lid: int, src: str = "") -> None:
+    def push_effects(self, s: int, lid: int, src: str = "", why: str = "") -> None:
+        """Effect list ``lid`` printed on ``src`` resolves next for seat s (``why``: the cause the log gives, when
+        the source alone does not say it)."""
         if lid:
-            self.stack.append(Effects(seat=s, effects=lid, source=src))
+            self.stack.append(Effects(seat=s, effects=lid, source=src, why=why))
 
-    def push_effect_lists(self, s: int, items: Sequence[tuple[int, str]]) -> None:
+    def push_effect_lists(self, s: int, items: Sequence[tuple[int, str]], why: str = "") -> None:
+        """Effect lists resolving in the order given (the first on top of the stack)."""
         for lid, src in reversed(items):
-            self.push_effects(s, lid, src)
+            self.push_effects(s, lid, src, why)
 
     def nearest(self, kind: type[P], s: int) -> P | None:
         """The topmost pending work of ``kind`` that belongs to seat s."""
@@ -397,7 +414,7 @@ class RelicState(State[RelicData]):
         self.discards[self.data.cards[x].deck].append(x)
         self.charges.pop(x, None)
 
-    def draw_power(self, s: int, n: int) -> None:
+    def draw_power(self, s: int, n: int, why: str = "") -> None:
         got = []
         for _ in range(n):
             x = self.take_top("power")
@@ -407,7 +424,8 @@ class RelicState(State[RelicData]):
             self.note_draw(s, x)
             got.append(x)
         if got:
-            self.say(f"{self.who(s)} draws {len(got)} Power card{'s' if len(got) > 1 else ''}")
+            self.say(f"{self.who(s)} draws {len(got)} Power card{'s' if len(got) > 1 else ''}" +
+                     (f": {why}" if why else ""))
             self.say(f"you draw {', '.join(self.label(x) for x in got)}", (s,))
 
     def gain_asset(self, s: int, x: str) -> None:
@@ -567,6 +585,9 @@ class RelicState(State[RelicData]):
             "stack": [{"kind": f.kind, **f.to_json()} for f in self.stack],
             "last": self.last.as_dict() if self.last is not None else {},
             "log": self.visible_log(seat),
+            "heading": self._heading(),
+            "last_words": last_words(self, seat),
+            "guardians": list(self.data.guardians),
         }
         bat = next((f for f in reversed(self.stack) if isinstance(f, Battle)), None)
         if bat is not None:
@@ -661,8 +682,18 @@ class RelicState(State[RelicData]):
             out[f"threshold.{s}"] = self.threshold(s) if self.characters[s] else 0
         return out
 
+    def _heading(self) -> str:
+        if self.phase == Phase.SELECT:
+            return "Choosing the characters"
+        if self.phase == Phase.OVER:
+            return "Game over"
+        return f"turn {self.turn_number}, {self.who(self.turn_player)}: {PHASES[str(self.phase)]}"
+
     def describe(self, action: Action) -> str:
         return describe(self, action)
+
+    def question(self) -> str:
+        return question(self)
 
 
 __all__ = ["Phase", "RelicState"]

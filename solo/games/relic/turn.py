@@ -3,7 +3,9 @@ number instead; choose a direction; movement boxes), Exploration (draw Threat ca
 (``battle.py``), Experience (``experience.py``) and the end of the turn.
 
 Action keys of the Movement phase: ``cw`` / ``acw`` (the direction), ``jump`` / ``pass`` (a movement box),
-``rift`` / ``pass`` (the Guardian of the Rift's box, with a relic), ``more`` / ``stop`` (extra spaces at the end).
+``rift`` / ``pass`` (the Guardian of the Rift's box, with a relic), ``more`` / ``stop`` (extra spaces at the end);
+once the move is made, ``play X`` / ``charge X`` / ``use X`` for an ability that adds spaces (Forced March: "move up
+to 2 more spaces in the same direction", played after the movement roll, as its words say) or ``stop``.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from .pending import (
     Turn,
     TurnStep,
 )
+from .plays import play, plays
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -65,7 +68,7 @@ def run_turn(s: RelicState, f: Turn) -> bool:
         f.step = _TURN_ORDER[st + 1]
     if st == TURN_START:
         s.phase = Phase.START
-        s.push_timed(p, s.whens(p, "turn_start"))
+        s.push_timed(p, s.whens(p, "turn_start"), "turn_start")
     elif st == TURN_MOVEMENT:
         s.phase = Phase.MOVEMENT
         s.push(Movement(seat=p))
@@ -74,21 +77,21 @@ def run_turn(s: RelicState, f: Turn) -> bool:
         explore(s, p)
         items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
                  if m == "exploration_end"]
-        s.push_timed(p, items + s.whens(p, "exploration_end"))
+        s.push_timed(p, items + s.whens(p, "exploration_end"), "exploration_end")
     elif st == TURN_ENGAGEMENT:
         s.phase = Phase.ENGAGEMENT
         s.push(Engagement(seat=p))
     elif st == TURN_ENGAGEMENT_END:
         items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
                  if m == "engagement_end"]
-        s.push_timed(p, items)
+        s.push_timed(p, items, "engagement_end")
     elif st == TURN_TROPHY_OBJECTIVE:
         check_trophies(s, p)
     elif st == TURN_EXPERIENCE:
         s.phase = Phase.EXPERIENCE
         s.push(Experience(seat=p))
     elif st == TURN_END:
-        s.push_timed(p, s.whens(p, "turn_end"))
+        s.push_timed(p, s.whens(p, "turn_end"), "turn_end")
     else:
         s.pop(f)
         s.start_turn(p)
@@ -120,7 +123,7 @@ def run_movement(s: RelicState, f: Movement) -> bool:
     D = s.data
     if st == MOVE_START:
         f.step = MOVE_ROLL
-        s.push_timed(seat, s.whens(seat, "movement_start"))
+        s.push_timed(seat, s.whens(seat, "movement_start"), "movement_start")
         return False
     if st == MOVE_ROLL:
         sp = s.space_of(seat)
@@ -161,7 +164,7 @@ def run_movement(s: RelicState, f: Movement) -> bool:
             enter(s, seat, f, s.next_space(s.positions[seat], f.direction))
             if f.box or f.step != MOVE_MOVING:
                 return bool(f.box)
-        if f.extra > 0:
+        if f.extra > 0 or (not f.late and f.direction and plays(s, seat, "move_end")):
             return True
         f.step = MOVE_END
         return False
@@ -184,7 +187,9 @@ def movement_legal(s: RelicState, f: Movement) -> list[Action]:
         if s.data.spaces[f.box].inner:
             return [Action("rift"), Action("pass")]
         return [Action("jump"), Action("pass")]
-    return [Action("more"), Action("stop")]
+    if f.extra > 0:
+        return [Action("more"), Action("stop")]
+    return [Action("stop"), *plays(s, f.seat, "move_end")]
 
 
 def _jump(s: RelicState, seat: int, f: Movement) -> None:
@@ -223,8 +228,11 @@ def movement_apply(s: RelicState, f: Movement, a: Action) -> None:
         f.extra -= 1
         enter(s, seat, f, s.next_space(s.positions[seat], f.direction))
         s.say(f"{s.who(seat)} moves one more space, to {s.data.spaces[s.positions[seat]].name}")
-    else:
+    elif k == "stop":
         f.extra = 0
+        f.late = True
+    else:
+        play(s, seat, a)
 
 
 # -- exploration -------------------------------------------------------------------------------------------------

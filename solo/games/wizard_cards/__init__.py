@@ -15,12 +15,12 @@ from .automaton import WizardCardsAutomaton, WizardCardsView
 from .data import WORDS, WizardCardsData
 from .setup import SETUP_KEYS, setup
 from .state import Phase, WizardCardsState
-from .view import view
+from .view import look, view
 
 ENGINE: EngineCode[WizardCardsState, WizardCardsData] = EngineCode(
     state=WizardCardsState, data=WizardCardsData, new_state=WizardCardsState.new, setup=setup,
     setup_keys=SETUP_KEYS, automaton=WizardCardsAutomaton, view=view, words=WizardCardsData.words,
-    handled=lambda: set(WORDS), doc=__doc__ or "",
+    handled=lambda: set(WORDS), look=look, doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "Phase", "WizardCardsAutomaton", "WizardCardsData", "WizardCardsState", "WizardCardsView"]

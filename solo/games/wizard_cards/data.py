@@ -44,6 +44,7 @@ class WizardCardsData(RulesData):
         self.sort_key = {c: (order.index(sp.school) if sp.school in order else 9, sp.magnitude, c)
                          for c, sp in self.spells.items()}
         self.jokers = [c for c, sp in self.spells.items() if sp.school == "wild"]
+        self.records = {r.id: r for r in game.cards("spells")}
 
     @property
     def instances(self) -> list[str]:
@@ -57,6 +58,14 @@ class WizardCardsData(RulesData):
         sp = self.spells[card]
         what = "Wild Magic 4" if sp.school == "wild" else f"{sp.school.capitalize()} {sp.magnitude}"
         return f"{card} {sp.name} ({what})"
+
+    def card_name(self, card: str) -> str:
+        """The printed title of a card (``Lesser Ward``; the spell name is ``spells[card].name``)."""
+        return self.records[card.split("#")[0]].name
+
+    def printed(self, card: str) -> str:
+        """The card's printed rules text (markup)."""
+        return self.game.text(self.records[card.split("#")[0]])
 
     def words(self) -> set[str]:
         return effect_words(e for card in self.game.cards() for e in card.effects)

@@ -24,6 +24,11 @@ from .data import RANKS, SCHOOLS, SUITS, WizardCardsData
 HAND = 5
 
 
+def cards(n: int) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
 class Phase(enum.StrEnum):
     DRAFT = "draft"  # constructed: the players draft their decks
     SPELL = "spell"  # the turn player casts
@@ -145,7 +150,7 @@ class WizardCardsState(State[WizardCardsData]):
             drew.append(c)
             self.note_draw(seat, c)
         if drew:
-            self.say(f"P{seat + 1} draws {len(drew)}")
+            self.say(f"P{seat + 1} draws {cards(len(drew))}")
             self.say(f"you draw {' '.join(drew)}", (seat,))
         self.check_exhausted()
 
@@ -305,9 +310,11 @@ class WizardCardsState(State[WizardCardsData]):
             self.plays_left += mag
         elif word == "fortune":
             drew = self.draw(p, mag)
-            self.say(f"P{p + 1} draws {len(drew)}")
             if drew:
+                self.say(f"P{p + 1} draws {cards(len(drew))}")
                 self.say(f"you draw {' '.join(drew)}", (p,))
+            else:
+                self.say(f"P{p + 1} draws no card: the pile is empty")
         elif word == "wrath":
             d = self.absorb(1 - p, mag)
             d = min(d, len(self.hands[1 - p]))
@@ -359,6 +366,7 @@ class WizardCardsState(State[WizardCardsData]):
             "wards": [[[c, self.ward_left[c]] for c in ws] for ws in self.wards], "spell": list(self.cast),
             "plays_left": self.plays_left, "pending_discards": self.damage_due, "end_after_turn": self.last_turn,
             "log": self.visible_log(seat),
+            "heading": "Draft" if self.phase == Phase.DRAFT else f"turn {self.turn_number + 1}",
         }
         if self.decks:
             obs["deck"] = len(self.decks[seat])
@@ -413,3 +421,8 @@ class WizardCardsState(State[WizardCardsData]):
         from .view import describe
 
         return describe(self, action)
+
+    def question(self) -> str:
+        from .view import question
+
+        return question(self)

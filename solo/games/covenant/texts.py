@@ -1,0 +1,262 @@
+"""Covenant's words for people: numbers with their nouns, each card's printed text (whole, or cut to one line for an
+option), and ``look``: a card (or an ability) found by id or name, with where it is as the seat may know it. Plain
+text, except :func:`look`, which returns rich markup lines (every data text escaped)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rich.markup import escape
+
+from wizprint.cards.markup import spoken
+from wizprint.cards.model import Effect
+
+from .data import ABILITIES, CovenantData
+
+WIDTH = 70  # a card's rules text inline, on one line
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+TYPE_NAMES = {"wizard": "Wizard", "spell": "Spell", "follower": "Follower", "quest": "Quest", "event": "Event",
+              "item": "Item", "duel": "Duel card", "resource": "Resource"}
+# what a targeted effect does to its target, for a choice or a card cast on it
+DOES = {"steal": "take", "destroy": "destroy", "slay": "slay", "reanimate": "take back", "look_hand": "see",
+        "skip_turn": "skip", "search": "take"}
+_DICE = re.compile(r"(?::die:){2,}")
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """``1 card``, ``2 cards``, ``0 cards`` (``many``: an irregular plural)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def cards(n: int) -> str:
+    return plural(n, "card")
+
+
+def dice(n: int) -> str:
+    """``a die``, ``two dice``, ``three dice``."""
+    return "a die" if n == 1 else f"{NUMBERS[n] if n < len(NUMBERS) else n} dice"
+
+
+def short(text: str, width: int = WIDTH) -> str:
+    """``text`` on one line of at most ``width`` characters, cut at a word and ending in "…" when cut."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    if " " in cut[width // 2:]:
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip(" ,;:.") + "…"
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def listed(xs: Iterable[str], conj: str = "and") -> str:
+    """``A``, ``A and B``, ``A, B and C`` (``conj``: ``or``)."""
+    xs = list(xs)
+    if len(xs) < 2:
+        return "".join(xs)
+    return f"{', '.join(xs[:-1])} {conj} {xs[-1]}"
+
+
+def cap(text: str) -> str:
+    """The first letter upper case (the rest as it is: ``your W10 Mentalist`` -> ``Your W10 Mentalist``)."""
+    return text[:1].upper() + text[1:]
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+# -- a card's text -----------------------------------------------------------------------------------------------
+def printed(data: CovenantData, card: str) -> str:
+    """A card's printed rules text as words on one line (``Both roll three dice``), or "" (a Resource worth only its
+    VP)."""
+    text = data.game.text(data.records[data.cards[card].design])
+    text = _DICE.sub(lambda m: dice(len(m.group(0)) // 5), text)
+    return spoken(text)
+
+
+def ability_text(data: CovenantData, ability: str) -> str:
+    """What an ability does, as the cards print it (``Conjuror. Action: roll a die. On 4, 5 or 6, draw a card.``)."""
+    rec = data.records[next(iter(data.records))]
+    return spoken(data.game.vocabulary.render((Effect("ability", {"ability": ability}),), rec))
+
+
+def rules(data: CovenantData, card: str) -> str:
+    """A card's whole rules text in words, with its VP (but a wizard's: :func:`kind` gives it)."""
+    info = data.cards[card]
+    text = printed(data, card)
+    if info.vp and info.type != "wizard":
+        worth = f"Worth {info.vp} VP" + (" once completed." if info.type == "quest" else " while you control it.")
+        text = f"{worth} {text}" if text else worth
+    return text
+
+
+def brief(data: CovenantData, card: str, width: int = WIDTH) -> str:
+    """A card's printed rules text cut to one line (``look`` gives the whole; :func:`offer` adds its VP)."""
+    return short(printed(data, card), width)
+
+
+def offer(data: CovenantData, card: str) -> str:
+    """A card offered as an option: ``Q01 Slay the Dragon (7 VP): Every quest roll…`` (its rules text on one
+    line)."""
+    info = data.cards[card]
+    out = data.label(card) + (f" ({info.vp} VP)" if info.vp and info.type != "wizard" else "")
+    text = brief(data, card)
+    return f"{out}: {text}" if text else out
+
+
+def kind(data: CovenantData, card: str) -> str:
+    """``Wizard, Conjuror, 1 VP, "Born to magic"``, ``Quest``, ``Spell`` (other cards give their VP in their
+    text: :func:`rules`)."""
+    info = data.cards[card]
+    rec = data.records[info.design]
+    out = TYPE_NAMES.get(info.type, info.type.capitalize())
+    if info.type == "wizard":
+        out += f", {', '.join(a.capitalize() for a in info.abilities)}, {info.vp} VP"
+    school = rec.get("school")
+    if school:
+        out += f', "{school}"'
+    return out
+
+
+# -- look ----------------------------------------------------------------------------------------------------------
+def find(data: CovenantData, query: str) -> list[str]:
+    """The card instances a query names: an id (``W10``, ``D01#2``, ``D01`` for every copy) or a part of a name
+    (``dragon``: three letters at least; every copy of each card whose name holds it)."""
+    q = query.strip()
+    up = q.upper()
+    if up in data.cards:
+        return [up]
+    copies = [c for c in data.cards if data.cards[c].design == up]
+    if copies:
+        return copies
+    low = q.lower()
+    if len(low) < 3:
+        return []
+    return sorted(c for c, info in data.cards.items() if low in info.name.lower())
+
+
+def look(data: CovenantData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+    """A card's printed text and where it is, as the observing seat may know it (rich markup lines); an ability
+    (``scry``) is its text and the wizards in play that have it. None when nothing is called that."""
+    q = query.strip().lower()
+    if q in ABILITIES:
+        return _look_ability(data, obs, q)
+    hits = find(data, query)
+    if not hits:
+        return None
+    out: list[str] = []
+    designs = sorted({data.cards[h].design for h in hits})
+    if len(designs) > 3:
+        out.append(f"{len(designs)} cards match: " + ", ".join(escape(data.label(h)) for h in hits[:12]) +
+                   ("..." if len(hits) > 12 else "") + ". Look one up by its id.")
+        hits = hits[:1]
+        designs = designs[:1]
+    elif len(designs) > 1:
+        out.append(f"{len(designs)} cards match:")
+    for d in designs[:3]:
+        copies = [h for h in hits if data.cards[h].design == d]
+        first = copies[0]
+        title = first if len(copies) == 1 else d
+        out.append(f"[bold]{escape(title)} {escape(data.cards[first].name)}[/bold] ({escape(kind(data, first))})")
+        out.append(escape(rules(data, first) or "No rules text."))
+        out.extend(escape(ln) for ln in where(data, obs, copies))
+    return out
+
+
+def _look_ability(data: CovenantData, obs: Mapping[str, Any], ability: str) -> list[str]:
+    out = [f"[bold]{ability.capitalize()}[/bold] (a wizard's ability)", escape(ability_text(data, ability))]
+    me = int(obs["seat"])
+    have = []
+    for s, t in enumerate(obs["table"]):
+        for w, att in t["wizards"].items():
+            if ability in abilities(data, w, att, obs.get("granted", {}).get(w, ())):
+                have.append(f"your {data.label(w)}" if s == me else f"P{s + 1}'s {data.label(w)}")
+    out.append(escape(f"In play with it: {listed(have)}." if have else "No wizard in play has it now."))
+    return out
+
+
+def abilities(data: CovenantData, wizard: str, attached: Iterable[str], granted: Iterable[str] = ()) -> list[str]:
+    """A wizard's abilities now: its own, its items', and those a resource gave it this turn (in that order)."""
+    c = data.cards
+    out = list(c[wizard].abilities)
+    for a in attached:
+        out.extend(x for x in c[a].grants if x not in out)
+    out.extend(x for x in granted if x not in out)
+    return out
+
+
+def duel_strength(data: CovenantData, wizard: str, attached: Iterable[str], granted: Iterable[str] = ()) -> int:
+    """What is added to a wizard's duel roll (as ``CovenantState.duel_strength``, from what a seat sees)."""
+    att = list(attached)
+    ab = abilities(data, wizard, att, granted)
+    return (2 if "dueler" in ab else 0) + (1 if "nature" in ab else 0) + sum(data.cards[a].duel_bonus for a in att)
+
+
+def quest_strength(data: CovenantData, wizard: str, attached: Iterable[str], granted: Iterable[str] = ()) -> int:
+    """What a wizard adds to a Quest Level besides the 1 every participant adds (abilities and items)."""
+    att = list(attached)
+    ab = abilities(data, wizard, att, granted)
+    c = data.cards
+    return (2 if "adventurer" in ab else 0) + (1 if "nature" in ab else 0) + sum(
+        c[a].quest_bonus for a in att if c[a].type == "item")
+
+
+def where(data: CovenantData, obs: Mapping[str, Any], copies: list[str]) -> list[str]:
+    """Where each copy of a card is, as the seat may know it: one line for one copy; for several, one line per
+    place."""
+    places: dict[str, list[str]] = {}
+    for c in copies:
+        places.setdefault(place(data, obs, c), []).append(c)
+    if len(copies) == 1:
+        p = next(iter(places))
+        return [f"{p[0].upper()}{p[1:]}."]
+    return [f"{listed(cs)}: {p}." if len(cs) < len(copies) else f"All {len(cs)} copies: {p}."
+            for p, cs in places.items()]
+
+
+def place(data: CovenantData, obs: Mapping[str, Any], c: str) -> str:
+    """Where one card is, as the observing seat may know it (without a final full stop)."""
+    me = int(obs["seat"])
+    if c in obs["hand"]:
+        knows = [f"P{int(t) + 1}" for t, xs in obs.get("seen_by", {}).items() if c in xs]
+        return "in your hand" + (f" ({listed(knows)} {'knows' if len(knows) == 1 else 'know'} it is there)"
+                                 if knows else "")
+    for s, t in enumerate(obs["table"]):
+        owner = "your" if s == me else f"P{s + 1}'s"
+        for w, att in t["wizards"].items():
+            if c == w:
+                extra = f", with {listed(data.label(a) for a in att)}" if att else ""
+                granted = obs.get("granted", {}).get(w)
+                if granted:
+                    extra += f"; {listed(x.capitalize() for x in granted)} until the turn ends"
+                did = [k for k in ("acted", "duelled") if w in obs.get(k, ())]
+                if did:
+                    extra += f"; it {' and '.join(did)} this turn"
+                return f"in play: {owner} wizard{extra}"
+            if c in att:
+                return f"in play: attached to {owner} {data.label(w)}"
+        if c in t["followers"]:
+            return f"in play: {owner} follower"
+        if c in t["resources"]:
+            used = " (used this turn)" if c in obs.get("grants_used", ()) else ""
+            return f"in play: {owner} resource{used}"
+        if c in t["quests"]:
+            return f"a completed quest, in {owner} quest pile"
+    if c in obs["limbo"]:
+        return "being played right now"
+    if c in obs["discard"]:
+        pos = len(obs["discard"]) - obs["discard"].index(c)
+        return "on the discard pile" + (" (the top card)" if pos == 1 else f" ({ordinal(pos)} from the top)")
+    code = obs.get("seen", {}).get(c)
+    if code:
+        if code[0] == "h":
+            return f"in P{int(code[1:]) + 1}'s hand (you saw it there)"
+        pos = int(obs["deck"]) - int(code[1:])
+        return f"in the deck, {ordinal(pos)} card from the top (you saw it there)"
+    return "out of sight (in the deck or in a rival's hand)"
