@@ -72,7 +72,30 @@ def fragments(markup: str) -> Iterator[Frag | None]:
     yield from flush()
 
 
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+WIDTH = 70  # a card's rules text inline, on one line of a terminal
+_COUNTED = re.compile(r"\b(\d+|an?)( extra)? $")
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """``1 card``, ``2 cards``, ``0 cards`` (``many``: an irregular plural)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def dice(n: int) -> str:
+    """``a die``, ``two dice``, ``three dice``."""
+    return "a die" if n == 1 else f"{NUMBERS[n] if n < len(NUMBERS) else n} dice"
+
+
+def short(text: str, width: int = WIDTH) -> str:
+    """``text`` on one line of at most ``width`` characters, cut at a word and ending in "…" when cut."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    if " " in cut[width // 2:]:
+        cut = cut[:cut.rindex(" ")]
+    return cut.rstrip(" ,;:.") + "…"
 
 
 def spoken(markup: str) -> str:
@@ -95,8 +118,10 @@ def spoken(markup: str) -> str:
             dropped = False
         else:
             n, run = run + 1, 0
-            word = ("a die" if n == 1 else f"{_NUMBERS[n] if n < len(_NUMBERS) else n} dice") if f.icon == "die" \
-                else f.icon.split("-")[-1]
+            word = dice(n) if f.icon == "die" else f.icon.split("-")[-1]
+            counted = _COUNTED.search("".join(out)) if f.icon == "die" else None
+            if counted:  # "Roll 3 :die:", "1 extra :die:", "an extra :die:": the number is said already
+                word = "die" if counted.group(1) in ("1", "a", "an") else "dice"
             after = ""  # the next word's text, if a word follows in the paragraph
             for g in frags[i + 1:]:
                 if g is None or g.text != " ":

@@ -13,10 +13,11 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
+from wizprint.cards.markup import WIDTH
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.games.covenant import CovenantState
 from wizprint.solo.games.covenant.pending import QuestStep, TheftStep
-from wizprint.solo.games.covenant.texts import WIDTH, brief, duel_strength, printed, quest_strength
+from wizprint.solo.games.covenant.texts import brief, duel_strength, printed, quest_strength
 from wizprint.solo.kernel import Action, Chance, engine
 
 ENGINE = engine("covenant")

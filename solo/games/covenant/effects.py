@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Words, one_per_design
 
 from .data import TARGETED, CardEffect
 from .pending import Choice, Duel, Negation, Quest, Roll, Slaying, Theft
-from .texts import DOES, plural
+from .texts import DOES
 
 if TYPE_CHECKING:
     from .state import CovenantState

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action
 
 from .pending import RULES, BonusWindow, Effects, EffectSource, Quest, QuestStep, RollFor, Slaying, TrapsWindow
-from .texts import plural
 
 if TYPE_CHECKING:
     from .state import CovenantState

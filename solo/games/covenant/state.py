@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import field
 from typing import Any
 
+from wizprint.cards.markup import dice
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, Checks, Declared, Outcome, Rng, State, declare, value, zone, zone_map
 
@@ -23,7 +24,7 @@ from .check import check_state
 from .data import HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
 from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
 from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
-from .texts import cards, dice, listed
+from .texts import cards, listed
 from .view import Words, describe, heading, question, under_way
 
 

@@ -4,50 +4,31 @@ text, except :func:`look`, which returns rich markup lines (every data text esca
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.markup import escape
 
-from wizprint.cards.markup import spoken
+from wizprint.cards.markup import WIDTH, plural, short, spoken
 from wizprint.cards.model import Effect
 
 from .data import ABILITIES, CovenantData
 
-WIDTH = 70  # a card's rules text inline, on one line
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 TYPE_NAMES = {"wizard": "Wizard", "spell": "Spell", "follower": "Follower", "quest": "Quest", "event": "Event",
               "item": "Item", "duel": "Duel card", "resource": "Resource"}
 # what a targeted effect does to its target, for a choice or a card cast on it
 DOES = {"steal": "take", "destroy": "destroy", "slay": "slay", "reanimate": "take back", "look_hand": "see",
         "skip_turn": "skip", "search": "take"}
-_DICE = re.compile(r"(?::die:){2,}")
 
 
-def plural(n: int, word: str, many: str = "") -> str:
-    """``1 card``, ``2 cards``, ``0 cards`` (``many``: an irregular plural)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def cards(n: int) -> str:
     return plural(n, "card")
 
 
-def dice(n: int) -> str:
-    """``a die``, ``two dice``, ``three dice``."""
-    return "a die" if n == 1 else f"{NUMBERS[n] if n < len(NUMBERS) else n} dice"
 
 
-def short(text: str, width: int = WIDTH) -> str:
-    """``text`` on one line of at most ``width`` characters, cut at a word and ending in "…" when cut."""
-    text = " ".join(text.split())
-    if len(text) <= width:
-        return text
-    cut = text[:width - 1]
-    if " " in cut[width // 2:]:
-        cut = cut[:cut.rindex(" ")]
-    return cut.rstrip(" ,;:.") + "…"
 
 
 def signed(n: int) -> str:
@@ -75,9 +56,7 @@ def ordinal(n: int) -> str:
 def printed(data: CovenantData, card: str) -> str:
     """A card's printed rules text as words on one line (``Both roll three dice``), or "" (a Resource worth only its
     VP)."""
-    text = data.game.text(data.records[data.cards[card].design])
-    text = _DICE.sub(lambda m: dice(len(m.group(0)) // 5), text)
-    return spoken(text)
+    return spoken(data.game.text(data.records[data.cards[card].design]))
 
 
 def ability_text(data: CovenantData, ability: str) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
+from wizprint.cards.markup import dice, plural, short
 from wizprint.solo.kernel import Action
 
 from .data import CovenantData
@@ -40,14 +41,11 @@ from .texts import (
     brief,
     cap,
     cards,
-    dice,
     duel_strength,
     listed,
     offer,
     ordinal,
-    plural,
     quest_strength,
-    short,
     signed,
 )
 

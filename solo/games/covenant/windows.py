@@ -68,6 +68,16 @@ def ask_next(w: Window, may_answer: Callable[[int], bool]) -> bool:
     return False
 
 
+def answer(s: CovenantState, w: Window, action: Action, target: str) -> None:
+    """The player asked in window ``w`` passes (the window moves on) or answers with a card (cast on ``target``)."""
+    if action.kind == "pass":
+        w.index += 1
+        passes(s, w.who)
+    else:
+        w.answered = action.a
+        respond(s, w.who, action, target)
+
+
 def passes(s: CovenantState, who: int) -> None:
     s.say(f"P{who + 1} passes")
 
@@ -111,12 +121,7 @@ def _legal_negation(s: CovenantState, w: Negation) -> list[Action]:
 
 @RULES.apply(Negation)
 def _apply_negation(s: CovenantState, w: Negation, action: Action) -> None:
-    if action.kind == "pass":
-        w.index += 1
-        passes(s, w.who)
-    else:
-        w.answered = action.a
-        respond(s, w.who, action, w.source)
+    answer(s, w, action, w.source)
 
 
 # -- rolls -----------------------------------------------------------------------------------------------------------
@@ -143,12 +148,7 @@ def _legal_roll(s: CovenantState, r: Roll) -> list[Action]:
 
 @RULES.apply(Roll)
 def _apply_roll(s: CovenantState, r: Roll, action: Action) -> None:
-    if action.kind == "pass":
-        r.index += 1
-        passes(s, r.who)
-    else:
-        r.answered = action.a
-        respond(s, r.who, action, "")
+    answer(s, r, action, "")
 
 
 # -- a card played, and its effects ----------------------------------------------------------------------------------
@@ -345,12 +345,7 @@ def _legal_traps(s: CovenantState, f: TrapsWindow) -> list[Action]:
 
 @RULES.apply(TrapsWindow)
 def _apply_traps(s: CovenantState, f: TrapsWindow, action: Action) -> None:
-    if action.kind == "pass":
-        f.index += 1
-        passes(s, f.who)
-    else:
-        f.answered = action.a
-        respond(s, f.who, action, "")
+    answer(s, f, action, "")
 
 
 # -- wizard actions --------------------------------------------------------------------------------------------------

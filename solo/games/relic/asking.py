@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from wizprint.cards.markup import plural, short
 from wizprint.solo.kernel import Action
 
 from .data import ATTRS, TROPHY_POINTS, WARP_INFLUENCE
@@ -46,7 +47,7 @@ from .pending import (
     Threats,
     WarpSkip,
 )
-from .texts import attr, boxes_line, enemy_line, plural, rules, short, test_name, tier_name
+from .texts import attr, boxes_line, enemy_line, rules, test_name, tier_name
 
 if TYPE_CHECKING:
     from .data import RelicData

@@ -9,7 +9,6 @@ the automaton's board distances) live on the :class:`RelicData` object, never in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -51,10 +50,6 @@ TIMING_WINDOWS = {"movement": "move", "exploration": "eng", "engagement": "eng",
 NESTED = ("then", "then_pass", "then_fail", "then_win", "then_lose")
 
 T = TypeVar("T")
-
-# a die icon after a number or "an extra" is a noun, not "a die": "Roll 3 :die:" reads "Roll 3 dice"
-_DICE = ((re.compile(r"\b1( extra)? :die:"), r"1\1 die"), (re.compile(r"\b(\d+)( extra)? :die:"), r"\1\2 dice"),
-         (re.compile(r"\b(an?)( extra)? :die:"), r"\1\2 die"))
 
 
 class EffectLists:
@@ -414,10 +409,7 @@ class RelicData(RulesData):
     # -- printed text in words (the terminal) ---------------------------------------------------------------------
     def text(self, effects: Sequence[Any], owner: str = "") -> str:
         """Effects as their printed text in words, on one line (``owner``: the record they are printed on)."""
-        markup = self.vocab.render(effects, self.records.get(owner))
-        for pat, rep in _DICE:
-            markup = pat.sub(rep, markup)
-        return spoken(markup)
+        return spoken(self.vocab.render(effects, self.records.get(owner)))
 
     def card_text(self, design: str) -> str:
         return self.text(self.records[design].effects, design)

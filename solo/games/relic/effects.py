@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from wizprint.cards.markup import plural
 from wizprint.cards.model import Effect
 from wizprint.solo.kernel import Words
 
@@ -46,7 +47,7 @@ from .pending import (
     Threats,
     WarpSkip,
 )
-from .texts import plural, with_cause
+from .texts import with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wizprint.cards.markup import plural
 from wizprint.cards.model import Effect
 
 from .data import AI, ATTRS, MAX_STAT, VANQUISHED_SPACE
 from .pending import ChooseAttribute, Corrupted, Effects, RelicPending
-from .texts import cause, plural, with_cause
+from .texts import cause, with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState

@@ -9,8 +9,10 @@ from typing import Any
 
 from rich.markup import escape
 
+from wizprint.cards.markup import plural
+
 from .data import DECKS, RelicData
-from .texts import DECK_WORDS, card_sheet, character_sheet, enemy_line, plural, scenario_sheet, space_sheet
+from .texts import DECK_WORDS, card_sheet, character_sheet, enemy_line, scenario_sheet, space_sheet
 
 MAX_LISTED = 12
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, one_per_design
 
 from .asking import source_name
@@ -44,7 +45,7 @@ from .pending import (
     TakeRelic,
     WarpSkip,
 )
-from .texts import cause, plural, with_cause
+from .texts import cause, with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState

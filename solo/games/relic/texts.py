@@ -6,28 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wizprint.cards.markup import plural
+
 from .data import ATTRS, COLOURS, RelicData
 
 if TYPE_CHECKING:
     from .pending import Battle, SkillTest
 
-WIDTH = 70  # a card's rules text inline, on one line
 
 
-def plural(n: int, word: str, many: str = "") -> str:
-    """``1 card``, ``2 cards``, ``0 cards`` (``many``: an irregular plural)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def short(text: str, width: int = WIDTH) -> str:
-    """``text`` on one line of at most ``width`` characters, cut at a word and ending in "…" when cut."""
-    text = " ".join(text.split())
-    if len(text) <= width:
-        return text
-    cut = text[:width - 1]
-    if " " in cut[width // 2:]:
-        cut = cut[:cut.rindex(" ")]
-    return cut.rstrip(" ,;:.") + "…"
 
 
 def attr(i: int) -> str:

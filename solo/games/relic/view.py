@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
+from wizprint.cards.markup import plural, short
+
 from .asking import card, describe, question
 from .data import ATTRS, TROPHY_POINTS, RelicData
 from .pending import BattleResult, SkillTestResult
-from .texts import attr, boxes_line, enemy_line, movement_box, plural, short, tier_name
+from .texts import attr, boxes_line, enemy_line, movement_box, tier_name
 
 if TYPE_CHECKING:
     from .state import RelicState

@@ -17,6 +17,7 @@ import enum
 from dataclasses import field
 from typing import Any
 
+from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, State, declare, zone, zone_map
 
 from .data import RANKS, SCHOOLS, SUITS, WizardCardsData
@@ -26,7 +27,7 @@ HAND = 5
 
 def cards(n: int) -> str:
     """``1 card``, ``3 cards``."""
-    return f"{n} card{'s' if n != 1 else ''}"
+    return plural(n, "card")
 
 
 class Phase(enum.StrEnum):
