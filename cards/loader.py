@@ -41,11 +41,12 @@ from .schema import (
 from .vocab import Vocabulary
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,11}$")
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # a shipped game's folder name (wizards-and-relics)
 CARD_KEYS = {"id", "name", "type", "deck", "copies", "effects", "text", "flavor"}
 RECORD_KEYS = {"id", "name", "effects", "text", "flavor"}
 # files of a game folder that hold no records (the game folder's own layouts)
 RESERVED_FILES = {"game.toml", "vocabulary.toml", "layout.toml", "sheets.toml", "board-layout.toml",
-                  "components-layout.toml"}
+                  "components-layout.toml", "map-layout.toml"}
 _TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
@@ -137,7 +138,7 @@ def resolve_game_dir(name_or_path: str) -> Path:
             raise WizprintError(f"{one_line(text, 80)}: not a game folder (no game.toml in it)")
         return p
     builtin = cards_dir() / text
-    if ID_PATTERN.match(text) and _is_file(builtin / "game.toml"):
+    if GAME_ID.match(text) and _is_file(builtin / "game.toml"):
         return builtin
     from wizprint.resources import game_ids
 

@@ -23,6 +23,7 @@ from .csvio import export_csv
 from .deckpdf import PrintOptions, deck_pdf
 from .faces import FaceBuilder
 from .layout import GameLayout, load_layout
+from .playmap import check_paper, load_map, map_pdf
 from .poster import poster_pdf
 from .scene import Scene
 from .sheets import load_sheets, sheet_pdf
@@ -252,6 +253,11 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
         board = board_scene(game)
     except DataErrors as exc:
         issues.extend(exc.issues)
+    pmap = None
+    try:
+        pmap = load_map(game, layout)
+    except DataErrors as exc:
+        issues.extend(exc.issues)
     if issues:
         raise DataErrors(issues)
     backs = {d: fb.scene(layout.back_face(d), None, d) for d in game.decl.decks}
@@ -264,7 +270,12 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
     outputs: list[Output] = []
     ctx = Context(game, layout, opts, out, progress, outputs)
     extra = EXTRAS.get(game.id)
-    steps = _count_steps(game, opts, sheets) + len(layout.records) + (2 if board is not None else 0)
+    if pmap is not None:
+        name_part(pmap.component, "map component id")
+        check_paper(pmap, opts.print.paper)
+    comps = load_components(game)
+    steps = (_count_steps(game, opts, sheets) + len(layout.records) + (2 if board is not None else 0)
+             + (2 if pmap is not None else 0) + int("dial_boards" in comps) + int(bool(comps.get("tokens"))))
     progress.start(steps, f"build {game.id}")
     po = opts.print
     for d, deck in game.decl.decks.items():
@@ -286,12 +297,17 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
         ctx.emit("board.svg", "board", scene_svg(board, f"{game.name} board"), 1)
         data, ts = poster_pdf(board, po.paper, f"{game.name} board")
         ctx.emit("board-poster.pdf", "board", data, 1 + len(ts), tiles=len(ts), paper=po.paper)
-    comps = load_components(game)
+    if pmap is not None:
+        whole = pmap.scene(f"{game.id}/{pmap.component}")
+        ctx.emit(f"{pmap.component}.svg", "board", scene_svg(whole, f"{game.name} - {pmap.title}"), 1)
+        data, pages = map_pdf(pmap, whole, po.paper, f"{game.name} - {pmap.title}")
+        ctx.emit(f"{pmap.component}.pdf", "board", data, pages, sheets=len(pmap.sheets), paper=po.paper)
     if "dial_boards" in comps:
         data, pages = dial_boards_pdf(game, comps["dial_boards"], po.paper)
         ctx.emit("boards-characters.pdf", "board", data, pages, paper=po.paper)
     if comps.get("tokens"):
-        data, pages, counts = tokens_pdf(game, list(comps["tokens"]), po.paper)
+        data, pages, counts = tokens_pdf(game, list(comps["tokens"]), po.paper, po.duplex, po.back_offset,
+                                         po.layout)
         ctx.emit("tokens.pdf", "tokens", data, pages, tokens=counts, paper=po.paper)
     if extra is not None:
         extra(ctx)

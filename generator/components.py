@@ -1,6 +1,8 @@
 """Printed components described in ``layouts/<game>/components.toml`` (or ``components-layout.toml`` in a game
 folder: a game's own ``components.toml`` may hold cards): boards with paper dials (cut-out wheels held behind
-windows by a paper fastener) and round tokens with cut guides. The file is checked before use (shape, numbers
+windows by a paper fastener) and round tokens with cut guides, showing an icon and/or a short text; a token set
+with a back (``back_colour`` and ``back_icon`` / ``back_text``) is double-sided, its backs printed on facing pages
+and placed for duplex like the cards' backs. The file is checked before use (shape, numbers
 finite and in range, colours, icons, counts), with one error per problem at its line."""
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from reportlab.lib.colors import HexColor
+
 from wizprint.cards.lines import TomlLines
+from wizprint.cards.markup import fragments
 from wizprint.cards.model import Game
 from wizprint.cards.schema import ListOf, Number, Rec, Str, Table, TableOf, Whole, check_data, schema_issues
 from wizprint.errors import BuildError, DataErrors, FitError, Issue
@@ -18,10 +23,10 @@ from wizprint.resources import layouts_dir
 
 from .fonts import family
 from .icons import ICON_NAME, icon_problem
-from .impose import PAPERS
+from .impose import PAPERS, Slot, mirror_slot
 from .layout import colour_problem, read_layout_file, shown_path
 from .pdf import PdfPainter, new_canvas
-from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Text
+from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 from .textlayout import layout_text
 from .units import MM
 
@@ -42,6 +47,12 @@ def _going_up(numbers: list[int]) -> str | None:
 
 
 def _one_way(t: Rec) -> str | None:
+    if not t.icon and not t.text:
+        return "a token set needs an 'icon' or a 'text' (or both)"
+    if t.back_colour is None and (t.back_icon or t.back_text):
+        return "a double-sided token set needs a 'back_colour'"
+    if t.back_colour is not None and not t.back_icon and not t.back_text:
+        return "a double-sided token set needs a 'back_icon' or a 'back_text' (or both)"
     if (t.colours is None) == (t.colour is None):
         return "a token set has either 'colours' and 'per_colour', or 'colour' and 'count'"
     if t.colours is not None and t.per_colour is None:
@@ -72,10 +83,16 @@ DIAL_BOARDS = Table({
                            "numbers": ListOf(Whole(-999, 999), most=2, least=2, then=_going_up)}),
                     most=20, least=1),
 })
+_TOKEN_TEXT = Str(8)
 TOKEN_SET = Table({
-    "component": _LABEL, "diameter": Number(5, 100), "icon": Str(64, then=_icon),
+    "component": _LABEL, "diameter": Number(5, 100), "icon": (Str(64, then=_icon), None),
     "per_colour": (Whole(1, MAX_TOKENS), None), "colours": (_COLOURS, None),
     "count": (Whole(1, MAX_TOKENS), None), "colour": (_COLOUR, None),
+    # a few characters printed big on the token (with or without an icon), and its colour
+    "text": (_TOKEN_TEXT, None), "text_colour": (_COLOUR, "#ffffff"),
+    # a double-sided token: its back's colour, icon and text (fronts and backs then print on facing pages)
+    "back_colour": (_COLOUR, None), "back_icon": (Str(64, then=_icon), None), "back_text": (_TOKEN_TEXT, None),
+    "back_text_colour": (_COLOUR, "#ffffff"),
 }, then=_one_way)
 COMPONENTS_FILE = Table({"dial_boards": (DIAL_BOARDS, None), "tokens": (ListOf(TOKEN_SET, most=100), [])},
                         then=_tokens_in_all)
@@ -101,9 +118,13 @@ def load_components(game: Game) -> Mapping[str, Any]:
     if problems:
         raise DataErrors(schema_issues(problems, shown, lines))
     for i, t in enumerate(data.get("tokens", [])):
-        problem = icon_problem(t["icon"], game.id)
-        if problem:
-            issues.append(Issue(shown, lines.line(("tokens", i, "icon")), "", f"tokens[{i + 1}].icon: {problem}"))
+        for key in ("icon", "back_icon", "text", "back_text"):
+            names = [t[key]] if key.endswith("icon") and t.get(key) else [
+                f.icon for f in fragments(str(t.get(key) or "")) if f is not None and f.icon]
+            for name in names:
+                problem = icon_problem(name, game.id)
+                if problem:
+                    issues.append(Issue(shown, lines.line(("tokens", i, key)), "", f"tokens[{i + 1}].{key}: {problem}"))
     if issues:
         raise DataErrors(issues)
     return data
@@ -116,10 +137,17 @@ def check_components(game: Game, paper: str = "a4") -> list[Issue]:
         comps = load_components(game)
     except DataErrors as exc:
         return list(exc.issues)
+    p = components_path(game)
+    issues: list[Issue] = []
+    for i, t in enumerate(comps.get("tokens", [])):
+        try:
+            _token_faces(game, [t])
+        except FitError as exc:
+            line = TomlLines(p.read_text(encoding="utf-8")).line(("tokens", i))
+            issues.append(Issue(shown_path(game, p), line, "", f"tokens[{i + 1}]: {exc}"))
     spec = comps.get("dial_boards")
     if spec is None:
-        return []
-    p = components_path(game)
+        return issues
     shown = shown_path(game, p)
     line = TomlLines(p.read_text(encoding="utf-8")).line(("dial_boards",))
     try:
@@ -129,8 +157,8 @@ def check_components(game: Game, paper: str = "a4") -> list[Issue]:
         for d in spec["dials"]:
             wheel_items(spec, d, f"{d['name']} dial")
     except (FitError, BuildError) as exc:
-        return [Issue(shown, line, "", f"dial_boards: {exc}")]
-    return []
+        return [*issues, Issue(shown, line, "", f"dial_boards: {exc}")]
+    return issues
 
 
 def _check_paper(spec: Mapping[str, Any], paper_name: str) -> None:
@@ -264,8 +292,14 @@ def dial_boards_pdf(game: Game, spec: Mapping[str, Any], paper_name: str) -> tup
     return buf.getvalue(), pages
 
 
-def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> tuple[bytes, int, dict[str, int]]:
-    """Round tokens in a grid, each with 1 mm of bleed past a dashed circular cut guide."""
+def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str, duplex: str = "long",
+               back_offset: tuple[float, float] = (0.0, 0.0), layout: str = "duplex"
+               ) -> tuple[bytes, int, dict[str, int]]:
+    """Round tokens in a grid, each with 1 mm of bleed past a dashed circular cut guide. When a set is
+    double-sided (``back_colour``), every page of fronts is followed by its page of backs, mirrored for duplex
+    printing as the cards' backs are (``layout='gutterfold'``: fronts and backs on one page, across a fold)."""
+    if any(s.get("back_colour") for s in sets):
+        return _two_sided_tokens_pdf(game, sets, paper_name, duplex, back_offset, layout)
     paper = PAPERS[paper_name]
     tokens: list[tuple[float, str, str, str]] = []  # diameter, colour, icon, component
     counts: dict[str, int] = {}
@@ -273,9 +307,11 @@ def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> tu
         d = float(s["diameter"])
         if "colours" in s:
             for _name, col in dict(s["colours"]).items():
-                tokens.extend((d, col, str(s["icon"]), str(s["component"])) for _ in range(int(s["per_colour"])))
+                tokens.extend((d, col, str(s.get("icon") or ""), str(s["component"]))
+                              for _ in range(int(s["per_colour"])))
         else:
-            tokens.extend((d, str(s["colour"]), str(s["icon"]), str(s["component"])) for _ in range(int(s["count"])))
+            tokens.extend((d, str(s["colour"]), str(s.get("icon") or ""), str(s["component"]))
+                          for _ in range(int(s["count"])))
         counts[str(s["component"])] = sum(1 for t in tokens if t[3] == s["component"])
     buf = io.BytesIO()
     c = new_canvas(buf, (paper[0] * MM, paper[1] * MM), f"{game.name} - tokens")
@@ -298,8 +334,9 @@ def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> tu
                 cx, cy = x + r, y + r
                 items.append(Ellipse(cx, cy, r + 1.0, r + 1.0, Paint(fill=col)))
                 items.append(Ellipse(cx, cy, r - 1.2, r - 1.2, Paint(stroke="#ffffff", stroke_width=0.35)))
-                isz = d * 0.58
-                items.append(IconPlace(icon, cx - isz / 2, cy - isz / 2, isz, "#ffffff", game.id))
+                if icon:
+                    isz = d * 0.58
+                    items.append(IconPlace(icon, cx - isz / 2, cy - isz / 2, isz, "#ffffff", game.id))
                 items.append(Ellipse(cx, cy, r, r, Paint(stroke="#000000", stroke_width=0.2, dash=(1.2, 0.8))))
                 x += d + gap
                 i += 1
@@ -315,3 +352,142 @@ def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> tu
     c.save()
     return buf.getvalue(), pages, counts
 
+
+TOKEN_MARGIN, TOKEN_GAP, TOKEN_BLEED = 10.0, 3.0, 1.0
+
+
+def token_face(game: Game, d: float, colour: str, icon: str | None, text: str | None, text_colour: str,
+               key: str) -> Scene:
+    """One side of a round token, ``d`` mm across: a disc with 1 mm of bleed, a ring, its icon and/or its text
+    (big, in the heavy face), and the dashed cut guide."""
+    r = d / 2
+    items: list[Item] = [Ellipse(r, r, r + TOKEN_BLEED, r + TOKEN_BLEED, Paint(fill=colour)),
+                         Ellipse(r, r, r - 1.2, r - 1.2, Paint(stroke=text_colour, stroke_width=0.35))]
+    if icon and text:
+        isz = d * 0.3
+        items.append(IconPlace(icon, r - isz / 2, d * 0.13, isz, text_colour, game.id))
+        items.append(_text(text, 1.5, d * 0.42, d - 3.0, d * 0.42, text_colour, d * 0.95, font="heavy",
+                           game=game.id))
+    elif icon:
+        isz = d * 0.58
+        items.append(IconPlace(icon, r - isz / 2, r - isz / 2, isz, text_colour, game.id))
+    elif text:
+        items.append(_text(text, 1.5, d * 0.2, d - 3.0, d * 0.6, text_colour, d * 1.3, font="heavy", game=game.id))
+    items.append(Ellipse(r, r, r, r, Paint(stroke="#000000", stroke_width=0.2, dash=(1.2, 0.8))))
+    return Scene(d, d, TOKEN_BLEED, None, items, key=key)
+
+
+def _token_faces(game: Game, sets: list[Mapping[str, Any]]) -> tuple[list[tuple[Scene, Scene | None, str]],
+                                                                        dict[str, int]]:
+    """Every physical token as (front, back or None, component), in the order of the sets."""
+    out: list[tuple[Scene, Scene | None, str]] = []
+    counts: dict[str, int] = {}
+    for k, s in enumerate(sets):
+        d = float(s["diameter"])
+        comp = str(s["component"])
+        colours = dict(s["colours"]) if "colours" in s else {"": str(s["colour"])}
+        n = int(s["per_colour"]) if "colours" in s else int(s["count"])
+        for name, col in colours.items():
+            front = token_face(game, d, col, s.get("icon"), s.get("text"), str(s.get("text_colour", "#ffffff")),
+                               f"{game.id}/token/{k}/{name}/front")
+            back = None
+            if s.get("back_colour"):
+                back = token_face(game, d, str(s["back_colour"]), s.get("back_icon"), s.get("back_text"),
+                                  str(s.get("back_text_colour", "#ffffff")), f"{game.id}/token/{k}/{name}/back")
+            out.extend((front, back, comp) for _ in range(n))
+            counts[comp] = counts.get(comp, 0) + n
+    return out, counts
+
+
+def token_pages(paper: tuple[float, float], diameters: list[float], top: float, bottom: float
+                ) -> list[list[Slot]]:
+    """Where the tokens go: rows from the top of the area [bottom, top] (mm from the page's foot), left to
+    right; each page's slots (trim boxes, PDF coordinates). BuildError for a token too big for the area."""
+    pw = paper[0]
+    pages: list[list[Slot]] = []
+    i = 0
+    while i < len(diameters):
+        slots: list[Slot] = []
+        y = top  # the top of the next row
+        while i < len(diameters):
+            d = diameters[i]
+            if y - d < bottom - 1e-9:
+                break
+            x = TOKEN_MARGIN
+            while i < len(diameters) and diameters[i] == d and x + d <= pw - TOKEN_MARGIN + 1e-9:
+                slots.append(Slot(x, y - d, d, d))
+                x += d + TOKEN_GAP
+                i += 1
+            y -= d + TOKEN_GAP
+        if not slots:
+            raise BuildError(f"a token {diameters[i]:g} mm across does not fit the paper")
+        pages.append(slots)
+    return pages
+
+
+def _token_boxes(c: Any, slots: list[Slot]) -> None:
+    x1, y1 = min(s.x for s in slots), min(s.y for s in slots)
+    x2, y2 = max(s.x + s.w for s in slots), max(s.y + s.h for s in slots)
+    c.setTrimBox([x1 * MM, y1 * MM, x2 * MM, y2 * MM])
+    b = TOKEN_BLEED
+    c.setBleedBox([(x1 - b) * MM, (y1 - b) * MM, (x2 + b) * MM, (y2 + b) * MM])
+
+
+def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str, duplex: str,
+                          back_offset: tuple[float, float], layout: str) -> tuple[bytes, int, dict[str, int]]:
+    paper = PAPERS[paper_name]
+    pw, ph = paper
+    faces, counts = _token_faces(game, sets)
+    fold = layout == "gutterfold"
+    gap = max(TOKEN_BLEED, 1.0) + 1.0
+    top, bottom = ph - TOKEN_MARGIN, (ph / 2 + gap if fold else TOKEN_MARGIN)
+    try:
+        pages = token_pages(paper, [f.w for f, _, _ in faces], top, bottom)
+    except BuildError:
+        raise BuildError(f"a token does not fit {paper_name} paper") from None
+    if fold:  # fronts close to the fold, so that each front and its back meet it at the same distance
+        pages = [[Slot(s.x, s.y - (min(t.y for t in slots) - bottom), s.w, s.h) for s in slots] for slots in pages]
+    flip = duplex if duplex in ("long", "short") else "long"
+    buf = io.BytesIO()
+    c = new_canvas(buf, (pw * MM, ph * MM), f"{game.name} - tokens")
+    painter = PdfPainter(c)
+    face = family("text").face()
+    b = TOKEN_BLEED
+    n = 0
+    out_pages = 0
+    for pno, slots in enumerate(pages, start=1):
+        chunk = faces[n:n + len(slots)]
+        n += len(slots)
+        for (front, _, _), s in zip(chunk, slots):
+            painter.place(front, (s.x - b) * MM, (s.y - b) * MM)
+        if fold:
+            backs = [Slot(s.x, ph - s.y - s.h, s.w, s.h, 180) for s in slots]
+        else:
+            backs = [mirror_slot(s, paper, flip, back_offset) for s in slots]
+            _token_boxes(c, slots)
+            c.setFont(face, 7)
+            c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens, fronts (sheet {pno} of {len(pages)}): "
+                                                    "cut along the dashed circles once the backs are printed")
+            c.showPage()
+            out_pages += 1
+        for (front, back, _), s in zip(chunk, backs):
+            painter.place(back or front, (s.x - b) * MM, (s.y - b) * MM, s.rotate)
+        if fold:
+            c.saveState()
+            c.setStrokeColor(HexColor("#888888"))
+            c.setLineWidth(0.5)
+            c.setDash([4, 3])
+            c.line(0, ph / 2 * MM, pw * MM, ph / 2 * MM)
+            c.restoreState()
+            _token_boxes(c, slots + backs)
+            what = "fold on the dashed line, glue, then cut along the dashed circles"
+        else:
+            _token_boxes(c, backs)
+            what = (f"backs ({flip}-edge duplex): print on the back of the fronts, then cut along the dashed "
+                    "circles")
+        c.setFont(face, 7)
+        c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens (sheet {pno} of {len(pages)}): {what}")
+        c.showPage()
+        out_pages += 1
+    c.save()
+    return buf.getvalue(), out_pages, counts

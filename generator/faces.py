@@ -106,11 +106,13 @@ class FaceBuilder:
         self.bleed = bleed
         self.drawn = 0  # items drawn by this builder, all faces together (bounded: MAX_GAME_ITEMS)
 
-    def scene(self, face: Face, record: Record | None, deck: str) -> Scene:
+    def scene(self, face: Face, record: Record | None, deck: str, *, size: tuple[float, float] | None = None,
+              part: Mapping[str, Any] | None = None, who: str = "") -> Scene:
         """The scene of ``face`` for ``record`` (None for a back), at the size of ``deck`` (a deck or a record
-        kind with sheets)."""
-        size = self.layout.size_of(deck)
-        who = record.id if record is not None else f"back of {deck}"
+        kind with sheets); or, for a sheet of a map, at ``size`` with the sheet's variables ``part`` (its
+        templates see them as ``part.<name>``) and ``who`` naming it in messages."""
+        size = size or self.layout.size_of(deck)
+        who = who or (record.id if record is not None else f"back of {deck}")
         text = None
         if record is not None:
             try:  # the rules text comes from the record's effects and the vocabulary: a problem there is the record's
@@ -121,6 +123,8 @@ class FaceBuilder:
                 raise DataErrors([Issue(record.source.file, record.source.line, record.id,
                                         f"rules text: {_describe(exc)}")]) from None
         ctx = card_context(self.game, self.layout, record, size, deck, text)
+        if part is not None:
+            ctx["part"] = dict(part)
         try:
             bg = colour_value(render_value(face.background, ctx))
             scene = Scene(size[0], size[1], self.bleed, bg)

@@ -67,9 +67,10 @@ NAMED_COLOURS = {"black": "#000000", "white": "#ffffff", "red": "#ff0000", "blue
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 COLOUR_RULE = f"#rrggbb, 'none' or one of {', '.join(NAMED_COLOURS)}"
 
-# the variables a face's templates see (see faces.card_context), and the sandbox they render in
+# the variables a face's templates see (see faces.card_context; `part` only on a sheet of a map, see
+# playmap.py), and the sandbox they render in
 FACE_NAMES = ("game", "style", "W", "H", "deck", "version", "short", "fx", "name_of", "card", "c", "text", "type",
-              "effects", "effect", "i")
+              "effects", "effect", "i", "part")
 FACE_ENV = SafeEnvironment(known=FACE_NAMES)
 _templates: dict[str, jinja2.Template] = {}
 _expressions: dict[str, Any] = {}

@@ -142,6 +142,20 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                       "games_played_in": len(pts),
                       "win_rate_when_played": round(sum(pts) / len(pts), 4) if pts else None,
                       "ci95": [round(lo, 4), round(hi, 4)] if pts else None})
+    group_sums: dict[str, list[float]] = {}
+    for r in done:
+        for k, (g_won, g_n, g_fair) in r.groups.items():
+            g = group_sums.setdefault(k, [0.0, 0.0, 0.0])
+            g[0] += g_won
+            g[1] += g_n
+            g[2] += g_fair
+    groups = {}
+    for k, (g_won, g_n, g_fair) in sorted(group_sums.items()):
+        lo, hi = wilson(g_won, int(g_n))
+        groups[k] = {"contests": int(g_n), "won": int(g_won), "win_rate": round(g_won / g_n, 4) if g_n else None,
+                     "fair_share": round(g_fair / g_n, 4) if g_n else None,
+                     "above_fair": round((g_won - g_fair) / g_n, 4) if g_n else None,
+                     "ci95": [round(lo, 4), round(hi, 4)]}
     reasons: dict[str, int] = {}
     settings: dict[str, dict[str, Any]] = {}
     for r in done:
@@ -167,6 +181,7 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
         "steps_mean": round(statistics.fmean([r.steps for r in done]), 1) if done else None,
         "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
         "by_setting": by_setting,
+        "groups": groups,
         "cards": cards,
         "never_played": [c["id"] for c in cards if c["played"] == 0],
     }

@@ -109,6 +109,16 @@ completed</strong>; {{ s.errors|length }} errors; {{ s.step_cap_hits }} step-cap
 <td>{% for r, n in st.end_reasons.items() %}{{ n }} {{ r }}{% if not loop.last %}; {% endif %}{% endfor %}</td>
 <td class="n">{{ st.median_turns }}</td></tr>{% endfor %}
 </table>{% endif %}
+{% if s.groups %}<h2>Contests by group</h2>
+<p>The game's own contests (Wizards &amp; Relics: wizard battles by the colour and rarity of the wizard and the
+relic played): how often each group won, against its fair share (one in as many players as the battle had).</p>
+<table><tr><th>group</th><th>contests</th><th>win rate</th><th>fair share</th><th>above fair share</th>
+<th>95% interval</th></tr>
+{% for name, g in s.groups.items() %}<tr><td>{{ name }}</td><td class="n">{{ g.contests }}</td>
+<td class="n">{{ '%.1f'|format(g.win_rate * 100) }}%</td><td class="n">{{ '%.1f'|format(g.fair_share * 100) }}%</td>
+<td class="n">{{ '%+.1f'|format(g.above_fair * 100) }}</td>
+<td class="n">{{ '%.1f'|format(g.ci95[0] * 100) }}–{{ '%.1f'|format(g.ci95[1] * 100) }}%</td></tr>{% endfor %}
+</table>{% endif %}
 <h2>Cards: win rate when played</h2>
 <p>For each card, the share of games won by the seats that played it at least once (ties count half), with its
 95% interval; the dashed line is 50%. Cards played in fewer than 20 games are left out of the chart.</p>

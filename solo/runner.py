@@ -27,6 +27,7 @@ class GameResult:
     setting: str | None = None  # what the game was played on, where it varies (Relic: the scenario)
     drawn: list[dict[str, int]] = field(default_factory=list)
     played: list[dict[str, int]] = field(default_factory=list)
+    groups: dict[str, list[float]] = field(default_factory=dict)
 
     def points(self, seat: int) -> float | None:
         """1 for a sole win, 0.5 for a shared win or a tie, 0 for a loss; None when the game did not finish."""
@@ -79,6 +80,7 @@ def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players:
         res.steps = state.steps
         res.drawn = state.stats.drawn
         res.played = state.stats.played
+        res.groups = state.stats.groups
     except StepCapError as exc:
         res.error = str(exc)
         res.step_cap = True

@@ -20,7 +20,7 @@ from wizprint.validation import Validation
 
 Folder = Callable[..., Path]
 LAYOUT_FILES = (("layout.toml", "layout.toml"), ("sheets.toml", "sheets.toml"), ("board.toml", "board-layout.toml"),
-                ("components.toml", "components-layout.toml"))
+                ("components.toml", "components-layout.toml"), ("map.toml", "map-layout.toml"))
 
 
 @pytest.fixture

@@ -123,7 +123,8 @@ FOLDER_FILES = ["game.toml", "vocabulary.toml", "components.toml", "layout.toml"
 
 
 LAYOUT_NAMES = {"layout.toml": "layout.toml", "sheets.toml": "sheets.toml", "board.toml": "board-layout.toml",
-                "components.toml": "components-layout.toml"}  # shipped layout file -> its name in a game folder
+                "components.toml": "components-layout.toml", "map.toml": "map-layout.toml"}
+# (shipped layout file -> its name in a game folder)
 
 
 def game_folder(into: Path, game: str = GAME) -> Path:
@@ -157,13 +158,14 @@ def test_mutated_game_folders_validate_or_fail_cleanly(data: st.DataObject) -> N
 
 RICH = {g: sorted({p.name for p in (cards_dir() / g).glob("*.toml")}
                   | {own for name, own in LAYOUT_NAMES.items() if (layouts_dir() / g / name).is_file()})
-        for g in ("covenant", "relic")}
+        for g in ("covenant", "relic", "wizards-and-relics")}
 
 
 @settings(max_examples=16 * SCALE, **SETTINGS)
 @given(st.data())
 def test_mutated_covenant_and_relic_folders_validate_or_fail_cleanly(data: st.DataObject) -> None:
-    """The richer games: Relic's nested effects, board and boards, Covenant's card list."""
+    """The richer games: Relic's nested effects, board and boards, Covenant's card list, Wizards & Relics' map and
+    double-sided tokens."""
     game = data.draw(st.sampled_from(sorted(RICH)))
     name = data.draw(st.sampled_from(RICH[game]))
     with sandbox() as box:

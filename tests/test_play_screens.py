@@ -52,6 +52,7 @@ def options(text: str) -> int:
     ("wizard-cards", ["--seed", "4"], 300),
     ("covenant", ["--seed", "4", "--players", "2"], 1500),
     ("relic", ["--seed", "4", "--players", "2", "--variant", "SC01"], 4000),
+    ("wizards-and-relics", ["--seed", "4", "--players", "3"], 600),
 ])
 def test_a_whole_game_at_80_columns(game: str, args: list[str], max_prompts: int, tmp_path: Path) -> None:
     p = spawn(game, [*args, "--save-file", str(tmp_path / "s.json"), "--log-file", str(tmp_path / "g.log")],

@@ -384,6 +384,11 @@ class State(Declared, ABC, Generic[D]):
         if self.stats is not None:
             self.stats.add(self.stats.drawn, seat, design_of(card))
 
+    def note_contest(self, group: str, won: bool, fair: float) -> None:
+        """A contest won or lost by a group (a colour, a rarity) whose fair share of wins is ``fair``."""
+        if self.stats is not None:
+            self.stats.contest(group, won, fair)
+
     def note_play(self, seat: int, card: str) -> None:
         if self.stats is not None:
             self.stats.add(self.stats.played, seat, design_of(card))

@@ -97,6 +97,15 @@ class Stats:
 
     drawn: list[dict[str, int]] = field(default_factory=list)
     played: list[dict[str, int]] = field(default_factory=list)
+    # a game's own contests by group ("wizard colour: red"): [won, contests, fair share summed]; the check reports
+    # each group's win rate against its fair share (Wizards & Relics: battles by wizard colour and rarity)
+    groups: dict[str, list[float]] = field(default_factory=dict)
+
+    def contest(self, group: str, won: bool, fair: float) -> None:
+        g = self.groups.setdefault(group, [0.0, 0.0, 0.0])
+        g[0] += 1.0 if won else 0.0
+        g[1] += 1.0
+        g[2] += fair
 
     def add(self, table: list[dict[str, int]], seat: int, design: str) -> None:
         while len(table) <= seat:

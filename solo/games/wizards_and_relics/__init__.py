@@ -1,0 +1,39 @@
+"""Wizards & Relics (``../shared/rules/wizards-and-relics.txt``): the game's rules engine, declared for the kernel.
+
+- ``data.py``: the wizards, relics and shrines as the engine reads them;
+- ``state.py``: the state, how cards move, the battle's totals and advantage;
+- ``pending.py``: the pending work (set-up, round, reveal, an extra wizard entering play, effects, choices);
+- ``phases.py``: the set-up and the five phases of a round; ``effects.py``: one handler per effect word and the
+  choices; ``check.py``: the checks of a saved game; ``setup.py``: positions for scenario files;
+- ``view.py``: the terminal view, questions and actions in words; ``automaton.py``: the heuristic player.
+
+The settings (players, step cap, search) are in ``cards/wizards-and-relics/game.toml``, ``[engine]``.
+"""
+
+from __future__ import annotations
+
+from wizprint.solo.kernel import EngineCode
+
+from .automaton import WRAutomaton, WRView
+from .data import WRData
+from .effects import WORDS
+from .setup import SETUP_KEYS, setup
+from .state import WRState
+from .view import look, view
+
+
+def evaluate(s: WRState) -> list[float]:
+    """A cut-short playout's returns: the share of the Hall each seat has filled, centred."""
+    need = s.hall_to_win
+    score = [len(h) / need for h in s.halls]
+    mean = sum(score) / len(score)
+    return [max(-1.0, min(1.0, 2 * (x - mean))) for x in score]
+
+
+ENGINE: EngineCode[WRState, WRData] = EngineCode(
+    state=WRState, data=WRData, new_state=WRState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WRAutomaton,
+    view=view, words=WRData.words, handled=lambda: set(WORDS.handlers), look=look, evaluate=evaluate,
+    doc=__doc__ or "",
+)
+
+__all__ = ["ENGINE", "WRAutomaton", "WRData", "WRState", "WRView"]

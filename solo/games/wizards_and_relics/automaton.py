@@ -1,0 +1,193 @@
+"""The Wizards & Relics automaton: a heuristic player that decides from its seat's view only.
+
+It plays the wizard and relic pair whose chance of winning the battle is worth the cards it spends: the chance
+comes from an estimate of the pair's total (base powers, the shrine's effect on the wizard, abilities and
+enchantments, expected advantage) against a typical rival total, so strong wizards are kept for shrines that favour
+them and weak pairs are thrown into rounds that look lost. It takes a good relic as spoils, ignores the strongest
+rival relic, silences the rival ability that gives most, and discards its weakest cards (discard triggers first)."""
+
+from __future__ import annotations
+
+import math
+
+from wizprint.solo.kernel import Action, Automaton, SeatView
+
+from .data import Card, Effect, affected
+from .pending import Ask, Choose
+from .state import WRState
+
+TYPICAL_TOTAL = 7.5  # a rival's total in a battle, roughly (a wizard, a relic, a change or two)
+
+
+class WRView(SeatView[WRState]):
+    """What the automaton may ask: its own hand and decks, and what is public."""
+
+    __slots__ = ()
+
+    def hand(self) -> list[str]:
+        return sorted(self._state().hands[self.seat])
+
+    def card(self, c: str) -> Card:
+        return self._state().data[c]
+
+    def ask(self) -> Choose | None:
+        top = self._state().stack[-1] if self._state().stack else None
+        return top if isinstance(top, Choose) and top.seat == self.seat else None
+
+    def shrine(self) -> Card | None:
+        s = self._state()
+        return s.data[s.shrine[0]] if s.shrine else None
+
+    def rivals(self) -> list[int]:
+        s = self._state()
+        return s.rivals(self.seat) if self.seat in s.fighters else [x for x in range(s.players) if x != self.seat]
+
+    def halls(self) -> list[int]:
+        return [len(h) for h in self._state().halls]
+
+    def hall_to_win(self) -> int:
+        return self._state().hall_to_win
+
+    def rival_relics(self) -> list[tuple[int, str]]:
+        s = self._state()
+        return [(x, r) for x in s.rivals(self.seat) for r in s.relics[x]]
+
+    def total(self, seat: int) -> int:
+        return self._state().total(seat)
+
+    def discard_pile(self) -> list[str]:
+        return list(self._state().discards[self.seat])
+
+    def no_advantage(self) -> bool:
+        return self._state().no_advantage
+
+
+def effect_value(e: Effect) -> float:
+    """What an effect is worth in power, roughly."""
+    w = e.word
+    if w == "power":
+        n = float(e.get("n", 0))
+        return n if not e.get("when") else n * 0.45
+    if w == "power_per":
+        return float(e.get("n", 1)) * min(float(e.get("most", 3)), 2.5)
+    if w == "weaken":
+        return float(e.get("n", 1)) * (1.0 if not e.get("when") else 0.45)
+    if w in ("reveal_hand", "reveal_deck"):
+        return float(e.get("n", 1)) * 1.2
+    if w == "discard_for":
+        return float(e.get("n", 1)) * 1.0
+    if w in ("ignore", "summon", "extra_relic"):
+        return 2.0
+    if w in ("silence", "advantage_over", "draw", "take", "steadfast", "equalize", "rival_discards"):
+        return 0.6
+    return 0.3
+
+
+def card_value(c: Card) -> float:
+    """What a card is worth to keep (its power and what its text adds)."""
+    return c.power + sum(effect_value(e) for e in c.effects)
+
+
+class WRAutomaton(Automaton[WRView]):
+    name = "automaton"
+    View = WRView
+
+    def decide(self, view: WRView) -> Action:
+        legal = view.legal_actions()
+        ch = view.ask()
+        if ch is None:
+            if legal[0].kind == "deck":
+                return legal[self.rng.below(len(legal))]
+            return self.play(view, legal)
+        return self.answer(view, ch, legal)
+
+    # -- phase 2 ----------------------------------------------------------------------------------------------
+    def estimate(self, view: WRView, w: str, r: str) -> float:
+        """The pair's expected total."""
+        t = 0.0
+        shrine = view.shrine()
+        if w != "none":
+            wc = view.card(w)
+            t += wc.power + sum(effect_value(e) for e in wc.effects)
+            if shrine is not None and affected(shrine, wc):
+                t += sum(effect_value(e) for e in shrine.effects)
+            if not view.no_advantage():
+                t += 0.33 * len(view.rivals()) ** 0.5
+        if r != "none":
+            rc = view.card(r)
+            t += rc.power + sum(effect_value(e) for e in rc.effects)
+        return t
+
+    def play(self, view: WRView, legal: list[Action]) -> Action:
+        halls = view.halls()
+        need = view.hall_to_win()
+        rivals = view.rivals()
+        stake = 10.0
+        if halls[view.seat] == need - 1:
+            stake = 16.0
+        if any(halls[x] == need - 1 for x in rivals):
+            stake = 16.0
+        target = TYPICAL_TOTAL + 0.9 * (len(rivals) - 1)
+        best: tuple[float, Action] | None = None
+        for a in legal:
+            est = self.estimate(view, a.a, a.b)
+            p = 1.0 / (1.0 + math.exp(-(est - target) / 1.4))
+            spent = (card_value(view.card(a.a)) if a.a != "none" else 0) + \
+                (card_value(view.card(a.b)) if a.b != "none" else 0)
+            score = p * stake - 0.28 * spent + self.rng.below(100) * 1e-4
+            if best is None or score > best[0]:
+                best = (score, a)
+        assert best is not None
+        return best[1]
+
+    # -- choices ----------------------------------------------------------------------------------------------
+    def answer(self, view: WRView, ch: Choose, legal: list[Action]) -> Action:
+        ask = ch.ask
+        cards = [a for a in legal if a.a]
+
+        def value_of(a: Action) -> float:
+            return card_value(view.card(a.a))
+
+        def stop() -> Action:
+            return next(a for a in legal if a.kind in ("pass", "stop"))
+
+        if ask is Ask.MULLIGAN:
+            return self.mulligan(view, ch, legal)
+        if ask in (Ask.HAND_CHECK, Ask.RIVAL_DISCARD):
+            return min(cards, key=lambda a: (-1 if view.card(a.a).has("on_discard") else 0, value_of(a), a.a))
+        if ask is Ask.DISCARD_FOR:
+            hand = view.hand()
+            if len(hand) <= 3 or not cards:
+                return stop()
+            worst = min(cards, key=lambda a: (-1 if view.card(a.a).has("on_discard") else 0, value_of(a), a.a))
+            return worst if value_of(worst) <= ch.n + 2.5 else stop()
+        if ask in (Ask.TAKE, Ask.PUT, Ask.SUMMON, Ask.EXTRA_RELIC, Ask.ORDER):
+            return max(cards, key=lambda a: (value_of(a), a.a)) if cards else stop()
+        if ask is Ask.IGNORE:
+            return max(cards, key=lambda a: (view.card(a.a).power, value_of(a), a.a))
+        if ask is Ask.SILENCE:
+            return max(cards, key=lambda a: (sum(effect_value(e) for e in view.card(a.a).effects), a.a))
+        if ask is Ask.SPOILS:
+            relics = [a for a in legal if a.kind == "take"]
+            if relics:
+                best = max(relics, key=lambda a: (value_of(a), a.a))
+                if value_of(best) >= 3.0:
+                    return best
+            return next(a for a in legal if a.kind == "draw")
+        return legal[0]
+
+    def mulligan(self, view: WRView, ch: Choose, legal: list[Action]) -> Action:
+        """Keep at least two wizards and two relics: set aside the weakest cards of the kind there is too much of."""
+        hand = [c for c in view.hand() if c not in ch.picked]
+        wiz = [c for c in hand if view.card(c).kind == "wizard"]
+        rel = [c for c in hand if view.card(c).kind == "relic"]
+        many: list[str] = []
+        if len(wiz) < 2 and len(rel) > 4:
+            many = rel
+        elif len(rel) < 2 and len(wiz) > 4:
+            many = wiz
+        if many:
+            worst = min(many, key=lambda c: (card_value(view.card(c)), c))
+            return Action("aside", worst)
+        return Action("keep")
+

@@ -1,0 +1,511 @@
+"""What Wizards & Relics' effect words do: one handler per word in :data:`WORDS`, found by the word, and the
+choices they ask (:class:`~.pending.Choose`, registered in :data:`~.pending.RULES` with the phases' own choices:
+the deck, the mulligan, the order of your relics, the hand check and the spoils).
+
+A handler is ``(state, item, effect)``: ``item`` is the :class:`~.pending.Effects` resolving (``item.seat`` is
+"you", ``item.subject`` "your wizard", ``item.card`` the card). "Rival" means a player in the current battle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from wizprint.cards.markup import plural
+from wizprint.errors import IllegalActionError
+from wizprint.solo.kernel import Action, Words
+
+from .data import Effect
+from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source
+from .phases import mulligan
+
+if TYPE_CHECKING:
+    from .state import WRState
+
+Handler = Callable[["WRState", Effects, Effect], None]
+WORDS: Words[Handler] = Words("wizards-and-relics")
+TRIGGERS = {"on_discard", "on_win", "on_lose"}  # words that wait for their moment rather than resolve
+
+
+# -- the runner -----------------------------------------------------------------------------------------------------
+def effect_list(s: WRState, item: Effects) -> tuple[Effect, ...]:
+    c = s.data[item.card]
+    if item.source is Source.CARD:
+        return c.effects
+    trig = c.has(str(item.source))
+    return trig.then if trig else ()
+
+
+@RULES.run(Effects)
+def run_effects(s: WRState, item: Effects) -> bool:
+    card = item.card
+    if item.source is Source.CARD and (card in s.ignored or card in s.silenced):
+        s.stack.pop()
+        return False
+    effs = effect_list(s, item)
+    if item.index == 0 and item.source is not Source.CARD:
+        what = {Source.ON_DISCARD: "was discarded", Source.ON_WIN: "won the round", Source.ON_LOSE: "lost the round"}
+        s.say(f"{s.label(card)} {what[item.source]}: its trigger resolves for P{item.seat + 1}")
+    while item.index < len(effs):
+        e = effs[item.index]
+        item.index += 1
+        if e.word in TRIGGERS:
+            continue
+        depth = len(s.stack)
+        WORDS.get(e.word)(s, item, e)
+        if len(s.stack) != depth or s.queued:
+            return False
+    s.stack.pop()
+    return False
+
+
+# -- conditions and counts ----------------------------------------------------------------------------------------
+def holds(s: WRState, item: Effects, when: str | None) -> bool:
+    """Whether the condition ``when`` holds for "you" (``item.seat``) and "your wizard" (``item.subject``)."""
+    if not when:
+        return True
+    d = s.data
+    seat = item.seat
+    w = item.subject or s.wizard_of(seat)
+    wc = d[w] if w else None
+    rival_wizards = [x for r in s.rivals(seat) for x in s.wizards[r]]
+    if when in ("red", "blue", "green"):
+        return wc is not None and wc.colour == when
+    if when == "devoted":
+        return wc is not None and not wc.effects
+    if when == "enlightened":
+        return wc is not None and bool(wc.effects)
+    if when.startswith("rival_"):
+        return any(d[x].colour == when[6:] for x in rival_wizards)
+    if when == "advantage":
+        return bool(w) and s.has_advantage(w, seat)
+    if when == "disadvantage":
+        return any(s.has_advantage(x, r) and wc is not None and wc.colour in s.beats(x)
+                   for r in s.rivals(seat) for x in s.wizards[r])
+    if when == "shrine":
+        from .data import affected
+
+        return bool(s.shrine) and wc is not None and affected(d[s.shrine[0]], wc)
+    if when == "tie":
+        return s.battle > 0
+    if when == "behind":
+        return any(len(s.halls[r]) > len(s.halls[seat]) for r in s.rivals(seat))
+    if when == "master":
+        return seat == s.master
+    if when == "underdog":
+        return wc is not None and any(d[x].power > wc.power for x in rival_wizards)
+    return False
+
+
+def count(s: WRState, seat: int, per: str) -> int:
+    d = s.data
+    if per == "drawn":
+        return s.drawn[seat]
+    if per == "hand":
+        return len(s.hands[seat])
+    if per == "relics_discard":
+        return sum(1 for c in s.discards[seat] if d.is_relic(c))
+    if per == "wizards_discard":
+        return sum(1 for c in s.discards[seat] if d.is_wizard(c))
+    if per == "hall":
+        return len(s.halls[seat])
+    if per == "rivals":
+        return len(s.rivals(seat))
+    if per == "ignored":
+        return sum(1 for x in s.fighters for r in s.relics[x] if r in s.ignored)
+    return 0
+
+
+KINDS_OF = {"wizard": "wizard", "relic": "relic", "card": "card", "red": "red wizard", "blue": "blue wizard",
+            "green": "green wizard", "enchanted": "Enchanted relic", "devoted": "Devoted wizard", "any": "wizard"}
+
+
+def matches(s: WRState, card: str, what: str) -> bool:
+    c = s.data[card]
+    if what == "card":
+        return True
+    if what in ("wizard", "any"):
+        return c.kind == "wizard"
+    if what == "relic":
+        return c.kind == "relic"
+    if what in ("red", "blue", "green"):
+        return c.kind == "wizard" and c.colour == what
+    if what == "devoted":
+        return c.kind == "wizard" and not c.effects
+    if what == "enchanted":
+        return c.kind == "relic" and bool(c.effects)
+    return False
+
+
+def add_power(s: WRState, item: Effects, seat: int, n: int, why: str) -> None:
+    from .state import Mod
+
+    if n == 0:
+        return
+    s.mods.append(Mod(seat=seat, n=n, source=item.card, why=why))
+    s.say(f"P{seat + 1} {n:+d} power ({s.data[item.card].name}{': ' + why if why else ''}); total now "
+          f"{s.total(seat)}")
+
+
+# -- the words ----------------------------------------------------------------------------------------------------
+@WORDS("power")
+def w_power(s: WRState, item: Effects, e: Effect) -> None:
+    when = e.get("when")
+    if holds(s, item, when):
+        add_power(s, item, item.seat, int(e.get("n")), _when_words(when))
+
+
+def _when_words(when: str | None) -> str:
+    if not when:
+        return ""
+    words = {"red": "a red wizard", "blue": "a blue wizard", "green": "a green wizard", "devoted": "a Devoted wizard",
+             "enlightened": "an Enlightened wizard", "rival_red": "facing a red wizard",
+             "rival_blue": "facing a blue wizard", "rival_green": "facing a green wizard",
+             "advantage": "with advantage", "disadvantage": "at a disadvantage", "shrine": "under the shrine",
+             "tie": "in a tie battle", "behind": "behind in the Hall", "master": "the Master Wizard",
+             "underdog": "facing a stronger wizard"}
+    return words.get(when, when)
+
+
+@WORDS("power_per")
+def w_power_per(s: WRState, item: Effects, e: Effect) -> None:
+    counted = count(s, item.seat, str(e.get("per")))
+    most = e.get("most")
+    k = counted if most is None else min(counted, int(most))
+    per = {"drawn": "drawn this round", "hand": "in hand", "relics_discard": "relics in the discard pile",
+           "wizards_discard": "wizards in the discard pile", "hall": "wizards in the Hall", "rivals": "rivals",
+           "ignored": "ignored relics"}[str(e.get("per"))]
+    if k:
+        add_power(s, item, item.seat, k * int(e.get("n")),
+                  f"{counted} {per}" + (f", counted up to {k}" if counted > k else ""))
+    else:
+        s.say(f"{s.data[item.card].name}: no {per}, no power")
+
+
+@WORDS("weaken")
+def w_weaken(s: WRState, item: Effects, e: Effect) -> None:
+    if not holds(s, item, e.get("when")):
+        return
+    for r in s.rivals(item.seat):
+        add_power(s, item, r, -int(e.get("n")), f"from P{item.seat + 1}")
+
+
+@WORDS("draw")
+def w_draw(s: WRState, item: Effects, e: Effect) -> None:
+    if holds(s, item, e.get("when")):
+        s.draw(item.seat, int(e.get("n")), s.data[item.card].name)
+
+
+def _choice(s: WRState, item: Effects, ask: Ask, what: str = "", left: int = 1, n: int = 0,
+            seat: int | None = None) -> None:
+    s.ask(Choose(seat=item.seat if seat is None else seat, ask=ask, card=item.card, what=what, left=left, n=n,
+                 subject=item.subject))
+
+
+@WORDS("take", "put")
+def w_take_or_put(s: WRState, item: Effects, e: Effect) -> None:
+    """A card of the kind from your discard pile: into your hand (take) or on top of your deck (put); optional."""
+    what = str(e.get("what"))
+    if any(matches(s, c, what) for c in s.discards[item.seat]):
+        _choice(s, item, Ask.TAKE if e.word == "take" else Ask.PUT, what)
+    else:
+        s.say(f"{s.data[item.card].name}: P{item.seat + 1} has no {KINDS_OF[what]} in their discard pile")
+
+
+@WORDS("discard_for")
+def w_discard_for(s: WRState, item: Effects, e: Effect) -> None:
+    if s.hands[item.seat]:
+        _choice(s, item, Ask.DISCARD_FOR, left=int(e.get("most")), n=int(e.get("n")))
+
+
+@WORDS("rival_discards")
+def w_rival_discards(s: WRState, item: Effects, e: Effect) -> None:
+    for r in reversed(s.rivals(item.seat)):
+        if s.hands[r]:
+            _choice(s, item, Ask.RIVAL_DISCARD, left=int(e.get("n")), seat=r)
+
+
+@WORDS("discard_top")
+def w_discard_top(s: WRState, item: Effects, e: Effect) -> None:
+    deck = s.decks[item.seat]
+    cards = list(reversed(deck[-int(e.get("n")):])) if deck else []
+    for c in cards:
+        s.discard_from_deck(item.seat, c)
+    s.say(f"P{item.seat + 1} discards the top {plural(len(cards), 'card')} of their deck: {s.names(cards)}")
+
+
+@WORDS("on_discard", "on_win", "on_lose")
+def w_trigger(s: WRState, item: Effects, e: Effect) -> None:
+    """A trigger waits for its moment (the runner skips it; see :func:`effect_list`)."""
+
+
+def ignorable(s: WRState, seat: int) -> list[str]:
+    return [r for x in s.rivals(seat) if x not in s.steadfast for r in s.relics[x] if r not in s.ignored]
+
+
+def ignore(s: WRState, relic: str, by: int) -> None:
+    s.ignored.append(relic)
+    s.take_back(relic)
+    s.say(f"P{by + 1} ignores {s.label(relic)}: it adds no power and its enchantment does not count")
+
+
+@WORDS("ignore")
+def w_ignore(s: WRState, item: Effects, e: Effect) -> None:
+    opts = ignorable(s, item.seat)
+    if not opts:
+        s.say(f"{s.data[item.card].name}: no rival relic can be ignored")
+    elif e.get("what") == "all" or len(opts) == 1:
+        for r in opts:
+            ignore(s, r, item.seat)
+    else:
+        _choice(s, item, Ask.IGNORE)
+
+
+@WORDS("steadfast")
+def w_steadfast(s: WRState, item: Effects, e: Effect) -> None:
+    if item.seat not in s.steadfast:
+        s.steadfast.append(item.seat)
+    s.say(f"P{item.seat + 1}'s relics cannot be ignored this battle")
+
+
+def silence(s: WRState, wizard: str, by: int) -> None:
+    s.silenced.append(wizard)
+    s.take_back(wizard)
+    s.say(f"P{by + 1} silences {s.label(wizard)}: its ability does not resolve")
+
+
+@WORDS("silence")
+def w_silence(s: WRState, item: Effects, e: Effect) -> None:
+    opts = [w for r in s.rivals(item.seat) for w in s.wizards[r] if w not in s.silenced and s.data[w].effects]
+    if not opts:
+        s.say(f"{s.data[item.card].name}: no rival wizard has an ability to silence")
+    elif e.get("what") == "all" or len(opts) == 1:
+        for w in opts:
+            silence(s, w, item.seat)
+    else:
+        _choice(s, item, Ask.SILENCE)
+
+
+@WORDS("extra_relic")
+def w_extra_relic(s: WRState, item: Effects, e: Effect) -> None:
+    if any(s.data.is_relic(c) for c in s.hands[item.seat]):
+        _choice(s, item, Ask.EXTRA_RELIC)
+
+
+@WORDS("summon")
+def w_summon(s: WRState, item: Effects, e: Effect) -> None:
+    src = str(e.get("source"))
+    what = str(e.get("what"))
+    pool = s.hands[item.seat] if src == "hand" else s.discards[item.seat]
+    if any(matches(s, c, what) for c in pool):
+        _choice(s, item, Ask.SUMMON, f"{src}:{what}")
+    else:
+        s.say(f"{s.data[item.card].name}: P{item.seat + 1} has no {KINDS_OF[what]} in their "
+              f"{'hand' if src == 'hand' else 'discard pile'}")
+
+
+@WORDS("equalize")
+def w_equalize(s: WRState, item: Effects, e: Effect) -> None:
+    s.no_advantage = True
+    s.say(f"{s.data[item.card].name}: no wizard has advantage for the rest of this round")
+
+
+@WORDS("advantage_over")
+def w_advantage_over(s: WRState, item: Effects, e: Effect) -> None:
+    from .state import Mod
+
+    w = item.subject or s.wizard_of(item.seat)
+    if not w:
+        return
+    s.mods.append(Mod(seat=item.seat, source=item.card, colour=str(e.get("colour")), wizard=w))
+    s.say(f"{s.label(w)} also has advantage over {e.get('colour')} wizards")
+
+
+@WORDS("reveal_hand")
+def w_reveal_hand(s: WRState, item: Effects, e: Effect) -> None:
+    what = str(e.get("what"))
+    shown = sorted(c for c in s.hands[item.seat] if matches(s, c, what))
+    for c in shown:
+        if c not in s.known_hand[item.seat]:
+            s.known_hand[item.seat].append(c)
+    s.say(f"P{item.seat + 1} reveals from their hand: {s.names(shown)}")
+    k = len(shown)
+    most = e.get("most")
+    if most is not None:
+        k = min(k, int(most))
+    add_power(s, item, item.seat, k * int(e.get("n")), f"{plural(k, KINDS_OF[what])} revealed")
+
+
+@WORDS("reveal_deck")
+def w_reveal_deck(s: WRState, item: Effects, e: Effect) -> None:
+    deck = s.decks[item.seat]
+    top = list(reversed(deck[-int(e.get("count")):])) if deck else []
+    s.known_top[item.seat] = top + [c for c in s.known_top[item.seat] if c not in top]
+    what = str(e.get("what"))
+    k = sum(1 for c in top if matches(s, c, what))
+    s.say(f"P{item.seat + 1} reveals the top of their deck: {s.names(top)}")
+    add_power(s, item, item.seat, k * int(e.get("n")), f"{plural(k, KINDS_OF[what])} among them")
+
+
+@WORDS("recall")
+def w_recall(s: WRState, item: Effects, e: Effect) -> None:
+    c, seat = item.card, item.seat
+    for zone in (s.wizards, s.relics, s.tied):
+        if c in zone[seat]:
+            zone[seat].remove(c)
+            s.to_hand(seat, c)
+            s.say(f"P{seat + 1} returns {s.label(c)} to their hand")
+            return
+
+
+# -- the choices --------------------------------------------------------------------------------------------------
+def _pool(s: WRState, ch: Choose) -> list[str]:
+    """The cards a choice picks among."""
+    seat = ch.seat
+    if ch.ask in (Ask.TAKE, Ask.PUT):
+        return [c for c in s.discards[seat] if matches(s, c, ch.what)]
+    if ch.ask in (Ask.DISCARD_FOR, Ask.RIVAL_DISCARD, Ask.HAND_CHECK, Ask.MULLIGAN):
+        return list(s.hands[seat])
+    if ch.ask is Ask.IGNORE:
+        return ignorable(s, seat)
+    if ch.ask is Ask.SILENCE:
+        return [w for r in s.rivals(seat) for w in s.wizards[r] if w not in s.silenced and s.data[w].effects]
+    if ch.ask is Ask.EXTRA_RELIC:
+        return [c for c in s.hands[seat] if s.data.is_relic(c)]
+    if ch.ask is Ask.SUMMON:
+        src, what = ch.what.split(":")
+        return [c for c in (s.hands[seat] if src == "hand" else s.discards[seat]) if matches(s, c, what)]
+    if ch.ask is Ask.ORDER:
+        rv = _reveal(s)
+        return [c for c in rv.todo if s.data[c].effects and c not in s.ignored and c not in s.resolved]
+    if ch.ask is Ask.SPOILS:
+        return spoils(s, seat)
+    return []
+
+
+def spoils(s: WRState, winner: int) -> list[str]:
+    """The relics the winner may take: every relic a loser played this round, in any of its battles."""
+    return [c for x in range(s.players) if x != winner for c in (*s.relics[x], *s.tied[x]) if s.data.is_relic(c)]
+
+
+def _reveal(s: WRState) -> Reveal:
+    for item in reversed(s.stack):
+        if isinstance(item, Reveal):
+            return item
+    raise IllegalActionError("no reveal is under way")
+
+
+VERB = {Ask.TAKE: "take", Ask.PUT: "put", Ask.DISCARD_FOR: "discard", Ask.RIVAL_DISCARD: "discard",
+        Ask.HAND_CHECK: "discard", Ask.IGNORE: "ignore", Ask.SILENCE: "silence", Ask.EXTRA_RELIC: "play",
+        Ask.SUMMON: "summon", Ask.ORDER: "resolve", Ask.SPOILS: "take", Ask.MULLIGAN: "aside"}
+MAY_STOP = {Ask.TAKE, Ask.PUT, Ask.DISCARD_FOR, Ask.EXTRA_RELIC, Ask.SUMMON}
+
+
+@RULES.run(Choose)
+def run_choose(s: WRState, ch: Choose) -> bool:
+    if ch.left <= 0 or (ch.ask is not Ask.SPOILS and ch.ask is not Ask.MULLIGAN and not _pool(s, ch)):
+        s.stack.pop()
+        return False
+    s.current_seat = ch.seat
+    return True
+
+
+@RULES.legal(Choose)
+def choose_legal(s: WRState, ch: Choose) -> list[Action]:
+    verb = VERB[ch.ask]
+    opts = sorted(set(_pool(s, ch)))
+    if ch.ask is Ask.MULLIGAN:
+        return [Action("keep")] + [Action("aside", c) for c in opts if c not in ch.picked] + \
+               [Action("back", c) for c in sorted(ch.picked)]
+    acts = [Action(verb, c) for c in opts]
+    if ch.ask is Ask.SPOILS:
+        acts.insert(0, Action("draw"))
+    if ch.ask in MAY_STOP:
+        acts.append(Action("stop" if ch.done else "pass"))
+    return acts
+
+
+@RULES.apply(Choose)
+def choose_apply(s: WRState, ch: Choose, action: Action) -> None:
+    seat = ch.seat
+    d = s.data
+    k, c = action.kind, action.a
+    if ch.ask is Ask.MULLIGAN:
+        if k == "aside":
+            ch.picked.append(c)
+        elif k == "back":
+            ch.picked.remove(c)
+        else:
+            s.stack.pop()
+            mulligan(s, seat, list(ch.picked))
+        return
+    if k in ("pass", "stop"):
+        s.stack.pop()
+        return
+    ch.left -= 1
+    ch.done += 1
+    src = d[ch.card].name if ch.card else ""
+    if ch.ask is Ask.TAKE:
+        s.discards[seat].remove(c)
+        s.to_hand(seat, c)
+        s.say(f"P{seat + 1} takes {s.label(c)} from their discard pile into their hand ({src})")
+    elif ch.ask is Ask.PUT:
+        s.discards[seat].remove(c)
+        s.decks[seat].append(c)
+        s.known_top[seat].insert(0, c)
+        s.say(f"P{seat + 1} puts {s.label(c)} from their discard pile on top of their deck ({src})")
+    elif ch.ask is Ask.DISCARD_FOR:
+        s.discard(seat, c, src)
+        item = Effects(seat=seat, card=ch.card)
+        add_power(s, item, seat, ch.n, "a card discarded")
+    elif ch.ask in (Ask.RIVAL_DISCARD, Ask.HAND_CHECK):
+        s.discard(seat, c, src if ch.ask is Ask.RIVAL_DISCARD else "hand check: down to 7")
+    elif ch.ask is Ask.IGNORE:
+        ignore(s, c, seat)
+    elif ch.ask is Ask.SILENCE:
+        silence(s, c, seat)
+    elif ch.ask is Ask.EXTRA_RELIC:
+        s.leave_hand(seat, c)
+        s.relics[seat].append(c)
+        s.note_play(seat, c)
+        s.say(f"P{seat + 1} plays another relic and reveals it: {s.label(c)} ({d.kind_line(c)})")
+        s.replenish(seat)
+        s.stack.pop()
+        if d[c].effects:
+            s.resolved.append(c)
+            s.stack.append(Effects(seat=seat, card=c, subject=s.wizard_of(seat)))
+        return
+    elif ch.ask is Ask.SUMMON:
+        src_zone = ch.what.split(":")[0]
+        if src_zone == "hand":
+            s.leave_hand(seat, c)
+        else:
+            s.discards[seat].remove(c)
+        s.wizards[seat].append(c)
+        s.note_play(seat, c)
+        s.say(f"P{seat + 1} puts {s.label(c)} ({d.kind_line(c)}) into play beside their wizard ({src})")
+        if src_zone == "hand":
+            s.replenish(seat)
+        s.stack.pop()
+        s.stack.append(Enter(seat=seat, wizard=c))
+        return
+    elif ch.ask is Ask.ORDER:
+        rv = _reveal(s)
+        rv.todo.remove(c)
+        s.resolved.append(c)
+        s.stack.pop()
+        s.stack.append(Effects(seat=seat, card=c, subject=s.wizard_of(seat)))
+        return
+    elif ch.ask is Ask.SPOILS:
+        s.stack.pop()
+        if k == "draw":
+            s.draw(seat, 1, "spoils")
+        else:
+            for x in range(s.players):
+                for zone in (s.relics, s.tied):
+                    if c in zone[x]:
+                        zone[x].remove(c)
+            s.to_hand(seat, c)
+            s.say(f"P{seat + 1} takes {s.label(c)} as spoils")
+        return
+    if ch.ask in (Ask.TAKE, Ask.PUT, Ask.IGNORE, Ask.SILENCE):
+        s.stack.pop()

@@ -1,0 +1,436 @@
+"""The state of a game of Wizards & Relics (``../shared/rules/wizards-and-relics.txt``): its fields, how cards move
+(draw with reshuffle, discard with its triggers, Replenish), the battle's totals and advantage, and the OpenSpiel-
+like surface (legal actions, apply, observation, sampling what a seat cannot see).
+
+Everything that takes steps is pending work on ``stack`` (``pending.py``): the set-up, then one :class:`Round` after
+another, run until somebody must decide (:meth:`WRState.advance`). Piles are lists whose top card is the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import field
+from typing import Any
+
+from wizprint.cards.markup import plural
+from wizprint.errors import EngineError
+from wizprint.solo.kernel import (
+    Action,
+    Checks,
+    Commitments,
+    Declared,
+    Outcome,
+    Rng,
+    State,
+    declare,
+    value,
+    zone,
+)
+
+from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WRData
+from .pending import KINDS, RULES, Choose, Effects, Round, Setup, Source, WRPending
+
+
+@value
+class Mod(Declared):
+    """A change to a battle: ``n`` power to ``seat``'s total, or (with ``colour``) advantage over that colour for
+    ``wizard``; ``source`` is the card that gave it (taken back if that relic is ignored or that wizard silenced)."""
+
+    seat: int = 0
+    n: int = 0
+    source: str = ""
+    colour: str = ""
+    wizard: str = ""
+    why: str = ""
+
+
+@declare
+class WRState(State[WRData]):
+    """A game of Wizards & Relics."""
+
+    piles: list[list[str]] = zone("pile")  # the four dealt decks before they are chosen; then the unchosen ones
+    decks: list[list[str]] = zone("deck")
+    hands: list[list[str]] = zone("hand")
+    discards: list[list[str]] = zone("discard")
+    halls: list[list[str]] = zone("hall")
+    wizards: list[list[str]] = zone("wizard")  # in play this battle: the played wizard first, then extra ones
+    relics: list[list[str]] = zone("relic")  # in play this battle
+    tied: list[list[str]] = zone("tied")  # this round's cards from earlier (tied) battles: not in play
+    shrine_pile: list[str] = zone("shrine_pile")
+    shrine: list[str] = zone("shrine")  # the shrine in play (none before the first round)
+    shrines_used: list[str] = zone("shrine_discard")
+    stack: list[WRPending] = field(default_factory=list)
+    master: int = 0  # the Master Wizard: applies abilities first
+    round: int = 0  # rounds begun
+    battle: int = 0  # wizard battles of this round before this one (ties)
+    fighters: list[int] = field(default_factory=list)  # the players in this battle, clockwise from the Master
+    losers: list[int] = field(default_factory=list)  # players out of the round (lost a battle before a tie)
+    commits: Commitments = field(default_factory=Commitments)
+    mods: list[Mod] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    silenced: list[str] = field(default_factory=list)
+    resolved: list[str] = field(default_factory=list)  # relics whose enchantment has resolved this battle
+    steadfast: list[int] = field(default_factory=list)  # seats whose relics cannot be ignored this battle
+    no_advantage: bool = False  # Wand of Equality: no advantage for the rest of the round
+    counting: bool = False  # draws count toward 'drawn' (from the Play phase until the battle is decided)
+    drawn: list[int] = field(default_factory=list)  # cards each seat has drawn this round (while counting)
+    queued: list[str] = field(default_factory=list)  # discard triggers waiting for a Replenish ("seat:card")
+    known_hand: list[list[str]] = field(default_factory=list)  # cards in each hand that every player has seen
+    known_top: list[list[str]] = field(default_factory=list)  # each deck's top cards every player has seen, top first
+    chosen_deck: list[int] = field(default_factory=list)  # the pile each seat chose (-1: not yet)
+    current_seat: int = 0
+    last_totals: dict[int, int] = field(default_factory=dict)  # the last battle's totals (for the view)
+
+    SEATS_IN_RANGE = ("master", "current_seat", "fighters", "losers", "steadfast")
+    PER_SEAT = ("decks", "hands", "discards", "halls", "wizards", "relics", "tied", "drawn", "known_hand",
+                "known_top", "chosen_deck")
+
+    # -- set-up -----------------------------------------------------------------------------------------------
+    @classmethod
+    def blank(cls, data: WRData, players: int, seed: int, variant: str = "") -> WRState:
+        n = players
+
+        def per() -> list[list[str]]:
+            return [[] for _ in range(n)]
+
+        return cls(data=data, players=n, variant=variant, rng=Rng(seed), decks=per(), hands=per(), discards=per(),
+                   halls=per(), wizards=per(), relics=per(), tied=per(), drawn=[0] * n, known_hand=per(),
+                   known_top=per(), chosen_deck=[-1] * n)
+
+    @classmethod
+    def new(cls, data: WRData, players: int, seed: int, variant: str) -> WRState:
+        """A new game: the rarity piles shuffled and dealt into four decks, the shrines shuffled, the Master
+        Wizard chosen at random (the rulebook: the most wizardly player); then the players choose their decks."""
+        s = cls.blank(data, players, seed, variant)
+        from .phases import deal
+
+        deal(s)
+        s.master = int(s.pick([str(i) for i in range(players)], "Master Wizard of the first round"))
+        s.say(f"P{s.master + 1} is the Master Wizard of the first round")
+        s.stack.append(Setup(seat=s.master))
+        s.advance()
+        return s
+
+    def check_rules(self, chk: Checks) -> None:
+        from .check import check_state
+
+        check_state(self, chk)
+
+    # -- small queries ----------------------------------------------------------------------------------------
+    def order(self, seats: Iterable[int] | None = None) -> list[int]:
+        """Seats clockwise from the Master Wizard (only those of ``seats`` if given)."""
+        n = self.players
+        keep = set(range(n) if seats is None else seats)
+        return [s for s in ((self.master + i) % n for i in range(n)) if s in keep]
+
+    def rivals(self, seat: int) -> list[int]:
+        """The other players in the current battle, clockwise."""
+        return [s for s in self.fighters if s != seat]
+
+    @property
+    def hall_to_win(self) -> int:
+        return HALL_TO_WIN.get(self.players, 5)
+
+    def label(self, card: str) -> str:
+        return self.data.label(card)
+
+    def names(self, cards: Iterable[str]) -> str:
+        return ", ".join(self.label(c) for c in cards) or "nothing"
+
+    def wizard_of(self, seat: int) -> str:
+        """The wizard ``seat`` played in this battle ("" if none)."""
+        return self.wizards[seat][0] if self.wizards[seat] else ""
+
+    def beats(self, wizard: str) -> set[str]:
+        """The colours ``wizard`` has advantage over: its own, and any an effect gave it."""
+        out = {BEATS[self.data[wizard].colour]}
+        for m in self.mods:
+            if m.colour and m.wizard == wizard:
+                out.update(COLOURS if m.colour == "every" else (m.colour,))
+        return out
+
+    def has_advantage(self, wizard: str, seat: int) -> bool:
+        """Advantage: the wizard's colour beats a rival wizard's in this battle (never during a Wand of Equality)."""
+        if self.no_advantage:
+            return False
+        beats = self.beats(wizard)
+        return any(self.data[w].colour in beats for r in self.rivals(seat) for w in self.wizards[r])
+
+    def advantage(self, seat: int) -> int:
+        """+1 for each of the seat's wizards with advantage (advantage over several rivals does not stack)."""
+        return sum(1 for w in self.wizards[seat] if self.has_advantage(w, seat))
+
+    def total(self, seat: int) -> int:
+        """The seat's total power in this battle: wizards, relics not ignored, advantage, every change."""
+        d = self.data
+        t = sum(d[w].power for w in self.wizards[seat])
+        t += sum(d[r].power for r in self.relics[seat] if r not in self.ignored)
+        t += self.advantage(seat)
+        t += sum(m.n for m in self.mods if m.seat == seat)
+        return t
+
+    def take_back(self, source: str) -> None:
+        """Remove every change ``source`` gave (an ignored relic, a silenced wizard)."""
+        self.mods = [m for m in self.mods if m.source != source]
+
+    def turns_played(self) -> int:
+        return self.round
+
+    # -- moving cards ---------------------------------------------------------------------------------------------
+    def shuffle_deck(self, seat: int) -> None:
+        self.rng.shuffle(self.decks[seat])
+        self.known_top[seat] = []
+
+    def draw(self, seat: int, n: int, why: str = "", quiet: bool = False) -> list[str]:
+        """Draw ``n`` cards (the discard pile is reshuffled into an empty deck); counted toward 'drawn' while a
+        battle is being played."""
+        got: list[str] = []
+        deck = self.decks[seat]
+        for _ in range(n):
+            if not deck:
+                if not self.discards[seat]:
+                    break
+                deck.extend(self.discards[seat])
+                self.discards[seat] = []
+                self.shuffle_deck(seat)
+                self.say(f"P{seat + 1}'s deck is empty: their discard pile is shuffled into it")
+            c = deck.pop()
+            top = self.known_top[seat]
+            if top and top[0] == c:
+                top.pop(0)
+                self.known_hand[seat].append(c)  # everyone saw it on top of the deck
+            self.hands[seat].append(c)
+            got.append(c)
+            self.note_draw(seat, c)
+        if self.counting:
+            self.drawn[seat] += len(got)
+        if not quiet:
+            because = f" ({why})" if why else ""
+            got_words = plural(len(got), "card") if got else "no card: deck and discard pile are empty"
+            self.say(f"P{seat + 1} draws {got_words}{because}")
+            if got:
+                self.say(f"you draw {self.names(got)}", (seat,))
+        return got
+
+    def leave_hand(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        if card in self.known_hand[seat]:
+            self.known_hand[seat].remove(card)
+
+    def to_hand(self, seat: int, card: str, public: bool = True) -> None:
+        self.hands[seat].append(card)
+        if public:
+            self.known_hand[seat].append(card)
+
+    def discard(self, seat: int, card: str, why: str = "") -> None:
+        """Discard a card from hand: face up on the discard pile; a Replenish first if the hand is down to one;
+        its discard trigger waits for that Replenish."""
+        self.leave_hand(seat, card)
+        self.discards[seat].append(card)
+        self.say(f"P{seat + 1} discards {self.label(card)}" + (f" ({why})" if why else ""))
+        if self.data[card].has("on_discard"):
+            self.queued.append(f"{seat}:{card}")
+        self.replenish(seat)
+
+    def discard_from_deck(self, seat: int, card: str) -> None:
+        self.decks[seat].remove(card)
+        top = self.known_top[seat]
+        if card in top:
+            top.remove(card)
+        self.discards[seat].append(card)
+        if self.data[card].has("on_discard"):
+            self.queued.append(f"{seat}:{card}")
+
+    def replenish(self, seat: int) -> None:
+        """Replenish: at zero or one card in hand (once the game has begun), draw up to 7 minus the wizards in your
+        Hall of Immortality."""
+        if self.round < 1 or len(self.hands[seat]) > 1:
+            return
+        target = HAND - len(self.halls[seat])
+        if len(self.hands[seat]) < target:
+            self.draw(seat, target - len(self.hands[seat]),
+                      f"Replenish: down to {plural(len(self.hands[seat]), 'card')}, up to {target}")
+
+    def flush_triggers(self) -> bool:
+        """Push the discard triggers waiting (they resolve after the Replenish that the discard caused)."""
+        if not self.queued:
+            return False
+        for q in reversed(self.queued):
+            seat, card = q.split(":", 1)
+            self.stack.append(Effects(seat=int(seat), card=card, source=Source.ON_DISCARD))
+        self.queued = []
+        return True
+
+    def clear_battle(self) -> None:
+        """A new battle: the changes, ignored relics, silenced wizards and the like of the last one are gone."""
+        self.mods = []
+        self.ignored = []
+        self.silenced = []
+        self.resolved = []
+        self.steadfast = []
+
+    # -- running ----------------------------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Run the pending work until somebody must decide or the game is over."""
+        while self.result is None:
+            if self.flush_triggers():
+                continue
+            if not self.stack:
+                self.stack.append(Round(seat=self.master))
+            top = self.stack[-1]
+            if RULES.run_item(self, top):
+                return
+        self.current_seat = -1
+
+    def ask(self, item: Choose) -> None:
+        self.stack.append(item)
+
+    def finish(self, winner: int) -> None:
+        n = self.players
+        scores = tuple(float(len(h)) for h in self.halls)
+        self.result = Outcome((winner,), scores, f"P{winner + 1} has {plural(len(self.halls[winner]), 'wizard')} in "
+                                                  f"the Hall of Immortality ({self.hall_to_win} win with {n} players)")
+        self.say(self.result.reason)
+        self.stack = []
+        self.current_seat = -1
+
+    # -- the API ----------------------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return -1 if self.result is not None else self.current_seat
+
+    def _legal_actions(self) -> list[Action]:
+        if not self.stack:
+            raise EngineError("wizards-and-relics: nothing is waiting for a decision")
+        return RULES.legal_for(self, self.stack[-1])
+
+    def _apply(self, action: Action) -> None:
+        RULES.apply_to(self, self.stack[-1], action)
+        self.advance()
+
+    # -- what a seat sees -------------------------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        from .view import heading, pending_view
+
+        n = self.players
+        obs: dict[str, Any] = {
+            "game": self.data.id, "seat": seat, "players": n, "round": self.round, "battle": self.battle,
+            "master": self.master, "current": self.current_player, "hall_to_win": self.hall_to_win,
+            "hand": sorted(self.hands[seat]), "hand_sizes": [len(h) for h in self.hands],
+            "deck_sizes": [len(d) for d in self.decks], "piles": [len(p) for p in self.piles],
+            "my_deck": sorted(self.decks[seat]) if self.chosen_deck[seat] >= 0 else [],
+            "discards": [list(d) for d in self.discards], "halls": [list(h) for h in self.halls],
+            "wizards": [list(w) for w in self.wizards], "relics": [list(r) for r in self.relics],
+            "tied": [list(t) for t in self.tied], "shrine": list(self.shrine), "shrine_pile": len(self.shrine_pile),
+            "shrines_used": list(self.shrines_used), "fighters": list(self.fighters), "losers": list(self.losers),
+            "committed": self.commits.view(seat) if self.commits.order else {},
+            "mods": [m.to_json() for m in self.mods], "ignored": list(self.ignored),
+            "silenced": list(self.silenced), "no_advantage": self.no_advantage, "drawn": list(self.drawn),
+            "totals": {str(s): self.total(s) for s in self.fighters} if self.revealed() else {},
+            "advantage": {str(s): self.advantage(s) for s in self.fighters} if self.revealed() else {},
+            "last_totals": {str(k): v for k, v in self.last_totals.items()},
+            "known_hand": [list(k) for k in self.known_hand], "known_top": [list(k) for k in self.known_top],
+            "chosen_deck": list(self.chosen_deck),
+            "pending": pending_view(self, seat),
+            "log": self.visible_log(seat), "heading": heading(self, seat),
+        }
+        if self.result:
+            obs["outcome"] = self.result.as_dict()
+        return obs
+
+    def revealed(self) -> bool:
+        """Whether this battle's cards are face up (after the wizard reveal)."""
+        return any(self.wizards[s] or self.relics[s] for s in self.fighters)
+
+    def _resample(self, into: WRState, seat: int, rng: Rng) -> None:
+        """Every card ``seat`` cannot see, redealt: the other hands (but for cards everyone has seen), every deck
+        (but the tops everyone has seen; its own deck keeps its cards, in a new order), the unchosen piles and the
+        shrine pile; another seat's secret play is chosen again from its new hand, and its mulligan forgotten."""
+        pool: list[str] = []
+        n = self.players
+        for t in range(n):
+            if t == seat:
+                continue
+            known = list(self.known_hand[t])
+            pool.extend(self._unknown(self.hands[t], known))
+            pool.extend(self.decks[t][:len(self.decks[t]) - len(self.known_top[t])])
+        for p in self.piles:
+            pool.extend(p)
+        pool.sort()
+        rng.shuffle(pool)
+        for t in range(n):
+            if t == seat:
+                continue
+            keep = sorted(self.known_hand[t])
+            into.hands[t] = keep + [pool.pop() for _ in range(len(self.hands[t]) - len(keep))]
+            top = self.known_top[t]
+            into.decks[t] = [pool.pop() for _ in range(len(self.decks[t]) - len(top))] + list(reversed(top))
+        into.piles = [[pool.pop() for _ in p] for p in self.piles]
+        own_top = self.known_top[seat]
+        rest = sorted(self.decks[seat][:len(self.decks[seat]) - len(own_top)])
+        rng.shuffle(rest)
+        into.decks[seat] = rest + list(reversed(own_top))
+        shrines = sorted(self.shrine_pile)
+        rng.shuffle(shrines)
+        into.shrine_pile = shrines
+        into.commits = self.commits.clone()
+        for t, choice in list(into.commits.chosen.items()):
+            if t != seat:
+                into.commits.chosen[t] = _replay(into, t, rng, choice)
+        into.stack = [x.clone() for x in self.stack]
+        for item in into.stack:
+            if isinstance(item, Choose) and item.seat != seat and item.picked:
+                item.picked = []
+
+    @staticmethod
+    def _unknown(hand: list[str], known: list[str]) -> list[str]:
+        k = set(known)
+        return [c for c in hand if c not in k]
+
+    def probe(self) -> dict[str, Any]:
+        out: dict[str, Any] = super().probe()
+        out |= {"round": self.round, "battle": self.battle, "master": self.master, "current": self.current_player,
+                "fighters": list(self.fighters), "losers": list(self.losers),
+                "shrine": self.shrine[0] if self.shrine else "", "no_advantage": self.no_advantage,
+                "ignored": sorted(self.ignored), "silenced": sorted(self.silenced)}
+        for s in range(self.players):
+            out[f"hand.{s}"] = sorted(self.hands[s])
+            out[f"hand_size.{s}"] = len(self.hands[s])
+            out[f"deck_size.{s}"] = len(self.decks[s])
+            out[f"deck_top.{s}"] = list(reversed(self.decks[s][-5:]))
+            out[f"discard.{s}"] = list(self.discards[s])
+            out[f"hall.{s}"] = list(self.halls[s])
+            out[f"hall_size.{s}"] = len(self.halls[s])
+            out[f"wizards.{s}"] = list(self.wizards[s])
+            out[f"relics.{s}"] = list(self.relics[s])
+            out[f"tied.{s}"] = list(self.tied[s])
+            out[f"drawn.{s}"] = self.drawn[s]
+            if s in self.fighters and self.revealed():
+                out[f"total.{s}"] = self.total(s)
+                out[f"advantage.{s}"] = self.advantage(s)
+            if s in self.last_totals:
+                out[f"last_total.{s}"] = self.last_totals[s]
+        return out
+
+    def describe(self, action: Action) -> str:
+        from .view import describe
+
+        return describe(self, action)
+
+    def question(self) -> str:
+        from .view import question
+
+        return question(self)
+
+
+def _replay(s: WRState, t: int, rng: Rng, old: str) -> str:
+    """Another seat's secret play, chosen again (at random) from its resampled hand."""
+    hand = s.hands[t]
+    wiz = sorted(c for c in hand if s.data.is_wizard(c))
+    rel = sorted(c for c in hand if s.data.is_relic(c))
+    w = wiz[rng.below(len(wiz))] if wiz else "none"
+    r = rel[rng.below(len(rel))] if rel else "none"
+    return f"{w} {r}"
+
+
+__all__ = ["KINDS", "Mod", "WRState"]
