@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -36,10 +37,28 @@ def games_cmd() -> None:
             per_type = [f"{sum(c.copies for c in g.cards(deck.id) if c.type == t.id)} {t.name.lower()}"
                         for t in d.types.values() if t.deck == deck.id]
             print(f"  deck {deck.id}: {deck.name}, {g.physical_count(deck.id)} cards ({', '.join(per_type)})")
+            for t in d.types.values():
+                if t.deck == deck.id:
+                    split = _split(g, t.id, t.required)
+                    if split:
+                        print(f"    {t.name.lower()}: {split}")
         for k in d.kinds.values():
             print(f"  {k.name}: {len(g.of_kind(k.id))}")
         for comp in d.components:
             print(f"  {comp.kind} {comp.id}: {comp.name} x{comp.count}")
+
+
+def _split(g: Any, type_id: str, fields: tuple[str, ...]) -> str:
+    """A type's cards counted by each of its required enum fields of two or three values (W&R: colour, rarity)."""
+    parts = []
+    for f in fields:
+        spec = g.decl.fields.get(f)
+        values = getattr(spec, "values", None) if spec is not None else None
+        if not values or not 2 <= len(values) <= 3:
+            continue
+        counts = [f"{sum(c.copies for c in g.cards() if c.type == type_id and c.get(f) == v)} {v}" for v in values]
+        parts.append(f"{f} {', '.join(counts)}")
+    return "; ".join(parts)
 
 
 @app.command("validate")

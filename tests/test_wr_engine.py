@@ -256,3 +256,15 @@ def test_solo_check_plays_50_games_without_errors(players: int, tmp_path: Path) 
     assert summary["players"] == players and summary["games"] == 50
     assert summary["completed"] == 50 and summary["errors"] == [] and summary["step_cap_hits"] == 0
     assert "0 errors" in r.stdout
+
+
+def test_wizprint_games_lists_every_count_of_the_rulebook() -> None:
+    """`wizprint games` lists the game with its components and the colour and rarity split of the 120 cards."""
+    out = subprocess.run([sys.executable, "-m", "wizprint", "games"], capture_output=True, text=True, check=True).stdout
+    block = out.split("wizards-and-relics:", 1)[1].split("\n\n", 1)[0]
+    for line in ("deck duel: Wizard and relic cards, 120 cards (60 wizard, 60 relic)",
+                 "wizard: colour 20 red, 20 blue, 20 green; rarity 24 common, 24 superb, 12 glorious",
+                 "relic: rarity 24 common, 24 superb, 12 glorious",
+                 "deck shrines: Shrine cards, 24 cards (24 shrine)", "deck friends: Friend cards, 4 cards (4 friend)",
+                 "board map:", "tokens power-tokens: +1/+3 tokens (double-sided: +1 on the front, +3 on the back) x12"):
+        assert line in block, line
