@@ -248,16 +248,21 @@ def ignore(s: WRState, relic: str, by: int) -> None:
     s.say(f"P{by + 1} ignores {s.label(relic)}: it adds no power and its enchantment does not count")
 
 
+def _rivals_cards(s: WRState, item: Effects, e: Effect, opts: list[str], act: Callable[[WRState, str, int], None],
+                  ask: Ask, nothing: str) -> None:
+    """Ignore or silence: every one of ``opts`` ('all', or only one to choose from), else the player chooses."""
+    if not opts:
+        s.say(f"{s.data[item.card].name}: {nothing}")
+    elif e.get("what") == "all" or len(opts) == 1:
+        for c in opts:
+            act(s, c, item.seat)
+    else:
+        _choice(s, item, ask)
+
+
 @WORDS("ignore")
 def w_ignore(s: WRState, item: Effects, e: Effect) -> None:
-    opts = ignorable(s, item.seat)
-    if not opts:
-        s.say(f"{s.data[item.card].name}: no rival relic can be ignored")
-    elif e.get("what") == "all" or len(opts) == 1:
-        for r in opts:
-            ignore(s, r, item.seat)
-    else:
-        _choice(s, item, Ask.IGNORE)
+    _rivals_cards(s, item, e, ignorable(s, item.seat), ignore, Ask.IGNORE, "no rival relic can be ignored")
 
 
 @WORDS("steadfast")
@@ -275,14 +280,12 @@ def silence(s: WRState, wizard: str, by: int) -> None:
 
 @WORDS("silence")
 def w_silence(s: WRState, item: Effects, e: Effect) -> None:
-    opts = [w for r in s.rivals(item.seat) for w in s.wizards[r] if w not in s.silenced and s.data[w].effects]
-    if not opts:
-        s.say(f"{s.data[item.card].name}: no rival wizard has an ability to silence")
-    elif e.get("what") == "all" or len(opts) == 1:
-        for w in opts:
-            silence(s, w, item.seat)
-    else:
-        _choice(s, item, Ask.SILENCE)
+    _rivals_cards(s, item, e, silenceable(s, item.seat), silence, Ask.SILENCE,
+                  "no rival wizard has an ability to silence")
+
+
+def silenceable(s: WRState, seat: int) -> list[str]:
+    return [w for r in s.rivals(seat) for w in s.wizards[r] if w not in s.silenced and s.data[w].effects]
 
 
 @WORDS("extra_relic")
@@ -368,7 +371,7 @@ def _pool(s: WRState, ch: Choose) -> list[str]:
     if ch.ask is Ask.IGNORE:
         return ignorable(s, seat)
     if ch.ask is Ask.SILENCE:
-        return [w for r in s.rivals(seat) for w in s.wizards[r] if w not in s.silenced and s.data[w].effects]
+        return silenceable(s, seat)
     if ch.ask is Ask.EXTRA_RELIC:
         return [c for c in s.hands[seat] if s.data.is_relic(c)]
     if ch.ask is Ask.SUMMON:
