@@ -242,7 +242,7 @@ def _parse_decl(root: Path, data: Mapping[str, Any], issues: list[Issue], text: 
 
 
 ENGINE_KEYS = {"module", "players", "variants", "variant_kind", "step_cap", "search", "search_budget",
-               "rollout_depth"}
+               "rollout_depth", "rivals"}
 _MODULE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
@@ -300,6 +300,10 @@ def _parse_engine(raw: Any, kinds: Mapping[str, Kind], bad: Any) -> EngineDecl |
     if search not in ("tree", "paired"):
         fail("search", f"search must be 'tree' or 'paired', not {quote(search)}")
         search = "tree"
+    rivals = raw.get("rivals", "search")
+    if rivals not in ("search", "automaton"):
+        fail("rivals", f"rivals must be 'search' or 'automaton', not {quote(rivals)}")
+        rivals = "search"
     step_cap = whole("step_cap", 10_000, 10, 10_000_000)
     budget = whole("search_budget", 800, 1, 1_000_000)
     depth = whole("rollout_depth", 2000, 1, 1_000_000)
@@ -307,7 +311,7 @@ def _parse_engine(raw: Any, kinds: Mapping[str, Kind], bad: Any) -> EngineDecl |
         return None
     return EngineDecl(module=str(module), players_min=pmin, players_max=pmax, variants=tuple(variants),
                       variant_kind=vkind, step_cap=step_cap, search=str(search), search_budget=budget,
-                      rollout_depth=depth)
+                      rollout_depth=depth, rivals=str(rivals))
 
 
 # -- records --------------------------------------------------------------------------------------------------

@@ -192,7 +192,9 @@ class EngineDecl:
     variants, or ``variant_kind`` names the record kind whose ids are the variants (Relic's scenarios);
     ``step_cap`` ends a runaway game as an error; ``search`` is ``tree`` (ISMCTS) or ``paired`` (a paired root
     search), ``search_budget`` the plain ``mcts`` bot's iterations or playouts, ``rollout_depth`` how far a
-    search playout goes before the position is evaluated."""
+    search playout goes before the position is evaluated, ``rivals`` whether the tree searches the rivals' moves
+    (``search``) or takes them from the automaton (``automaton``: for games of secret simultaneous choices, where a
+    searched rival would see the searching seat's choice)."""
 
     module: str
     players_min: int | None = None
@@ -203,6 +205,7 @@ class EngineDecl:
     search: str = "tree"
     search_budget: int = 800
     rollout_depth: int = 2000
+    rivals: str = "search"
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,7 @@ def test_engines_are_declared_in_data(game_copy: object) -> None:
     ('module = "wizard_cards"', 'module = "../evil"', "[engine] module must name an engine package"),
     ("step_cap = 5000", 'step_cap = "many"', "step_cap must be a whole number"),
     ('search = "tree"', 'search = "deep"', "search must be 'tree' or 'paired'"),
+    ('search = "tree"', 'search = "tree"\nrivals = "psychic"', "rivals must be 'search' or 'automaton'"),
     ("search_budget = 800", "search_budget = 0", "search_budget must be a whole number from 1"),
     ("search_budget = 800", "search_budget = 800\ncolour = 3", "[engine] unknown key 'colour'"),
 ])
@@ -201,6 +202,24 @@ def test_a_bad_engine_table_is_a_clear_error(game_copy, old: str, new: str, word
     with pytest.raises(WizprintError) as info:
         engine(str(g))
     assert words in str(info.value) and "game.toml:" in str(info.value)
+
+
+def test_the_search_bot_takes_rivals_from_the_engine_table(game_copy) -> None:  # type: ignore[no-untyped-def]
+    """``rivals = "automaton"``: the tree takes the rivals' moves from the automaton (secret simultaneous choices)."""
+    from wizprint.solo.agents.mcts import MctsAgent
+
+    assert MctsAgent(engine("wizard-cards")).rivals == "search"
+    g = game_copy("wizard-cards")
+    p = g / "game.toml"
+    p.write_text(p.read_text(encoding="utf-8").replace('search = "tree"', 'search = "tree"\nrivals = "automaton"'),
+                 encoding="utf-8")
+    eng = engine(str(g))
+    assert eng.decl.rivals == "automaton" and MctsAgent(eng).rivals == "automaton"
+    s = eng.new_state(2, 4)
+    bot = MctsAgent(eng, iterations=40, seed=1)
+    while not s.is_terminal():
+        s.apply(bot.choose(s, s.current_player))
+    assert s.result is not None
 
 
 def test_an_edited_copy_of_a_game_plays_as_it_prints(game_copy) -> None:  # type: ignore[no-untyped-def]

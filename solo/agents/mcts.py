@@ -54,7 +54,7 @@ class MctsAgent:
     def __init__(self, engine: Engine, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
                  c: float = 0.4, epsilon: float | None = None, max_rollout: int | None = None, prior: float = 1.0,
                  early_stop: bool = True, name: str | None = None, search: str | None = None,
-                 margin: float = 1.0):
+                 margin: float = 1.0, rivals: str | None = None):
         self.name = name or (f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s")
         self.engine = engine
         self.iterations = iterations
@@ -67,6 +67,9 @@ class MctsAgent:
         self.search = search or engine.decl.search
         if self.search not in ("tree", "paired"):
             raise ValueError(f"unknown search {self.search!r} (tree or paired)")
+        self.rivals = rivals or engine.decl.rivals
+        if self.rivals not in ("search", "automaton"):
+            raise ValueError(f"unknown rivals {self.rivals!r} (search or automaton)")
         # randomised playouts widen a tree's view; paired playouts follow the automaton exactly
         self.epsilon = epsilon if epsilon is not None else (0.15 if self.search == "tree" else 0.0)
         self.evaluate = engine.evaluate
@@ -96,7 +99,7 @@ class MctsAgent:
                 break
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, state.determinize(seat, rng), rng)
+            self._iterate(root, state.determinize(seat, rng), rng, seat)
             n += 1
             if self.early_stop and self.iterations is not None and n % 16 == 0 and self._decided(
                     root, keys, self.iterations - n):
@@ -113,7 +116,7 @@ class MctsAgent:
         visits = sorted((root.children[k].visits if k in root.children else 0 for k in keys), reverse=True)
         return len(visits) < 2 or visits[0] - visits[1] > remaining
 
-    def _iterate(self, root: _Node, d: State[Any], rng: Rng) -> None:
+    def _iterate(self, root: _Node, d: State[Any], rng: Rng, seat: int) -> None:
         node = root
         path = [root]
         while not d.is_terminal():
@@ -121,6 +124,17 @@ class MctsAgent:
             player = d.current_player
             if len(acts) == 1:  # no decision here: follow the only move without a tree node
                 d.apply(acts[0])
+                continue
+            if player != seat and self.rivals == "automaton":
+                # a rival's move is the automaton's (a little randomised), never searched: a searched rival would
+                # answer the searching seat's secret choice as if it could see it
+                a = self._policy_move(d, acts, rng)
+                child = node.children.get(a.key)
+                if child is None:
+                    child = node.children[a.key] = _Node(player)
+                d.apply(a)
+                path.append(child)
+                node = child
                 continue
             if node.favourite is None:
                 node.favourite = self.policy.choose(d, player).key
@@ -164,15 +178,16 @@ class MctsAgent:
         steps = 0
         while not d.is_terminal() and steps < self.max_rollout:
             acts = d.legal_actions()
-            if len(acts) == 1:
-                a = acts[0]
-            elif self.epsilon and rng.random() < self.epsilon:
-                a = acts[rng.below(len(acts))]
-            else:
-                a = self.policy.choose(d, d.current_player)
-            d.apply(a)
+            d.apply(acts[0] if len(acts) == 1 else self._policy_move(d, acts, rng))
             steps += 1
         return list(d.returns() if d.is_terminal() or self.evaluate is None else self.evaluate(d))
+
+    def _policy_move(self, d: State[Any], acts: list[Action], rng: Rng) -> Action:
+        """The automaton's move in ``d``, or (one time in ``1/epsilon``) a random one."""
+        if self.epsilon and rng.random() < self.epsilon:
+            return acts[rng.below(len(acts))]
+        move: Action = self.policy.choose(d, d.current_player)
+        return move
 
     # -- paired root search ---------------------------------------------------------------------------------------
     def _playout(self, d: State[Any], seat: int, seed: int) -> float:

@@ -92,6 +92,17 @@ class WRAutomaton(Automaton[WRView]):
     name = "automaton"
     View = WRView
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._values: dict[str, tuple[Card, float]] = {}  # card id -> (the card, what its text adds to its power)
+
+    def text_value(self, c: Card) -> float:
+        """What ``c``'s effects are worth in power (remembered: the search asks for the same cards many times)."""
+        got = self._values.get(c.id)
+        if got is None or got[0] is not c:
+            got = self._values[c.id] = (c, sum(effect_value(e) for e in c.effects))
+        return got[1]
+
     def decide(self, view: WRView) -> Action:
         legal = view.legal_actions()
         ch = view.ask()
@@ -104,19 +115,25 @@ class WRAutomaton(Automaton[WRView]):
     # -- phase 2 ----------------------------------------------------------------------------------------------
     def estimate(self, view: WRView, w: str, r: str) -> float:
         """The pair's expected total."""
-        t = 0.0
         shrine = view.shrine()
-        if w != "none":
-            wc = view.card(w)
-            t += wc.power + sum(effect_value(e) for e in wc.effects)
-            if shrine is not None and affected(shrine, wc):
-                t += sum(effect_value(e) for e in shrine.effects)
-            if not view.no_advantage():
-                t += 0.33 * len(view.rivals()) ** 0.5
-        if r != "none":
-            rc = view.card(r)
-            t += rc.power + sum(effect_value(e) for e in rc.effects)
+        return self._wizard_estimate(view, w, shrine, len(view.rivals())) + self._relic_estimate(view, r)
+
+    def _wizard_estimate(self, view: WRView, w: str, shrine: Card | None, rivals: int) -> float:
+        if w == "none":
+            return 0.0
+        wc = view.card(w)
+        t = wc.power + self.text_value(wc)
+        if shrine is not None and affected(shrine, wc):
+            t += self.text_value(shrine)
+        if not view.no_advantage():
+            t += 0.33 * rivals ** 0.5
         return t
+
+    def _relic_estimate(self, view: WRView, r: str) -> float:
+        if r == "none":
+            return 0.0
+        rc = view.card(r)
+        return rc.power + self.text_value(rc)
 
     def play(self, view: WRView, legal: list[Action]) -> Action:
         halls = view.halls()
@@ -128,13 +145,22 @@ class WRAutomaton(Automaton[WRView]):
         if any(halls[x] == need - 1 for x in rivals):
             stake = 16.0
         target = TYPICAL_TOTAL + 0.9 * (len(rivals) - 1)
+        shrine = view.shrine()
+        wizards: dict[str, tuple[float, float]] = {}  # card -> (estimate, value spent)
+        relics: dict[str, tuple[float, float]] = {}
+        for a in legal:
+            if a.a not in wizards:
+                wc = view.card(a.a) if a.a != "none" else None
+                wizards[a.a] = (self._wizard_estimate(view, a.a, shrine, len(rivals)),
+                                wc.power + self.text_value(wc) if wc is not None else 0.0)
+            if a.b not in relics:
+                r = self._relic_estimate(view, a.b)
+                relics[a.b] = (r, r)  # a relic's estimate is its value
         best: tuple[float, Action] | None = None
         for a in legal:
-            est = self.estimate(view, a.a, a.b)
-            p = 1.0 / (1.0 + math.exp(-(est - target) / 1.4))
-            spent = (card_value(view.card(a.a)) if a.a != "none" else 0) + \
-                (card_value(view.card(a.b)) if a.b != "none" else 0)
-            score = p * stake - 0.28 * spent + self.rng.below(100) * 1e-4
+            (we, ws), (re_, rs) = wizards[a.a], relics[a.b]
+            p = 1.0 / (1.0 + math.exp(-(we + re_ - target) / 1.4))
+            score = p * stake - 0.28 * (ws + rs) + self.rng.below(100) * 1e-4
             if best is None or score > best[0]:
                 best = (score, a)
         assert best is not None
