@@ -3,6 +3,7 @@
 - :mod:`.fields`: state declared once (clone and JSON derived from the dataclass fields);
 - :mod:`.state`: the OpenSpiel-like :class:`State` API, zones, dice and random choices, ``determinize``;
 - :mod:`.pending`: typed pending work and the registries of handlers (:class:`Rules`, :class:`Words`);
+- :mod:`.stack`: :class:`StackGame`, the loop of a game driven by its stack of pending work;
 - :mod:`.agents`: the :class:`Agent` protocol, :class:`SeatView` and :class:`Automaton`;
 - :mod:`.checks`: the checks of a loaded (untrusted) state;
 - :mod:`.engine`: games declared in data (``[engine]``), bound to a loaded game folder;
@@ -20,10 +21,11 @@ from .engine import Engine, EngineCode, engine, engine_games
 from .fields import Declared, declare, shared, transient, value
 from .pending import Pending, Rules, Words
 from .rng import Rng, derive
+from .stack import StackGame
 from .state import RulesData, State, zone, zone_map
 from .values import Action, Chance, LogEntry, Outcome, Stats, design_of, one_per_design
 
 __all__ = ["Action", "Agent", "Automaton", "Chance", "Checks", "Commitments", "Declared", "Engine", "EngineCode",
-           "LogEntry", "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView", "State", "Stats",
-           "Words", "declare", "derive", "design_of", "engine", "engine_games", "one_per_design", "shared",
-           "transient", "value", "zone", "zone_map"]
+           "LogEntry", "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView", "StackGame",
+           "State", "Stats", "Words", "declare", "derive", "design_of", "engine", "engine_games", "one_per_design",
+           "shared", "transient", "value", "zone", "zone_map"]

@@ -13,7 +13,6 @@ from dataclasses import field
 from typing import Any
 
 from wizprint.cards.markup import plural
-from wizprint.errors import EngineError
 from wizprint.solo.kernel import (
     Action,
     Checks,
@@ -21,6 +20,7 @@ from wizprint.solo.kernel import (
     Declared,
     Outcome,
     Rng,
+    StackGame,
     State,
     declare,
     value,
@@ -45,8 +45,10 @@ class Mod(Declared):
 
 
 @declare
-class WRState(State[WRData]):
+class WRState(StackGame, State[WRData]):
     """A game of Wizards & Relics."""
+
+    RULES = RULES
 
     piles: list[list[str]] = zone("pile")  # the four dealt decks before they are chosen; then the unchosen ones
     decks: list[list[str]] = zone("deck")
@@ -270,17 +272,11 @@ class WRState(State[WRData]):
         self.steadfast = []
 
     # -- running ----------------------------------------------------------------------------------------------
-    def advance(self) -> None:
-        """Run the pending work until somebody must decide or the game is over."""
-        while self.result is None:
-            if self.flush_triggers():
-                continue
-            if not self.stack:
-                self.stack.append(Round(seat=self.master))
-            top = self.stack[-1]
-            if RULES.run_item(self, top):
-                return
-        self.current_seat = -1
+    def next_item(self) -> Round:
+        return Round(seat=self.master)
+
+    def before_item(self) -> bool:
+        return self.flush_triggers()
 
     def ask(self, item: Choose) -> None:
         self.stack.append(item)
@@ -293,20 +289,6 @@ class WRState(State[WRData]):
         self.say(self.result.reason)
         self.stack = []
         self.current_seat = -1
-
-    # -- the API ----------------------------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        return -1 if self.result is not None else self.current_seat
-
-    def _legal_actions(self) -> list[Action]:
-        if not self.stack:
-            raise EngineError("wizards-and-relics: nothing is waiting for a decision")
-        return RULES.legal_for(self, self.stack[-1])
-
-    def _apply(self, action: Action) -> None:
-        RULES.apply_to(self, self.stack[-1], action)
-        self.advance()
 
     # -- what a seat sees -------------------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:

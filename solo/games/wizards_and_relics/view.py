@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape
 
 from wizprint.cards.markup import plural, short, spoken
-from wizprint.solo.kernel import Action
+from wizprint.solo.kernel import Action, StackGame
 
 from .data import AFFECTS, BEATS, WRData
 from .pending import Ask, Choose, Round, RoundStep, Setup, SetupStep
@@ -114,12 +114,11 @@ def heading(s: WRState, seat: int) -> str:
 
 def pending_view(s: WRState, seat: int) -> dict[str, Any]:
     """What is being decided, as ``seat`` may know it (another seat's mulligan picks stay hidden)."""
-    if not s.stack or s.result is not None:
-        return {}
+    out = StackGame.pending_view(s, seat)
+    if not out:
+        return out
     top = s.stack[-1]
-    out: dict[str, Any] = {"who": s.current_seat, "question": question(s) if s.current_seat == seat else ""}
     if isinstance(top, Choose):
-        out["ask"] = str(top.ask)
         if top.ask is Ask.MULLIGAN and top.seat == seat:  # another player's picks are known once they draw
             out["aside"] = sorted(top.picked)
     elif isinstance(top, Setup):

@@ -1,0 +1,78 @@
+"""A game driven by its stack of pending work: the loop and the API methods every such game writes the same way.
+
+A state class mixes in :class:`StackGame` before :class:`~.state.State`, declares the fields ``stack`` (its pending
+work, top last) and ``current_seat`` itself (so their types are its own), names its :class:`~.pending.Rules` in
+``RULES`` and says what begins when nothing is pending (``next_item``: a new round). The mixin gives it
+``advance`` (run the pending work until somebody must decide or the game is over), ``current_player``,
+``_legal_actions``, ``_apply`` and ``pending_view`` (what is being decided, for an observation)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from wizprint.errors import EngineError
+
+from .pending import Pending, Rules
+from .values import Action, Outcome
+
+
+class StackGame:
+    """Mix in before ``State``; see the module's doc."""
+
+    RULES: ClassVar[Rules[Any]]
+
+    if TYPE_CHECKING:  # declared by the game's state class, with its own types
+        stack: list[Any]
+        current_seat: int
+        result: Outcome | None
+
+    def next_item(self) -> Pending:
+        """What begins when nothing is pending (a new round)."""
+        raise NotImplementedError
+
+    def before_item(self) -> bool:
+        """Work that goes before the top of the stack (triggers waiting to be resolved); True when it did some."""
+        return False
+
+    def advance(self) -> None:
+        """Run the pending work until somebody must decide or the game is over."""
+        rules = self.RULES
+        while self.result is None:
+            if self.before_item():
+                continue
+            if not self.stack:
+                self.stack.append(self.next_item())
+            if rules.run_item(self, self.stack[-1]):
+                return
+        self.current_seat = -1
+
+    def pending_view(self, seat: int) -> dict[str, Any]:
+        """What is being decided, for ``seat``'s observation: who decides, the question (for that seat only) and
+        the kind of choice (an item's ``ask``)."""
+        if not self.stack or self.result is not None:
+            return {}
+        out: dict[str, Any] = {"who": self.current_seat,
+                               "question": self.question() if self.current_seat == seat else ""}
+        ask = getattr(self.stack[-1], "ask", None)
+        if ask is not None:
+            out["ask"] = str(ask)
+        return out
+
+    def question(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.result is not None else self.current_seat
+
+    def _legal_actions(self) -> list[Action]:
+        if not self.stack:
+            raise EngineError(f"{self.RULES.game}: nothing is waiting for a decision")
+        return self.RULES.legal_for(self, self.stack[-1])
+
+    def _apply(self, action: Action) -> None:
+        self.RULES.apply_to(self, self.stack[-1], action)
+        self.advance()
+
+
+__all__ = ["StackGame"]
