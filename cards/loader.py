@@ -193,7 +193,10 @@ def _parse_decl(root: Path, data: Mapping[str, Any], issues: list[Issue], text: 
     for i, d in enumerate(gf.decks):
         if d.id in decks:
             bad(("decks", i, "id"), f"deck id '{d.id}' is declared twice")
-        decks[d.id] = Deck(id=d.id, name=d.name, count=d.count, back=d.back, doc=d.doc)
+        if d.back and d.backs:
+            bad(("decks", i, "backs"), f"deck {quote(d.id)} has 'back' and 'backs': give one back to the whole deck "
+                                       "('back') or one to each copy of a card ('backs'), not both")
+        decks[d.id] = Deck(id=d.id, name=d.name, count=d.count, back=d.back, doc=d.doc, backs=tuple(d.backs))
     if sum(d.count for d in decks.values()) > MAX_PHYSICAL_CARDS:
         bad(("decks",), f"the decks declare more than {MAX_PHYSICAL_CARDS:,} cards in all")
     types: dict[str, CardType] = {}
@@ -357,6 +360,11 @@ def _parse_record(decl: GameDecl, vocab: Vocabulary, kind: str, raw: Any, index:
         if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
             add(f"copies must be a whole number from 1 to {MAX_COPIES:,}, not {quote(copies)}", "copies")
             copies = 1
+        else:
+            backs = decl.decks[tdecl.deck].backs if tdecl.deck in decl.decks else ()
+            if backs and copies != len(backs):
+                add(f"copies must be {len(backs)}, not {copies}: deck '{tdecl.deck}' gives each copy of a card its "
+                    f"own back ({', '.join(backs)})", "copies")
     else:
         allowed_base = RECORD_KEYS
         kdecl = decl.kinds[kind]

@@ -152,11 +152,19 @@ class CardType:
 
 @dataclass(frozen=True)
 class Deck:
+    """A deck of ``game.toml``. Its cards share one ``back``, or, when ``backs`` lists several, each copy of a
+    card has its own: copy 1 the first back, copy 2 the second... (Wizards Cup: the Black and the White set)."""
+
     id: str
     name: str
     count: int
     back: str = ""
     doc: str = ""
+    backs: tuple[str, ...] = ()
+
+    def back_of(self, copy: int) -> str:
+        """The back of a card's copy ``copy`` (counted from 1): ``backs[copy - 1]``, or the deck's one ``back``."""
+        return self.backs[copy - 1] if self.backs else self.back
 
 
 @dataclass(frozen=True)

@@ -508,6 +508,19 @@ def _players_ordered(players: Rec) -> str | None:
     return f"min ({players.min}) is more than max ({players.max})" if players.min > players.max else None
 
 
+def _backs_problem(backs: list[str]) -> str | None:
+    """A deck's ``backs``: one back per copy of each card (copy 1 has the first), so at least two, each once."""
+    if len(backs) < 2:
+        return ("must list a back for each copy of a card, at least two (a deck whose cards all share one back "
+                "has 'back')")
+    seen: set[str] = set()
+    for b in backs:
+        if b in seen:
+            return f"lists {quote(b)} twice (each copy has a back of its own)"
+        seen.add(b)
+    return None
+
+
 _NAMES = ListOf(Str(64, least=1, then=field_name_key), most=MAX_DECLS)
 _SHORT_ID = Str(64, least=1)
 
@@ -522,6 +535,7 @@ GAME_FILE = Table({
     "rulebook": (Doc(), ""),
     "fields": (TableOf(Anything(), key=field_name_key), {}),
     "decks": (ListOf(Table({"id": SafeId(), "name": Name(), "count": Count(), "back": (Name(), ""),
+                            "backs": (ListOf(SafeId(), most=MAX_COPIES, then=_backs_problem), []),
                             "doc": (Doc(), "")}), most=MAX_DECLS), []),
     "types": (ListOf(Table({"id": _SHORT_ID, "name": Name(), "deck": _SHORT_ID, "code": (Str(16), ""),
                             "required": (_NAMES, []), "optional": (_NAMES, []), "effects": (Flag(), True),

@@ -37,6 +37,8 @@ def games_cmd() -> None:
             per_type = [f"{sum(c.copies for c in g.cards(deck.id) if c.type == t.id)} {t.name.lower()}"
                         for t in d.types.values() if t.deck == deck.id]
             print(f"  deck {deck.id}: {deck.name}, {g.physical_count(deck.id)} cards ({', '.join(per_type)})")
+            if deck.backs:  # each copy of a card has its own back (Wizards Cup's Black and White sets)
+                print(f"    backs: {', '.join(f'copy {i} {b}' for i, b in enumerate(deck.backs, start=1))}")
             for t in d.types.values():
                 if t.deck == deck.id:
                     split = _split(g, t.id, t.required)

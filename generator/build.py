@@ -186,7 +186,8 @@ def check_faces(game: Game, bleed: float = 3.0) -> list[Issue]:
     for deck in game.decl.decks:
         try:
             front_scenes(game, layout, fb, deck)
-            fb.scene(layout.back_face(deck), None, deck)
+            for face in layout.back_faces(deck).values():
+                fb.scene(face, None, deck)
         except DataErrors as exc:
             issues.extend(exc.issues)
     for kind in layout.records:
@@ -197,10 +198,38 @@ def check_faces(game: Game, bleed: float = 3.0) -> list[Issue]:
     return issues
 
 
+def deck_sequence(game: Game, deck: str, fronts: dict[str, Scene], backs: dict[str, Scene]
+                  ) -> tuple[list[tuple[str, Scene]], list[Scene], list[tuple[str, int]] | None]:
+    """What a deck's PDF prints: every physical card (design id, front), the back of each, and the groups of cards
+    that start a sheet of their own (the name of their back, how many; None for a deck with one back). A deck with
+    one back prints its designs in file order, each design's copies together; a deck whose copies have their own
+    backs (game.toml ``backs``) prints every first copy (with the first back), then every second copy..., each
+    back's cards from a new sheet, so that no sheet mixes two backs."""
+    decl = game.decl.decks[deck]
+    seq: list[tuple[str, Scene]] = []
+    if not decl.backs:
+        seq = [(c.id, fronts[c.id]) for c, _ in game.iter_copies(deck)]
+        return seq, [backs[""]] * len(seq), None
+    per_card: list[Scene] = []
+    groups: list[tuple[str, int]] = []
+    for k, name in enumerate(decl.backs, start=1):
+        run = [(c.id, fronts[c.id]) for c, i in game.iter_copies(deck) if i == k]
+        seq += run
+        per_card += [backs[name]] * len(run)
+        groups.append((name, len(run)))
+    return seq, per_card, groups
+
+
+def back_file(deck: str, back: str) -> str:
+    """The SVG of a deck's back: ``svg/<deck>/back.svg``, or ``back-<name>.svg`` for each back of a deck whose
+    copies have their own."""
+    return f"svg/{deck}/back-{name_part(back, 'back name')}.svg" if back else f"svg/{deck}/back.svg"
+
+
 def _count_steps(game: Game, opts: BuildOptions, sheets: dict[str, Any]) -> int:
     n = len(game.decl.decks) * (1 + int(opts.png))
     if opts.svg:
-        n += sum(len(game.cards(d)) + 1 for d in game.decl.decks)
+        n += sum(len(game.cards(d)) + max(1, len(decl.backs)) for d, decl in game.decl.decks.items())
     n += len(sheets) if opts.sheets else 0
     return n + int(opts.csv) + 1
 
@@ -220,6 +249,8 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
         if opts.svg:
             for c in game.cards(d):
                 name_part(c.id, f"card id (deck {quote(d)})")
+            for b in game.decl.decks[d].backs:
+                name_part(b, f"back name (deck {quote(d)})")
     for kind in layout.records:
         name_part(kind, "record kind")
     # The whole folder is written into a hidden temporary sibling of `out` and swapped in at the end: killed at any
@@ -260,7 +291,8 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
         issues.extend(exc.issues)
     if issues:
         raise DataErrors(issues)
-    backs = {d: fb.scene(layout.back_face(d), None, d) for d in game.decl.decks}
+    backs = {d: {name: fb.scene(face, None, d) for name, face in layout.back_faces(d).items()}
+             for d in game.decl.decks}
     sheets = load_sheets(game) if opts.sheets else {}
     known = {c.id for c in game.decl.components}
     for sid in sheets:
@@ -279,10 +311,13 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
     progress.start(steps, f"build {game.id}")
     po = opts.print
     for d, deck in game.decl.decks.items():
-        seq = [(c.id, fronts[d][c.id]) for c, _ in game.iter_copies(d)]
-        pdf = deck_pdf(f"{game.name} - {deck.name}", seq, backs[d], po)
+        seq, card_backs, groups = deck_sequence(game, d, fronts[d], backs[d])
+        pdf = deck_pdf(f"{game.name} - {deck.name}", seq, card_backs, po,
+                       [(f"{name} backs", n) for name, n in groups] if groups else None)
+        by_back = {"backs": dict(groups)} if groups else {}  # only decks whose copies have their own backs
         ctx.emit(f"cards-{d}.pdf", "cards", pdf.data, pdf.pages, deck=d, cards=len(seq), per_page=pdf.per_page,
-                 paper=po.paper, duplex=po.duplex if po.layout == "duplex" else "gutterfold", bleed=po.bleed)
+                 paper=po.paper, duplex=po.duplex if po.layout == "duplex" else "gutterfold", bleed=po.bleed,
+                 **by_back)
     for sid, spec in sheets.items():
         data, pages = sheet_pdf(game, sid, spec, po.paper)
         ctx.emit(f"sheet-{sid}.pdf", "sheets", data, pages, paper=po.paper)
@@ -315,7 +350,10 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
         for d in game.decl.decks:
             for cid, sc in fronts[d].items():
                 ctx.emit(f"svg/{d}/{cid}.svg", "svg", scene_svg(sc, f"{game.name} {cid}"), card=cid)
-            ctx.emit(f"svg/{d}/back.svg", "svg", scene_svg(backs[d], f"{game.name} back of {d}"), card="back")
+            for name, sc in backs[d].items():
+                what = f"{game.name} back of {d}" + (f" ({name})" if name else "")
+                named: dict[str, Any] = {"back": name} if name else {}
+                ctx.emit(back_file(d, name), "svg", scene_svg(sc, what), card="back", **named)
     if opts.png:
         for d in game.decl.decks:
             ctx.emit(f"preview-{d}.png", "preview", contact_png(f"{game.name} {d}", list(fronts[d].values())), deck=d)

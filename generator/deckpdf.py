@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,10 +81,31 @@ def _label(c: Any, text: str, x: float, y: float, align: str = "left") -> None:
     c.restoreState()
 
 
-def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Scene], opts: PrintOptions) -> DeckPdf:
+def _group(label: str) -> str:
+    return f" ({label})" if label else ""
+
+
+def _runs(n: int, per: int, groups: Sequence[tuple[str, int]] | None) -> list[tuple[int, int, str]]:
+    """The cards of each sheet as (start, end, label): ``per`` at a time, each group of ``groups`` starting on a
+    sheet of its own."""
+    if groups is None:
+        groups = [("", n)]
+    if sum(k for _, k in groups) != n:
+        raise ValueError("the groups must hold every card once")
+    out: list[tuple[int, int, str]] = []
+    start = 0
+    for label, k in groups:
+        out.extend((i, min(i + per, start + k), label) for i in range(start, start + k, per))
+        start += k
+    return out
+
+
+def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Scene], opts: PrintOptions,
+             groups: Sequence[tuple[str, int]] | None = None) -> DeckPdf:
     """A deck as PDF bytes. ``fronts`` has one entry per physical card (design id, scene); equal scenes share
     one form. ``back`` is the deck's one back, or a list with each card's own back (sheets with a story on the
-    back)."""
+    back, the Black and White sets of Wizards Cup). ``groups`` splits ``fronts`` into runs of (label, number of
+    cards) that each start on a new sheet, so that no sheet mixes two backs (its label is printed on the sheet)."""
     backs = back if isinstance(back, list) else [back] * len(fronts)
     if len(backs) != len(fronts):
         raise ValueError("one back per front is needed")
@@ -103,14 +125,15 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
 
             raise BuildError(f"a {card[0]:g}x{card[1]:g} mm card with {bleed:g} mm bleed does not fit half a "
                              f"{opts.paper} page for gutterfold")
-        npages = (len(fronts) + per - 1) // per
-        for pno in range(npages):
-            chunk = fronts[pno * per:(pno + 1) * per]
+        runs = _runs(len(fronts), per, groups)
+        npages = len(runs)
+        for pno, (start, end, group) in enumerate(runs):
+            chunk = fronts[start:end]
             fslots = list(fl.fronts.slots[:len(chunk)])
             bslots = list(fl.backs[:len(chunk)])
             for (_cid, sc), s in zip(chunk, fslots):
                 painter.place(sc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
-            for bsc, s in zip(backs[pno * per:(pno + 1) * per], bslots):
+            for bsc, s in zip(backs[start:end], bslots):
                 painter.place(bsc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
             c.saveState()
             c.setStrokeColor(HexColor("#888888"))
@@ -122,8 +145,8 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             if opts.marks:
                 _marks(c, fslots + bslots, bleed)
             _boxes(c, fslots + bslots, bleed)
-            _label(c, f"{title} - page {pno + 1} of {npages} - fold on the dashed line, glue, then cut", 4,
-                   3.0)
+            _label(c, f"{title} - page {pno + 1} of {npages}{_group(group)} - fold on the dashed line, glue, then cut",
+                   4, 3.0)
             placed.append(PlacedPage("fold", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots)) +
                                      tuple((s, "back", "back") for s in bslots)))
             c.showPage()
@@ -135,27 +158,28 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
 
             raise BuildError(f"a {card[0]:g}x{card[1]:g} mm card with {bleed:g} mm bleed does not fit on "
                              f"{opts.paper} paper")
-        nsheets = (len(fronts) + per - 1) // per
-        for sheet in range(nsheets):
-            chunk = fronts[sheet * per:(sheet + 1) * per]
+        runs = _runs(len(fronts), per, groups)
+        nsheets = len(runs)
+        for sheet, (start, end, group) in enumerate(runs):
+            chunk = fronts[start:end]
             fslots = list(grid.slots[:len(chunk)])
             for (_cid, sc), s in zip(chunk, fslots):
                 painter.place(sc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
             if opts.marks:
                 _marks(c, fslots, bleed)
             _boxes(c, fslots, bleed)
-            _label(c, f"{title} - sheet {sheet + 1} of {nsheets} - fronts", 4, 3.0)
+            _label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", 4, 3.0)
             placed.append(PlacedPage("fronts", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots))))
             c.showPage()
             if opts.duplex == "off":
                 continue
             bslots = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in fslots]
-            for bsc, s in zip(backs[sheet * per:(sheet + 1) * per], bslots):
+            for bsc, s in zip(backs[start:end], bslots):
                 painter.place(bsc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
             if opts.marks:
                 _marks(c, bslots, bleed)
             _boxes(c, bslots, bleed)
-            _label(c, f"{title} - sheet {sheet + 1} of {nsheets} - backs ({opts.duplex}-edge duplex)",
+            _label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - backs ({opts.duplex}-edge duplex)",
                    paper[0] - 4, 3.0, align="right")
             placed.append(PlacedPage("backs", tuple((s, cid, "back") for (cid, _), s in zip(chunk, bslots))))
             c.showPage()

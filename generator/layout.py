@@ -26,7 +26,18 @@ import jinja2
 from wizprint.cards.lines import TomlLines
 from wizprint.cards.loader import display_path, read_toml_text
 from wizprint.cards.model import Game
-from wizprint.cards.schema import Anything, ListOf, Number, Str, Table, TableOf, check_data, schema_issues
+from wizprint.cards.schema import (
+    Anything,
+    ListOf,
+    Number,
+    Str,
+    Table,
+    TableOf,
+    check_data,
+    human_path,
+    safe_id_key,
+    schema_issues,
+)
 from wizprint.cards.vocab import SafeEnvironment
 from wizprint.errors import DataErrors, Issue, quote
 from wizprint.resources import inside, layouts_dir
@@ -166,11 +177,15 @@ class Face:
 
 @dataclass(frozen=True)
 class DeckLayout:
+    """A deck's card size and faces. ``backs`` maps each back of a deck whose copies have their own (``backs`` in
+    game.toml: Wizards Cup's black and white) to its face; ``back`` is then empty."""
+
     deck: str
     size: tuple[float, float]
     front: str
     back: str
     front_by_type: Mapping[str, str] = field(default_factory=dict)
+    backs: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -191,8 +206,20 @@ class GameLayout:
         dl = self.decks[deck]
         return self.faces[dl.front_by_type.get(card_type, dl.front)]
 
-    def back_face(self, deck: str) -> Face:
-        return self.faces[self.decks[deck].back]
+    def back_face(self, deck: str, back: str = "") -> Face:
+        """The face of a deck's back; for a deck whose copies have their own backs, the face of the back named
+        ``back`` (by default its first)."""
+        dl = self.decks[deck]
+        if dl.backs:
+            return self.faces[dl.backs[back or next(iter(dl.backs))]]
+        return self.faces[dl.back]
+
+    def back_faces(self, deck: str) -> dict[str, Face]:
+        """Every back of a deck by its name in game.toml's ``backs`` ({"": face} for a deck with one back)."""
+        dl = self.decks[deck]
+        if dl.backs:
+            return {name: self.faces[fid] for name, fid in dl.backs.items()}
+        return {"": self.faces[dl.back]}
 
 
 def layout_path(game: Game) -> Path:
@@ -241,7 +268,8 @@ _FACE_ID = Str(64, least=1)
 LAYOUT_FILE = Table({
     "safe": (Number(0, 50), DEFAULT_SAFE),
     "style": (TableOf(Anything(), most=10_000), {}),
-    "decks": (TableOf(Table({"size": (Anything(), "poker"), "front": _FACE_ID, "back": _FACE_ID,
+    "decks": (TableOf(Table({"size": (Anything(), "poker"), "front": _FACE_ID, "back": (_FACE_ID, ""),
+                             "backs": (TableOf(_FACE_ID, key=safe_id_key), {}),
                              "front_by_type": (TableOf(_FACE_ID), {})})), {}),
     "faces": (TableOf(Table({"background": (Anything(), "#ffffff"), "safe": (Number(0, 50), None),
                              "elements": (ListOf(Anything(), most=MAX_ELEMENTS), [])}),
@@ -334,6 +362,31 @@ def element_problems(e: Any, game: str | None = None) -> list[tuple[str | None, 
     return out
 
 
+def _back_problems(game: Game, did: str, back: str, backs: Mapping[str, str], lines: TomlLines
+                   ) -> list[tuple[int, str]]:
+    """(line, problem) for a deck's backs: one ``back`` face, or, for a deck whose game.toml gives each copy of a
+    card its own back (``backs``), a ``backs`` table with a face for each of those backs and no other."""
+    decl = game.decl.decks.get(did)
+    want = decl.backs if decl is not None else ()
+    at = lines.line(("decks", did, "backs"))
+    if not want:
+        if backs:
+            return [(at, f"deck {quote(did)}: 'backs' gives each copy of a card its own back, but game.toml gives "
+                         "this deck one back: use 'back' (or list the backs in game.toml's [[decks]] 'backs')")]
+        return [] if back else [(lines.line(("decks", did, "back")), f"{human_path(('decks', did))}: missing 'back'")]
+    names = ", ".join(want)
+    out = [(at or lines.line(("decks", did)), f"deck {quote(did)}: backs has no face for the back {quote(name)} "
+                                             f"(game.toml gives its copies the backs {names})")
+           for name in want if name not in backs]
+    out += [(lines.line(("decks", did, "backs", name)),
+             f"deck {quote(did)}: backs names {quote(name)}, which is not one of its backs in game.toml ({names})")
+            for name in backs if name not in want]
+    if back:
+        out.append((lines.line(("decks", did, "back")), f"deck {quote(did)}: its copies have their own backs "
+                                                         "(game.toml 'backs'), so it takes 'backs', not 'back'"))
+    return out
+
+
 def load_layout(game: Game) -> GameLayout:
     """Load and check the layout of a game: its shape, decks covered, faces defined, every element's keys and
     values, every template compiled in the sandbox."""
@@ -374,10 +427,12 @@ def load_layout(game: Game) -> GameLayout:
                                 f"({', '.join(size_presets())}) or [w, h] in mm (10-400)"))
             continue
         fbt = dict(d.front_by_type)
-        for face_id in (d.front, d.back, *fbt.values()):
+        backs = dict(d.backs)
+        issues.extend(Issue(shown, at, "", msg) for at, msg in _back_problems(game, did, d.back, backs, lines))
+        for face_id in (d.front, *([d.back] if d.back else []), *backs.values(), *fbt.values()):
             if face_id not in faces:
                 issues.append(Issue(shown, ln, "", f"deck {quote(did)}: face {quote(face_id)} is not defined"))
-        decks[did] = DeckLayout(did, size, d.front, d.back, fbt)
+        decks[did] = DeckLayout(did, size, d.front, d.back, fbt, backs)
     for did in game.decl.decks:
         if did not in decks:
             issues.append(Issue(shown, 0, "", f"deck '{did}' of game '{game.id}' has no layout ([decks.{did}])"))

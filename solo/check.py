@@ -152,7 +152,8 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
     groups = {}
     for k, (g_won, g_n, g_fair) in sorted(group_sums.items()):
         lo, hi = wilson(g_won, int(g_n))
-        groups[k] = {"contests": int(g_n), "won": int(g_won), "win_rate": round(g_won / g_n, 4) if g_n else None,
+        groups[k] = {"contests": int(g_n), "per_seat_game": round(g_n / (len(done) * players), 4) if done else None,
+                     "won": int(g_won), "win_rate": round(g_won / g_n, 4) if g_n else None,
                      "fair_share": round(g_fair / g_n, 4) if g_n else None,
                      "above_fair": round((g_won - g_fair) / g_n, 4) if g_n else None,
                      "ci95": [round(lo, 4), round(hi, 4)]}

@@ -153,7 +153,8 @@ def _print_summary(s: dict[str, object]) -> None:
         ends = ", ".join(f"{n} {k}" for k, n in st["end_reasons"].items())
         print(f"  {name}: {st['games']} games ({ends}), median {st['median_turns']} turns", file=out)
     for name, g in s.get("groups", {}).items():  # type: ignore[attr-defined]
-        print(f"  {name}: won {g['win_rate']} of {g['contests']} (fair share {g['fair_share']}, "
+        print(f"  {name}: {g['per_seat_game']} per seat and game; won {g['win_rate']} of {g['contests']} "
+              f"(fair share {g['fair_share']}, "
               f"{g['above_fair']:+.3f} above it; 95% {g['ci95'][0]}-{g['ci95'][1]})", file=out)
     never = s["never_played"]
     print(f"  cards never played: {', '.join(never) if never else 'none'}", file=out)  # type: ignore[arg-type]

@@ -111,10 +111,13 @@ completed</strong>; {{ s.errors|length }} errors; {{ s.step_cap_hits }} step-cap
 </table>{% endif %}
 {% if s.groups %}<h2>Contests by group</h2>
 <p>The game's own contests (Wizards &amp; Relics: wizard battles by the colour and rarity of the wizard and the
-relic played): how often each group won, against its fair share (one in as many players as the battle had).</p>
-<table><tr><th>group</th><th>contests</th><th>win rate</th><th>fair share</th><th>above fair share</th>
-<th>95% interval</th></tr>
+relic played; Wizards Cup: the wizards each player drafted, and whether that player won the game): how many per seat
+and game (for a draft, the draft rate), how often each group won, against its fair share (one in as many players as
+the contest had).</p>
+<table><tr><th>group</th><th>contests</th><th>per seat and game</th><th>win rate</th><th>fair share</th>
+<th>above fair share</th><th>95% interval</th></tr>
 {% for name, g in s.groups.items() %}<tr><td>{{ name }}</td><td class="n">{{ g.contests }}</td>
+<td class="n">{{ '%.1f'|format(g.per_seat_game * 100) }}%</td>
 <td class="n">{{ '%.1f'|format(g.win_rate * 100) }}%</td><td class="n">{{ '%.1f'|format(g.fair_share * 100) }}%</td>
 <td class="n">{{ '%+.1f'|format(g.above_fair * 100) }}</td>
 <td class="n">{{ '%.1f'|format(g.ci95[0] * 100) }}–{{ '%.1f'|format(g.ci95[1] * 100) }}%</td></tr>{% endfor %}

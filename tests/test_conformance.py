@@ -64,7 +64,7 @@ def all_cards(state: State[Any]) -> Counter[str]:
 
 
 def test_every_shipped_engine_is_tested() -> None:
-    assert {"wizard-cards", "covenant", "relic"} <= set(GAMES)
+    assert {"wizard-cards", "covenant", "relic", "wizards-and-relics", "wizards-cup"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("game", GAMES)

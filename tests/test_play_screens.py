@@ -53,6 +53,7 @@ def options(text: str) -> int:
     ("covenant", ["--seed", "4", "--players", "2"], 1500),
     ("relic", ["--seed", "4", "--players", "2", "--variant", "SC01"], 4000),
     ("wizards-and-relics", ["--seed", "4", "--players", "3"], 600),
+    ("wizards-cup", ["--seed", "4"], 400),
 ])
 def test_a_whole_game_at_80_columns(game: str, args: list[str], max_prompts: int, tmp_path: Path) -> None:
     p = spawn(game, [*args, "--save-file", str(tmp_path / "s.json"), "--log-file", str(tmp_path / "g.log")],

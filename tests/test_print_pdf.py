@@ -1,6 +1,6 @@
-"""Print checks on the built PDFs of Wizard Cards, Covenant, Relic and Wizards & Relics: structure, fonts, page
-sizes, card counts, duplex alignment front to back, crop marks outside the cut, text inside the safe zone,
-reproducible bytes."""
+"""Print checks on the built PDFs of Wizard Cards, Covenant, Relic, Wizards & Relics and Wizards Cup: structure,
+fonts, page sizes, card counts, duplex alignment front to back, crop marks outside the cut, text inside the safe
+zone, reproducible bytes."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from wizprint.generator.impose import PAPERS
 GAMES = {"wizard-cards": {"spells": 54, "reference": 2}, "covenant": {"main": 91},
          "relic": {"corruption": 30, "mission": 24, "power": 36, "relic": 18, "threat-red": 68, "threat-blue": 68,
                    "threat-yellow": 68, "wargear": 24},
-         "wizards-and-relics": {"duel": 120, "shrines": 24, "friends": 4}}
+         "wizards-and-relics": {"duel": 120, "shrines": 24, "friends": 4},
+         "wizards-cup": {"wizards": 36, "aids": 2}}
 # sheets printed front and back like cards (Relic's character and scenario sheets)
 SHEETS = {"relic": {"character": 10, "scenario": 5}}
 PAPER_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}

@@ -1,0 +1,35 @@
+"""Wizards Cup (``../shared/rules/wizards-cup.txt``): the game's rules engine, declared for the kernel.
+
+- ``data.py``: the two sets of wizards as the engine reads them, the Element diagram;
+- ``state.py``: the state, the Magic powers in play and the adjusted Values; ``pending.py``: the pending work;
+- ``phases.py``: the selection, the planning, the duels, the end of a round and the swap, the Immediate powers;
+- ``check.py``: the checks of a saved game; ``setup.py``: positions for scenario files;
+- ``view.py``: the terminal view, questions and actions in words; ``automaton.py``: the heuristic player.
+
+The settings (step cap, search) are in ``cards/wizards-cup/game.toml``, ``[engine]``.
+"""
+
+from __future__ import annotations
+
+from wizprint.solo.kernel import EngineCode
+
+from .automaton import WCAutomaton, WCView
+from .data import WCData
+from .phases import handled
+from .setup import SETUP_KEYS, setup
+from .state import WCState
+from .view import look, view
+
+
+def evaluate(s: WCState) -> list[float]:
+    """A cut-short playout's returns: the Victory tokens, centred."""
+    d = s.tokens[0] - s.tokens[1]
+    return [0.5 * d, -0.5 * d]
+
+
+ENGINE: EngineCode[WCState, WCData] = EngineCode(
+    state=WCState, data=WCData, new_state=WCState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WCAutomaton,
+    view=view, words=WCData.words, handled=handled, look=look, evaluate=evaluate, doc=__doc__ or "",
+)
+
+__all__ = ["ENGINE", "WCAutomaton", "WCData", "WCState", "WCView"]

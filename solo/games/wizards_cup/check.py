@@ -1,0 +1,55 @@
+"""The checks of a loaded Wizards Cup game (a saved game is untrusted input), beyond the kernel's: each card in its
+owner's zones only, at most one card in a Duel zone or a Waiting place, the 6 cards of a Deck once the selection is
+over, Victory tokens and counters in range, and pending work in an order the rules make."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wizprint.solo.kernel import Checks
+
+from .data import DECK, TO_WIN
+from .pending import Ask, Choose, Round, Setup
+
+if TYPE_CHECKING:
+    from .state import WCState
+
+
+def check_state(s: WCState, chk: Checks) -> None:
+    d = s.data
+    chk.count("state.round", s.round, 0, s.step_cap)
+    chk.count("state.duels", s.duels, 0, s.step_cap)
+    chk.counts("state.tokens", s.tokens, 0, TO_WIN + 1)
+    chk.done()
+    for name in ("sets", "decks", "plans", "waiting", "duel", "discards", "known", "drafted"):
+        for x, cards in enumerate(getattr(s, name)):
+            chk.all_known(f"state.{name}[{x}]", cards, d.cards)
+            if any(c in d.cards and d.owner(c) != x for c in cards):
+                chk.fail(f"state.{name}[{x}]", f"a card of the other set is in P{x + 1}'s zones")
+    chk.done()
+    for x in (0, 1):
+        chk.count(f"state.duel[{x}]", len(s.duel[x]), 0, 1)
+        chk.count(f"state.waiting[{x}]", len(s.waiting[x]), 0, 1)
+        chk.count(f"state.drafted[{x}]", len(s.drafted[x]), 0, DECK - 1)
+        selecting = any(isinstance(i, Setup) for i in s.stack)
+        if not selecting and s.result is None and len(s.six(x)) != DECK:
+            chk.fail(f"state.decks[{x}]", f"P{x + 1} has {len(s.six(x))} cards in play, not {DECK}")
+    if s.result is None:
+        if not s.stack:
+            chk.fail("state.stack", "a game under way has pending work")
+            return
+        if not isinstance(s.stack[0], (Setup, Round)):
+            chk.fail("state.stack[0]", "a game's pending work starts with the selection or a round")
+        for i, item in enumerate(s.stack):
+            chk.seat(f"state.stack[{i}].seat", item.seat)
+            if i and isinstance(item, (Setup, Round)):
+                chk.fail(f"state.stack[{i}]", "the selection or a round sits only at the bottom")
+            if isinstance(item, Round) and not set(item.queue) <= set(d.cards):
+                chk.fail(f"state.stack[{i}].queue", "not a card of the game")
+            if isinstance(item, Round):
+                chk.seats(f"state.stack[{i}].winners", item.winners, distinct=True)
+            if isinstance(item, Choose):
+                chk.count(f"state.stack[{i}].left", item.left, 0, DECK)
+                if item.ask is Ask.SWAP_IN and item.card not in s.decks[item.seat]:
+                    chk.fail(f"state.stack[{i}].card", "the card to swap out is not in that Deck")
+        chk.count("state.current_seat", s.current_seat, 0, 1)

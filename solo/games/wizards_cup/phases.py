@@ -1,0 +1,377 @@
+"""The rules of Wizards Cup, registered in :data:`~.pending.RULES`: the wizard selection, each round's planning,
+the duels (the Immediate powers of the wizards just placed, then A Magic power and Weakness, B Element, C Value, then
+the end of the duel), the end of the round with its Victory tokens, the end of the game and the swap between rounds.
+
+Immediate effect words have one handler each in :data:`IMMEDIATE`; Dormant and Permanent words act continuously
+(``state.py``: :meth:`~.state.WCState.value`, :meth:`~.state.WCState.permanent`, :meth:`~.state.WCState.dormant`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from wizprint.cards.markup import plural
+from wizprint.solo.kernel import Action, Words
+
+from .data import DECK, SETS, TO_WIN, WORD_TYPES, element_loses
+from .pending import RULES, Ask, Choose, Round, RoundStep, Setup, SetupStep
+
+if TYPE_CHECKING:
+    from .state import WCState
+
+Handler = Callable[["WCState", int, str], None]  # (state, the wizard's owner, the wizard)
+IMMEDIATE: Words[Handler] = Words("wizards-cup")
+CONTINUOUS = {w for w, types in WORD_TYPES.items() if "immediate" not in types}  # read by state.py as they apply
+
+
+def handled() -> set[str]:
+    return set(IMMEDIATE.handlers) | CONTINUOUS
+
+
+# -- the wizard selection ---------------------------------------------------------------------------------------
+@RULES.run(Setup)
+def run_setup(s: WCState, item: Setup) -> bool:
+    if item.step is SetupStep.RANDOM:
+        for seat in (0, 1):
+            card = s.pick(sorted(s.sets[seat]), f"card of P{seat + 1}'s set (P{2 - seat} picks it at random)")
+            s.sets[seat].remove(card)
+            s.decks[seat].append(card)
+            s.reveal(seat, card)
+            s.note_draw(seat, card)
+            s.say(f"P{2 - seat} picks P{seat + 1}'s {s.label(card)} at random: it joins P{seat + 1}'s Deck")
+        item.step = SetupStep.SELECT
+        return False
+    if item.step is SetupStep.SELECT:
+        if item.index < 2:
+            s.stack.append(Choose(seat=item.index, ask=Ask.SELECT, left=DECK - 1))
+            item.index += 1
+            return False
+        s.stack.pop()
+        s.say("The wizard selection is over: each player has a Deck of 6 wizards")
+        return False
+    s.stack.pop()
+    return False
+
+
+# -- a round ------------------------------------------------------------------------------------------------------
+@RULES.run(Round)
+def run_round(s: WCState, r: Round) -> bool:
+    if r.step is RoundStep.PLAN:
+        if r.index == 0:
+            s.round += 1
+            s.duels = 0
+            s.say(f"Round {s.round}: the planning")
+        if r.index < 2:
+            s.stack.append(Choose(seat=r.index, ask=Ask.WAIT))
+            r.index += 1
+            return False
+        s.say("Both Decks are ready, face down")
+        r.step = RoundStep.DRAW
+        return False
+    if r.step is RoundStep.DRAW:
+        return draw_step(s, r)
+    if r.step is RoundStep.POWERS:
+        while r.queue:
+            card = r.queue.pop(0)
+            if immediate(s, r, card):
+                return False
+        r.step = RoundStep.RESOLVE
+        return False
+    if r.step is RoundStep.RESOLVE:
+        resolve(s, r)
+        return False
+    if r.step is RoundStep.END:
+        return end_round(s, r)
+    if r.step is RoundStep.SWAP:
+        if r.index < 2:
+            s.stack.append(Choose(seat=r.index, ask=Ask.SWAP_OUT))
+            r.index += 1
+            return False
+        r.step = RoundStep.DONE
+        return False
+    s.stack.pop()
+    return False
+
+
+def draw_step(s: WCState, r: Round) -> bool:
+    """3.2 and the end of the round: whoever has no wizard in the Duel zone places the top card of their Deck
+    there; a player who cannot loses the round (both cannot: both win it). Then the new duel begins."""
+    empty = [x for x in (0, 1) if not s.duel[x]]
+    stuck = [x for x in empty if not s.decks[x]]
+    if stuck:
+        r.winners = [x for x in (0, 1) if x not in stuck] or [0, 1]
+        r.step = RoundStep.END
+        return False
+    new = []
+    for x in empty:
+        card = s.decks[x].pop()
+        s.duel[x].append(card)
+        s.reveal(x, card)
+        s.note_play(x, card)
+        new.append(card)
+    s.duels += 1
+    s.doomed = False
+    s.say(f"Duel {s.duels}: " + " against ".join(f"P{x + 1}'s {s.label(s.duel[x][0])}"
+                                                    + ("" if s.duel[x][0] in new else " (stays)") for x in (0, 1)))
+    if s.identical():
+        s.say("Two identical wizards: both lose their Magic powers")
+        r.queue = []
+    else:  # two new wizards: the lower printed Value acts first
+        r.queue = sorted((c for c in new if s.data[c].power == "immediate"), key=lambda c: (s.data[c].value, c))
+    r.step = RoundStep.POWERS
+    return False
+
+
+def immediate(s: WCState, r: Round, card: str) -> bool:
+    """``card``'s Immediate power acts (the second of two acts whatever the first did, even from the Waiting place
+    The Detective sent it to; only a wizard facing an identical one in the Duel zone has lost its power). True when
+    it asks its owner something."""
+    if s.identical() and any(card in d for d in s.duel):
+        return False
+    seat = s.data.owner(card)
+    w = s.data[card]
+    s.say(f"P{seat + 1}'s {w.name}: Immediate power")
+    asked = False
+    for e in w.effects:
+        IMMEDIATE.get(e.word)(s, seat, card)
+        asked = asked or (e.word == "rearrange" and bool(s.stack) and isinstance(s.stack[-1], Choose))
+    return asked
+
+
+def place_waiting(s: WCState, r: Round, seat: int) -> None:
+    """The Detective: ``seat``'s Waiting card takes the place of its wizard in the Duel zone (which waits face down
+    instead); the newly placed wizard's Immediate power acts at once, unless it meets an identical wizard."""
+    old, new = s.duel[seat][0], s.waiting[seat][0]
+    s.duel[seat] = [new]
+    s.waiting[seat] = [old]
+    s.reveal(seat, new)
+    s.say(f"P{seat + 1}'s Waiting card {s.label(new)} takes the place of {s.label(old)}, which now waits face down")
+    if s.identical():
+        s.say("It meets an identical wizard: both lose their Magic powers")
+    elif s.data[new].power == "immediate":
+        r.queue.insert(0, new)
+
+
+@IMMEDIATE("discard_waiting")
+def _discard_waiting(s: WCState, seat: int, card: str) -> None:
+    x = 1 - seat
+    if not s.waiting[x]:
+        s.say(f"P{x + 1} has no Waiting card")
+    elif s.guarded(x):
+        s.say(f"P{x + 1}'s Soldier guards their Waiting card")
+    else:
+        c = s.waiting[x].pop()
+        s.discards[x].append(c)
+        s.reveal(x, c)
+        s.say(f"P{x + 1} discards their Waiting card, {s.label(c)}, face up")
+
+
+@IMMEDIATE("swap_waiting")
+def _swap_waiting(s: WCState, seat: int, card: str) -> None:
+    x = 1 - seat
+    if not s.waiting[x] or not s.duel[x]:
+        s.say(f"P{x + 1} has no Waiting card to swap")
+        return
+    r = next(i for i in reversed(s.stack) if isinstance(i, Round))
+    place_waiting(s, r, x)
+
+
+@IMMEDIATE("both_lose")
+def _both_lose(s: WCState, seat: int, card: str) -> None:
+    s.doomed = True
+    s.say("Both wizards of this duel lose")
+
+
+@IMMEDIATE("rearrange")
+def _rearrange(s: WCState, seat: int, card: str) -> None:
+    if len(s.decks[seat]) < 2:
+        s.say(f"P{seat + 1}'s Deck has {plural(len(s.decks[seat]), 'card')}: nothing to rearrange")
+        return
+    s.stack.append(Choose(seat=seat, ask=Ask.REARRANGE))
+
+
+@IMMEDIATE("sink")
+def _sink(s: WCState, seat: int, card: str) -> None:
+    x = 1 - seat
+    if len(s.decks[x]) < 2:
+        s.say(f"P{x + 1}'s Deck has {plural(len(s.decks[x]), 'card')}: its top card stays")
+        return
+    c = s.decks[x].pop()
+    s.decks[x].insert(0, c)
+    s.say(f"P{x + 1} puts the top card of their Deck at the bottom")
+
+
+def decide(s: WCState) -> tuple[list[int], str]:
+    """The losers of the duel and why: A Magic power and Weakness, B Element, C Value."""
+    a, b = s.card(0), s.card(1)
+    assert a is not None and b is not None
+    if s.doomed:
+        return [0, 1], "A: The Shaman's power, both lose"
+    if a.name != b.name:
+        weak = [x for x, (me, them) in enumerate(((a, b), (b, a))) if me.weakness == them.name]
+        if len(weak) == 1:
+            return weak, f"A: the Weakness of {(a, b)[weak[0]].name} is {(b, a)[weak[0]].name}"
+    if not any(s.permanent(x, "no_element") for x in (0, 1)) and \
+            element_loses(a.element, b.element) != element_loses(b.element, a.element):
+        loser = 0 if element_loses(a.element, b.element) else 1
+        w, other = (a, b)[loser], (b, a)[loser]
+        return [loser], f"B: {w.element.capitalize()} loses to {other.element.capitalize()}"
+    va, vb = s.value(0), s.value(1)
+    if va == vb:
+        ties = [x for x in (0, 1) if s.permanent(x, "wins_ties")]
+        if len(ties) == 1:
+            return [1 - ties[0]], f"C: equal Values ({va}), and {(a, b)[ties[0]].name} wins ties"
+        return [0, 1], f"C: equal Values ({va}), both lose"
+    lower = any(s.permanent(x, "lower_wins") for x in (0, 1))
+    loser = (0 if va < vb else 1) if not lower else (0 if va > vb else 1)
+    why = "the lower Value wins (The Blacksmith)" if lower else "the higher Value wins"
+    return [loser], f"C: Values {va} against {vb}, {why}"
+
+
+def resolve(s: WCState, r: Round) -> None:
+    """The duel is decided, then its end: a winner's Revolutionary makes the loser discard first (3.1 then
+    discards the losers face up); the winner stays; then whoever has no wizard draws (back to DRAW)."""
+    losers, why = decide(s)
+    s.last = why
+    winner = [x for x in (0, 1) if x not in losers]
+    if winner:
+        s.say(f"P{winner[0] + 1}'s {s.label(s.duel[winner[0]][0])} wins the duel ({why})")
+    else:
+        s.say(f"Both wizards lose ({why})")
+    if winner and s.permanent(winner[0], "on_win_discard"):
+        x = losers[0]
+        if s.guarded(x):
+            s.say(f"P{x + 1}'s Soldier: no card is discarded from their Deck")
+        elif s.decks[x]:
+            c = s.decks[x].pop()
+            s.discards[x].append(c)
+            s.reveal(x, c)
+            s.say(f"The Revolutionary: P{x + 1} discards the top card of their Deck, {s.label(c)}")
+    for x in losers:
+        s.discards[x].append(s.duel[x].pop())
+    s.doomed = False
+    r.step = RoundStep.DRAW
+
+
+def end_round(s: WCState, r: Round) -> bool:
+    """Victory tokens; the end of the game at 2; else every card back into its Deck and the swap."""
+    for x in r.winners:
+        s.tokens[x] += 1
+    if len(r.winners) == 2:
+        s.say(f"Both players have played all their wizards: both win round {s.round} and take a Victory token")
+    else:
+        s.say(f"P{r.winners[0] + 1} wins round {s.round}: P{2 - r.winners[0]} has no wizard left to duel")
+    done = [x for x in (0, 1) if s.tokens[x] >= TO_WIN]
+    if done:
+        if len(done) == 2:
+            values = [s.deck_value(x) for x in (0, 1)]
+            if values[0] == values[1]:
+                s.finish([0, 1], f"Both players reach {TO_WIN} Victory tokens with Decks worth {values[0]}: they "
+                                 "share the Wizards Cup")
+            else:
+                w = 0 if values[0] < values[1] else 1
+                s.finish([w], f"Both players reach {TO_WIN} Victory tokens: P{w + 1} wins the Wizards Cup with the "
+                              f"lower Deck Value ({values[w]} against {values[1 - w]})")
+        else:
+            s.finish(done, f"P{done[0] + 1} wins the Wizards Cup with {TO_WIN} Victory tokens")
+        assert s.result is not None
+        for x in (0, 1):  # the solo check's draft report: how the wizards each seat selected fared
+            for c in s.drafted[x]:
+                s.note_contest(f"drafted: {s.data[c].name}", x in s.result.winners, 0.5)
+        return False
+    for x in (0, 1):
+        s.decks[x] = s.six(x)
+        s.discards[x], s.duel[x], s.waiting[x] = [], [], []
+    s.say("Every wizard goes back into its Deck")
+    r.step = RoundStep.SWAP
+    r.index = 0
+    return False
+
+
+# -- the choices ------------------------------------------------------------------------------------------------
+@RULES.run(Choose)
+def run_choose(s: WCState, c: Choose) -> bool:
+    if c.ask is Ask.ORDER and c.left <= 1:  # the last card goes where it must; the order becomes the Deck
+        s.plans[c.seat].extend(s.decks[c.seat])
+        s.decks[c.seat] = list(reversed(s.plans[c.seat]))
+        s.plans[c.seat] = []
+        s.stack.pop()
+        return False
+    s.current_seat = c.seat
+    return True
+
+
+@RULES.legal(Choose)
+def choose_legal(s: WCState, c: Choose) -> list[Action]:
+    seat = c.seat
+    if c.ask is Ask.SELECT:
+        return [Action("select", x) for x in sorted(s.sets[seat])]
+    if c.ask is Ask.WAIT:
+        return [Action("wait", x) for x in sorted(s.decks[seat])]
+    if c.ask is Ask.ORDER:
+        return [Action("next", x) for x in sorted(s.decks[seat])]
+    if c.ask is Ask.REARRANGE:
+        return [Action("keep"), Action("rearrange")]
+    if c.ask is Ask.SWAP_OUT:
+        return [Action("keep"), *(Action("out", x) for x in sorted(s.decks[seat]))]
+    return [Action("in", x) for x in sorted(s.sets[seat])]
+
+
+@RULES.apply(Choose)
+def choose_apply(s: WCState, c: Choose, action: Action) -> None:
+    seat, k, x = c.seat, action.kind, action.a
+    if c.ask is Ask.SELECT:
+        s.sets[seat].remove(x)
+        s.decks[seat].append(x)
+        s.drafted[seat].append(x)
+        s.note_draw(seat, x)
+        c.left -= 1
+        s.say(f"you select {s.label(x)}", (seat,))
+        if c.left == 0:
+            s.say(f"P{seat + 1} has selected 5 wizards in secret")
+            s.stack.pop()
+    elif c.ask is Ask.WAIT:
+        s.decks[seat].remove(x)
+        s.waiting[seat].append(x)
+        s.say(f"you keep {s.label(x)} as your Waiting card", (seat,))
+        s.stack.pop()
+        s.stack.append(Choose(seat=seat, ask=Ask.ORDER, left=len(s.decks[seat])))
+    elif c.ask is Ask.ORDER:
+        s.decks[seat].remove(x)
+        s.plans[seat].append(x)
+        c.left -= 1
+        s.say(f"you put {s.label(x)} {ordinal(len(s.plans[seat]))}", (seat,))
+        if c.left <= 1:
+            planning = any(isinstance(i, Round) and i.step is RoundStep.PLAN for i in s.stack)
+            s.say(f"P{seat + 1} " + ("has planned in secret" if planning else "has put their Deck in a new order"))
+    elif c.ask is Ask.REARRANGE:
+        if k == "keep":
+            s.say(f"P{seat + 1} keeps their Deck as it is")
+            s.stack.pop()
+        else:
+            s.say(f"P{seat + 1} rearranges their Deck in secret")
+            s.stack.pop()
+            s.stack.append(Choose(seat=seat, ask=Ask.ORDER, left=len(s.decks[seat])))
+    elif c.ask is Ask.SWAP_OUT:
+        if k == "keep":
+            s.say(f"P{seat + 1} keeps their Deck")
+            s.stack.pop()
+        else:
+            s.stack.pop()
+            s.stack.append(Choose(seat=seat, ask=Ask.SWAP_IN, card=x))
+    else:
+        out = c.card
+        s.decks[seat].remove(out)
+        s.sets[seat].append(out)
+        s.sets[seat].remove(x)
+        s.decks[seat].append(x)
+        s.say(f"P{seat + 1} swaps a card of their Deck with one set aside")
+        s.say(f"you swap {s.label(out)} for {s.label(x)}", (seat,))
+        s.stack.pop()
+
+
+def ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"number {n}")
+
+
+__all__ = ["IMMEDIATE", "SETS", "handled"]

@@ -1,0 +1,225 @@
+"""The state of a game of Wizards Cup (``../shared/rules/wizards-cup.txt``): its fields, the continuous Magic
+powers (Permanent powers in the Duel zone, Dormant powers on top of a discard pile), each wizard's adjusted Value,
+and the OpenSpiel-like surface (legal actions, apply, observation, sampling what a seat cannot see).
+
+Everything that takes steps is pending work on ``stack`` (``pending.py``, run by ``phases.py``). Piles are lists
+whose top card is the end: ``decks[seat][-1]`` is the next wizard to duel, ``discards[seat][-1]`` the visible one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Any
+
+from wizprint.errors import EngineError
+from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, declare, zone
+
+from .data import SETS, TO_WIN, WCData, Wizard
+from .pending import KINDS, RULES, Round, Setup, WCPending
+
+
+@declare
+class WCState(StackGame, State[WCData]):
+    """A game of Wizards Cup (always two players)."""
+
+    RULES = RULES
+
+    sets: list[list[str]] = zone("set")
+    decks: list[list[str]] = zone("deck")
+    plans: list[list[str]] = zone("plan")
+    waiting: list[list[str]] = zone("waiting")
+    duel: list[list[str]] = zone("duel")
+    discards: list[list[str]] = zone("discard")
+    stack: list[WCPending] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=list)
+    known: list[list[str]] = field(default_factory=list)  # cards everyone knows are among each seat's 6
+    drafted: list[list[str]] = field(default_factory=list)  # the five cards each seat selected (for the check)
+    round: int = 0  # rounds begun
+    duels: int = 0  # duels fought this round
+    doomed: bool = False  # The Shaman acted: both wizards of this duel lose
+    current_seat: int = 0
+    last: str = ""  # how the last duel was decided (for the view)
+
+    SEATS_IN_RANGE = ("current_seat",)
+    PER_SEAT = ("sets", "decks", "plans", "waiting", "duel", "discards", "tokens", "known", "drafted")
+
+    # -- set-up -----------------------------------------------------------------------------------------------
+    @classmethod
+    def blank(cls, data: WCData, players: int, seed: int, variant: str = "") -> WCState:
+        if players != 2:
+            raise EngineError("Wizards Cup is a game for two players")
+
+        def per() -> list[list[str]]:
+            return [[], []]
+
+        return cls(data=data, players=2, variant=variant, rng=Rng(seed), sets=[list(x) for x in data.sets],
+                   decks=per(), plans=per(), waiting=per(), duel=per(), discards=per(), tokens=[0, 0], known=per(),
+                   drafted=per())
+
+    @classmethod
+    def new(cls, data: WCData, players: int, seed: int, variant: str) -> WCState:
+        """A new game: each player takes a set (P1 Black, P2 White) and the wizard selection begins."""
+        s = cls.blank(data, players, seed, variant)
+        for seat in range(2):
+            s.say(f"P{seat + 1} takes the {SETS[seat]} set")
+        s.stack.append(Setup())
+        s.advance()
+        return s
+
+    def check_rules(self, chk: Checks) -> None:
+        from .check import check_state
+
+        check_state(self, chk)
+
+    # -- the Magic powers in play ---------------------------------------------------------------------------------
+    def card(self, seat: int) -> Wizard | None:
+        """The wizard of ``seat`` in the Duel zone."""
+        return self.data[self.duel[seat][0]] if self.duel[seat] else None
+
+    def identical(self) -> bool:
+        """Two wizards with the same name in the Duel zone: both lose their Magic powers."""
+        a, b = self.card(0), self.card(1)
+        return a is not None and b is not None and a.name == b.name
+
+    def powers_on(self, seat: int) -> bool:
+        """Whether the Magic power of ``seat``'s wizard in the Duel zone acts."""
+        return self.card(seat) is not None and not self.identical()
+
+    def permanent(self, seat: int, word: str) -> Any:
+        """The effect ``word`` of ``seat``'s wizard in the Duel zone, if it has a Permanent power that acts."""
+        w = self.card(seat)
+        if w is None or w.power != "permanent" or not self.powers_on(seat):
+            return None
+        return w.has(word)
+
+    def dormant(self, seat: int, word: str) -> Any:
+        """The effect ``word`` of the visible top card of ``seat``'s discard pile, if it is a Dormant power that
+        acts (no Permanent power in the Duel zone stops Dormant powers)."""
+        pile = self.discards[seat]
+        if not pile:
+            return None
+        w = self.data[pile[-1]]
+        if w.power != "dormant" or any(self.permanent(x, "no_dormant") for x in (0, 1)):
+            return None
+        return w.has(word)
+
+    def guarded(self, seat: int) -> bool:
+        """The Soldier: the opponent's powers cannot make ``seat`` discard from its Deck or its Waiting card."""
+        return self.dormant(seat, "guard") is not None
+
+    def value(self, seat: int) -> int:
+        """The adjusted Value of ``seat``'s wizard in the Duel zone: printed, the owner's boosts (Permanent and
+        Dormant), the opponent's Permanent weakening."""
+        w = self.card(seat)
+        if w is None:
+            return 0
+        v = w.value
+        for e in (self.permanent(seat, "boost"), self.dormant(seat, "boost")):
+            if e is not None and (e.get("element") is None or e.get("element") == w.element):
+                v += int(e.get("n", 0))
+        weak = self.permanent(1 - seat, "weaken")
+        if weak is not None:
+            v -= int(weak.get("n", 0))
+        return v
+
+    def deck_value(self, seat: int) -> int:
+        """The total printed Value of the 6 cards of ``seat``'s current Deck (the tie-break of the game)."""
+        return sum(self.data[c].value for c in self.six(seat))
+
+    def six(self, seat: int) -> list[str]:
+        """``seat``'s 6 cards, wherever they are this round."""
+        return [*self.decks[seat], *self.plans[seat], *self.waiting[seat], *self.duel[seat], *self.discards[seat]]
+
+    def label(self, card: str) -> str:
+        return self.data.label(card)
+
+    def names(self, cards: list[str]) -> str:
+        return ", ".join(self.label(c) for c in cards) or "nothing"
+
+    def reveal(self, seat: int, card: str) -> None:
+        """``card`` of ``seat``'s 6 has been seen by everyone."""
+        if card not in self.known[seat]:
+            self.known[seat].append(card)
+
+    def turns_played(self) -> int:
+        return self.round
+
+    # -- running ----------------------------------------------------------------------------------------------
+    def next_item(self) -> Round:
+        return Round()
+
+    def finish(self, winners: list[int], reason: str) -> None:
+        self.result = Outcome(tuple(winners), tuple(float(t) for t in self.tokens), reason)
+        self.say(reason)
+        self.stack = []
+        self.current_seat = -1
+
+    # -- what a seat sees -------------------------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        from .view import heading
+
+        obs: dict[str, Any] = {
+            "game": self.data.id, "seat": seat, "players": 2, "round": self.round, "duels": self.duels,
+            "current": self.current_player, "tokens": list(self.tokens), "to_win": TO_WIN,
+            "my_set": sorted(self.sets[seat]), "my_deck": list(reversed(self.decks[seat])),
+            "my_plan": list(self.plans[seat]), "my_waiting": list(self.waiting[seat]),
+            "deck_sizes": [len(d) + len(p) for d, p in zip(self.decks, self.plans, strict=True)],
+            "waiting_sizes": [len(w) for w in self.waiting], "set_sizes": [len(x) for x in self.sets],
+            "duel": [list(d) for d in self.duel], "discards": [list(d) for d in self.discards],
+            "values": [self.value(x) for x in (0, 1)], "identical": self.identical(),
+            "known": [sorted(k) for k in self.known], "last": self.last,
+            "pending": self.pending_view(seat), "log": self.visible_log(seat), "heading": heading(self, seat),
+        }
+        if self.result:
+            obs["outcome"] = self.result.as_dict()
+        return obs
+
+    def _resample(self, into: WCState, seat: int, rng: Rng) -> None:
+        """The opponent's hidden cards redealt: the cards of its set that are not face up (in its Deck, plan,
+        Waiting card and the set aside) are shuffled and dealt back into those places by their sizes, the cards
+        everyone knows to be among its 6 first into the 6; the seat's own Deck keeps its order."""
+        x = 1 - seat
+        hidden6 = len(self.decks[x]) + len(self.plans[x]) + len(self.waiting[x])
+        pool = sorted([*self.decks[x], *self.plans[x], *self.waiting[x], *self.sets[x]])
+        known = [c for c in pool if c in set(self.known[x])]
+        rest = [c for c in pool if c not in set(known)]
+        rng.shuffle(known)
+        rng.shuffle(rest)
+        six = (known + rest)[:hidden6]
+        aside = sorted(c for c in pool if c not in set(six))
+        rng.shuffle(six)
+        into.decks[x] = six[:len(self.decks[x])]
+        into.plans[x] = six[len(self.decks[x]):len(self.decks[x]) + len(self.plans[x])]
+        into.waiting[x] = six[len(self.decks[x]) + len(self.plans[x]):]
+        into.sets[x] = aside
+        into.drafted[x] = []
+        into.stack = [i.clone() for i in self.stack]
+
+    def probe(self) -> dict[str, Any]:
+        out: dict[str, Any] = super().probe()
+        out |= {"round": self.round, "duels": self.duels, "current": self.current_player, "last": self.last,
+                "identical": self.identical()}
+        for x in (0, 1):
+            out[f"tokens.{x}"] = self.tokens[x]
+            out[f"deck.{x}"] = list(reversed(self.decks[x]))
+            out[f"deck_size.{x}"] = len(self.decks[x])
+            out[f"waiting.{x}"] = list(self.waiting[x])
+            out[f"duel.{x}"] = list(self.duel[x])
+            out[f"discard.{x}"] = list(self.discards[x])
+            out[f"set.{x}"] = sorted(self.sets[x])
+            out[f"value.{x}"] = self.value(x)
+            out[f"deck_value.{x}"] = self.deck_value(x)
+        return out
+
+    def describe(self, action: Action) -> str:
+        from .view import describe
+
+        return describe(self, action)
+
+    def question(self) -> str:
+        from .view import question
+
+        return question(self)
+
+
+__all__ = ["KINDS", "Round", "Setup", "WCState"]
