@@ -159,14 +159,20 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                      "ci95": [round(lo, 4), round(hi, 4)]}
     reasons: dict[str, int] = {}
     settings: dict[str, dict[str, Any]] = {}
+    numbers: dict[str, list[tuple[int, ...]]] = {}
     for r in done:
-        key = _reason_kind(r)
+        key, nums = _reason_kind(r)
+        numbers.setdefault(key, []).append(nums)
         reasons[key] = reasons.get(key, 0) + 1
         if r.setting is not None:
             st = settings.setdefault(r.setting, {"games": 0, "end_reasons": {}, "turns": []})
             st["games"] += 1
             st["end_reasons"][key] = st["end_reasons"].get(key, 0) + 1
             st["turns"].append(r.turns)
+    shown = {k: _with_numbers(k, v) for k, v in numbers.items()}
+    reasons = {shown[k]: n for k, n in reasons.items()}
+    for v in settings.values():
+        v["end_reasons"] = {shown[k]: n for k, n in v["end_reasons"].items()}
     by_setting = {k: {"games": v["games"], "end_reasons": dict(sorted(v["end_reasons"].items(), key=lambda kv: -kv[1])),
                       "median_turns": round(float(statistics.median(v["turns"])), 1)}
                   for k, v in sorted(settings.items())}
@@ -177,7 +183,7 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
         "win_rate_by_seat": by_seat, "win_rate_by_bot": {b: _rate(p) for b, p in sorted(bot_points.items())},
         "length_turns": {"mean": round(statistics.fmean(lengths), 2) if lengths else None,
                          "median": statistics.median(lengths) if lengths else None,
-                         "p95": percentile(lengths, 0.95), "min": min(lengths, default=None),
+                         "p95": round(percentile(lengths, 0.95), 1), "min": min(lengths, default=None),
                          "max": max(lengths, default=None), "histogram": _histogram(lengths)},
         "steps_mean": round(statistics.fmean([r.steps for r in done]), 1) if done else None,
         "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
@@ -188,11 +194,24 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
     }
 
 
-def _reason_kind(r: GameResult) -> str:
-    """The kind of ending: the reason without the seat, the numbers or the details after a colon or in brackets."""
+def _reason_kind(r: GameResult) -> tuple[str, tuple[int, ...]]:
+    """The kind of ending: the reason without the seat or the details after a colon or in brackets, with its
+    numbers taken out (a NUL marks each) and returned apart, so that endings differing only in a number are one
+    kind."""
     key = str((r.outcome or {}).get("reason", "")).split(":")[0].split("(")[0].strip()
     key = re.sub(r"\bP\d+\b", "a player", key)
-    return re.sub(r"\d+", "N", key)
+    return re.sub(r"\d+", "\0", key), tuple(int(n) for n in re.findall(r"\d+", key))
+
+
+def _with_numbers(kind: str, seen: list[tuple[int, ...]]) -> str:
+    """A kind of ending in words: each marked number is the number all such games had, or their range (``12-15``)."""
+    parts = kind.split("\0")
+    out = parts[0]
+    for i, rest in enumerate(parts[1:]):
+        vals = [t[i] for t in seen if len(t) > i]
+        lo, hi = (min(vals), max(vals)) if vals else (0, 0)
+        out += (str(lo) if lo == hi else f"{lo}-{hi}") + rest
+    return out
 
 
 def _histogram(values: list[int]) -> list[list[int]]:

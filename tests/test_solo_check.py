@@ -105,3 +105,21 @@ def test_a_check_runs_an_edited_copy_of_a_game_folder(tmp_path: Path) -> None:
     fast = run(rich)
     assert fast["completed"] == 50 and fast["errors"] == []
     assert fast["length_turns"]["mean"] < 0.7 * base["length_turns"]["mean"]
+
+
+def test_endings_and_lengths_read_as_people_write_them() -> None:
+    """How games end keeps its numbers (a Covenant game ends when a player reaches the printed VP goal: the report
+    says that number, not a placeholder), and the length's percentile is rounded like the mean."""
+    import re
+
+    from wizprint.solo.kernel import engine
+
+    designs = sorted({c.split("#")[0] for c in engine("covenant").data.instances})
+    s = summarise("covenant", run_games("covenant", 30, 3, ["automaton"], 2, jobs=1), 3, ["automaton"], 2, "",
+                  designs, {})
+    assert s["end_reasons"]
+    for kind in s["end_reasons"]:
+        assert "\0" not in kind and not re.search(r"\bN\b", kind), kind
+    assert any(re.search(r"\d", kind) for kind in s["end_reasons"]), s["end_reasons"]
+    p95 = s["length_turns"]["p95"]
+    assert p95 == round(p95, 1) and len(repr(p95)) <= 6, p95
