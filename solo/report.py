@@ -9,34 +9,57 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from wizprint.cards.markup import plural
+
 W = 720
 
 
+def _nice(x: float) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50 ... that is at least ``x``."""
+    k = 1
+    while True:
+        for m in (1, 2, 5):
+            if m * k >= x:
+                return m * k
+        k *= 10
+
+
 def _bars(hist: list[list[int]]) -> Markup:
+    """The length histogram: bins of 1, 2, 5, 10 ... turns (at most about 25 bars), a count axis in whole steps of
+    1, 2, 5, 10 ..., and turn labels on bin edges."""
     if not hist:
         return Markup("<p>No completed games.</p>")
     h = 220
     left, bottom = 44, 34
-    xs = [k for k, _ in hist]
-    lo, hi = min(xs), max(xs)
-    span = max(1, hi - lo + 1)
-    bw = (W - left - 10) / span
-    top = max(n for _, n in hist)
-    parts = [f'<svg viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="game length histogram">']
-    for i in range(5):
-        v = top * i / 4
-        y = h - bottom - (h - bottom - 12) * i / 4
-        parts.append(f'<line x1="{left}" x2="{W - 10}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{left - 6}" y="{y + 4:.1f}" class="axis" text-anchor="end">{v:.0f}</text>')
+    lo_v, hi_v = hist[0][0], hist[-1][0]
+    width = _nice((hi_v - lo_v + 1) / 25)
+    lo = lo_v // width * width
+    nbins = hi_v // width - lo // width + 1
+    counts = [0] * nbins
     for k, n in hist:
-        x = left + (k - lo) * bw
+        counts[(k - lo) // width] += n
+    bw = (W - left - 10) / nbins
+    ystep = _nice(max(counts) / 4)
+    top = ystep * -(-max(counts) // ystep)
+    parts = [f'<svg viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="game length histogram">']
+    for v in range(0, top + 1, ystep):
+        y = h - bottom - (h - bottom - 12) * v / top
+        parts.append(f'<line x1="{left}" x2="{W - 10}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{left - 6}" y="{y + 4:.1f}" class="axis" text-anchor="end">{v}</text>')
+    for b, n in enumerate(counts):
+        x = left + b * bw
         bh = (h - bottom - 12) * n / top
+        first = lo + b * width
+        what = f"{first} turns" if width == 1 else f"{first}-{first + width - 1} turns"
         parts.append(f'<rect x="{x + 1:.1f}" y="{h - bottom - bh:.1f}" width="{max(1.0, bw - 2):.1f}" '
-                     f'height="{bh:.1f}" class="bar"><title>{k} turns: {n} games</title></rect>')
-    step = max(1, span // 12)
-    for k in range(lo, hi + 1, step):
-        x = left + (k - lo) * bw + bw / 2
-        parts.append(f'<text x="{x:.1f}" y="{h - bottom + 16}" class="axis" text-anchor="middle">{k}</text>')
+                     f'height="{bh:.1f}" class="bar"><title>{what}: {plural(n, "game")}</title></rect>')
+    every = _nice(nbins / 12)
+    for b in range(0, nbins + 1, every):
+        x = left + b * bw + (bw / 2 if width == 1 else 0)
+        if width == 1 and b == nbins:
+            break
+        parts.append(f'<text x="{x:.1f}" y="{h - bottom + 16}" class="axis" text-anchor="middle">'
+                     f'{lo + b * width}</text>')
     parts.append(f'<text x="{(W + left) / 2:.0f}" y="{h - 4}" class="axis" text-anchor="middle">turns</text></svg>')
     return Markup("".join(parts))
 

@@ -123,3 +123,20 @@ def test_endings_and_lengths_read_as_people_write_them() -> None:
     assert any(re.search(r"\d", kind) for kind in s["end_reasons"]), s["end_reasons"]
     p95 = s["length_turns"]["p95"]
     assert p95 == round(p95, 1) and len(repr(p95)) <= 6, p95
+
+
+def test_the_length_histogram_has_sensible_bins_and_ticks() -> None:
+    """Relic-like lengths (40 to 299 turns) fall in bins of 20 turns, not 260 bars of one; the count axis counts in
+    whole, even steps (0, 2, 4, 6 for at most 5 games a bin: no 0/1/2/4/5 from quarters of 5)."""
+    import re
+
+    from wizprint.solo.report import _bars
+
+    svg = str(_bars([[40, 1], [41, 2], [100, 5], [299, 1]]))
+    assert len(re.findall("<rect", svg)) == 13
+    assert re.findall(r'text-anchor="end">(\d+)<', svg) == ["0", "2", "4", "6"]
+    assert re.findall(r'text-anchor="middle">(\d+)</text>', svg) == ["40", "80", "120", "160", "200", "240", "280"]
+    assert "<title>40-59 turns: 3 games</title>" in svg and "<title>280-299 turns: 1 game</title>" in svg
+    short = str(_bars([[1, 3], [2, 5]]))  # short games keep one bar a turn, labelled under the bar
+    assert re.findall(r'text-anchor="middle">(\d+)</text>', short) == ["1", "2"]
+    assert "<title>2 turns: 5 games</title>" in short
