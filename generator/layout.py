@@ -209,10 +209,8 @@ class GameLayout:
     def back_face(self, deck: str, back: str = "") -> Face:
         """The face of a deck's back; for a deck whose copies have their own backs, the face of the back named
         ``back`` (by default its first)."""
-        dl = self.decks[deck]
-        if dl.backs:
-            return self.faces[dl.backs[back or next(iter(dl.backs))]]
-        return self.faces[dl.back]
+        faces = self.back_faces(deck)
+        return faces[back] if back else next(iter(faces.values()))
 
     def back_faces(self, deck: str) -> dict[str, Face]:
         """Every back of a deck by its name in game.toml's ``backs`` ({"": face} for a deck with one back)."""

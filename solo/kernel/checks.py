@@ -83,6 +83,21 @@ class Checks:
         if distinct and len(set(xs)) != len(xs):
             self.fail(path, "a seat is named twice")
 
+    def pending_order(self, stack: list[Any], outer: tuple[type, ...], what: str) -> bool:
+        """A live game's stack of pending work (each item with a ``seat``): not empty, started by one of the
+        ``outer`` kinds (``what``: "the set-up or a round"), which sit nowhere else, and each item's seat exists.
+        False when the stack is empty (nothing more to check)."""
+        if not stack:
+            self.fail("state.stack", "a game under way has pending work")
+            return False
+        if not isinstance(stack[0], outer):
+            self.fail("state.stack[0]", f"a game's pending work starts with {what}")
+        for i, item in enumerate(stack):
+            self.seat(f"state.stack[{i}].seat", item.seat)
+            if i and isinstance(item, outer):
+                self.fail(f"state.stack[{i}]", f"{what} sits only at the bottom")
+        return True
+
     # -- numbers ----------------------------------------------------------------------------------------------
     def count(self, path: str, v: int, lo: int = 0, hi: int = 10_000) -> None:
         """``v`` is a whole number from ``lo`` to ``hi``."""

@@ -8,6 +8,7 @@ work, top last) and ``current_seat`` itself (so their types are its own), names 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from wizprint.errors import EngineError
@@ -16,7 +17,7 @@ from .pending import Pending, Rules
 from .values import Action, Outcome
 
 
-class StackGame:
+class StackGame(ABC):
     """Mix in before ``State``; see the module's doc."""
 
     RULES: ClassVar[Rules[Any]]
@@ -26,9 +27,11 @@ class StackGame:
         current_seat: int
         result: Outcome | None
 
+        def question(self) -> str: ...  # State's: the decision in words
+
+    @abstractmethod
     def next_item(self) -> Pending:
         """What begins when nothing is pending (a new round)."""
-        raise NotImplementedError
 
     def before_item(self) -> bool:
         """Work that goes before the top of the stack (triggers waiting to be resolved); True when it did some."""
@@ -57,9 +60,6 @@ class StackGame:
         if ask is not None:
             out["ask"] = str(ask)
         return out
-
-    def question(self) -> str:
-        raise NotImplementedError
 
     @property
     def current_player(self) -> int:

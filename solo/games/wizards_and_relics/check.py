@@ -75,15 +75,9 @@ def check_state(s: WRState, chk: Checks) -> None:
             chk.fail(f"state.commits.chosen.{k}", "the cards played are not in that hand")
     chk.done()
     if s.result is None:
-        if not s.stack:
-            chk.fail("state.stack", "a game under way has pending work")
+        if not chk.pending_order(s.stack, (Setup, Round), "the set-up or a round"):
             return
-        if not isinstance(s.stack[0], (Setup, Round)):
-            chk.fail("state.stack[0]", "a game's pending work starts with the set-up or a round")
         for i, item in enumerate(s.stack):
-            chk.seat(f"state.stack[{i}].seat", item.seat)
-            if i and isinstance(item, (Setup, Round)):
-                chk.fail(f"state.stack[{i}]", "the set-up or a round sits only at the bottom")
             if isinstance(item, (Effects, Enter)):
                 card = item.card if isinstance(item, Effects) else item.wizard
                 if card not in cards:

@@ -35,15 +35,9 @@ def check_state(s: WCState, chk: Checks) -> None:
         if not selecting and s.result is None and len(s.six(x)) != DECK:
             chk.fail(f"state.decks[{x}]", f"P{x + 1} has {len(s.six(x))} cards in play, not {DECK}")
     if s.result is None:
-        if not s.stack:
-            chk.fail("state.stack", "a game under way has pending work")
+        if not chk.pending_order(s.stack, (Setup, Round), "the selection or a round"):
             return
-        if not isinstance(s.stack[0], (Setup, Round)):
-            chk.fail("state.stack[0]", "a game's pending work starts with the selection or a round")
         for i, item in enumerate(s.stack):
-            chk.seat(f"state.stack[{i}].seat", item.seat)
-            if i and isinstance(item, (Setup, Round)):
-                chk.fail(f"state.stack[{i}]", "the selection or a round sits only at the bottom")
             if isinstance(item, Round) and not set(item.queue) <= set(d.cards):
                 chk.fail(f"state.stack[{i}].queue", "not a card of the game")
             if isinstance(item, Round):
