@@ -5,6 +5,7 @@ Game i is seeded from (seed, i) and its seats from i alone, so the results are t
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import statistics
@@ -16,6 +17,7 @@ from typing import Any
 
 from wizprint.errors import UsageError
 
+from .kernel.rng import derive
 from .runner import GameResult, run_one
 
 Z95 = 1.959963984540054
@@ -37,13 +39,17 @@ MAX_JOBS = 64
 CHUNK = 50  # games a worker plays per task
 
 
-def _chunk(args: tuple[str, range, int, list[str], int, str]) -> list[GameResult]:
-    game, indices, seed, bots, players, variant = args
-    return [run_one(game, i, seed, bots, players, variant) for i in indices]
+Task = tuple[str, range, int, list[str], int, str, str]
+
+
+def _chunk(args: Task) -> list[GameResult]:
+    game, indices, seed, bots, players, variant, assign = args
+    return [run_one(game, i, seed, bots, players, variant, assign) for i in indices]
 
 
 def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: int, variant: str = "",
-              jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
+              jobs: int = 1, progress: Callable[[int], None] | None = None, assign: str = "bots"
+              ) -> list[GameResult]:
     """Play ``games`` games; results in game order. The tasks are made as the workers need them (a few per
     worker in flight), so nothing is set up per game before the games run."""
     from .kernel import engine
@@ -52,7 +58,7 @@ def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: in
         raise UsageError(f"a check plays from 1 to {MAX_GAMES:,} games, not {games:,}")
     engine(game).new_state(players, 0)  # load card data once, before the workers fork, so they share it
     chunk = max(1, min(CHUNK, games // (jobs * 8) or 1))
-    tasks = ((game, range(s, min(s + chunk, games)), seed, list(bots), players, variant)
+    tasks = ((game, range(s, min(s + chunk, games)), seed, list(bots), players, variant, assign)
              for s in range(0, games, chunk))
     results: list[GameResult] = []
     if jobs <= 1:
@@ -71,8 +77,7 @@ def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: in
     return results
 
 
-def _bounded_map(pool: Executor, tasks: Iterator[tuple[str, range, int, list[str], int, str]],
-                 in_flight: int) -> Iterator[list[GameResult]]:
+def _bounded_map(pool: Executor, tasks: Iterator[Task], in_flight: int) -> Iterator[list[GameResult]]:
     """``pool.map(_chunk, tasks)`` with at most ``in_flight`` tasks submitted at a time (``Executor.map`` submits
     every task at once), results in task order."""
     pending: deque[Future[list[GameResult]]] = deque()
@@ -96,7 +101,7 @@ def _rate(points: list[float]) -> dict[str, Any]:
             "win_rate": round(s / n, 4) if n else None, "ci95": [round(lo, 4), round(hi, 4)]}
 
 
-def percentile(values: list[int], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return 0.0
     v = sorted(values)
@@ -107,7 +112,8 @@ def percentile(values: list[int], q: float) -> float:
 
 
 def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[str], players: int, variant: str,
-              all_designs: Sequence[str], names: dict[str, str]) -> dict[str, Any]:
+              all_designs: Sequence[str], names: dict[str, str], decks: dict[str, str] | None = None,
+              assign: str = "bots", rungs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     done = [r for r in results if r.outcome is not None]
     errors = [{"game": r.index, "seed": r.seed, "bots": r.bots, "error": r.error,
                "reproduce": f"wizprint solo check {game} --games {r.index + 1} --seed {seed} --bots {','.join(bots)}"
@@ -121,27 +127,7 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
             if p is not None:
                 bot_points.setdefault(b, []).append(p)
     lengths = [r.turns for r in done]
-    drawn: dict[str, int] = {}
-    played: dict[str, int] = {}
-    played_points: dict[str, list[float]] = {}
-    for r in done:
-        for table in r.drawn:
-            for d, n in table.items():
-                drawn[d] = drawn.get(d, 0) + n
-        for seat, table in enumerate(r.played):
-            for d, n in table.items():
-                played[d] = played.get(d, 0) + n
-                p = r.points(seat)
-                if p is not None:
-                    played_points.setdefault(d, []).append(p)
-    cards = []
-    for d in all_designs:
-        pts = played_points.get(d, [])
-        lo, hi = wilson(sum(pts), len(pts))
-        cards.append({"id": d, "name": names.get(d, d), "drawn": drawn.get(d, 0), "played": played.get(d, 0),
-                      "games_played_in": len(pts),
-                      "win_rate_when_played": round(sum(pts) / len(pts), 4) if pts else None,
-                      "ci95": [round(lo, 4), round(hi, 4)] if pts else None})
+    cards = card_stats(done, players, all_designs, names, decks or {})
     group_sums: dict[str, list[float]] = {}
     for r in done:
         for k, (g_won, g_n, g_fair) in r.groups.items():
@@ -165,8 +151,10 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
         numbers.setdefault(key, []).append(nums)
         reasons[key] = reasons.get(key, 0) + 1
         if r.setting is not None:
-            st = settings.setdefault(r.setting, {"games": 0, "end_reasons": {}, "turns": []})
+            st = settings.setdefault(r.setting, {"games": 0, "end_reasons": {}, "turns": [], "events": {}})
             st["games"] += 1
+            for e in r.events:
+                st["events"][e] = st["events"].get(e, 0) + 1
             st["end_reasons"][key] = st["end_reasons"].get(key, 0) + 1
             st["turns"].append(r.turns)
     shown = {k: _with_numbers(k, v) for k, v in numbers.items()}
@@ -174,24 +162,194 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
     for v in settings.values():
         v["end_reasons"] = {shown[k]: n for k, n in v["end_reasons"].items()}
     by_setting = {k: {"games": v["games"], "end_reasons": dict(sorted(v["end_reasons"].items(), key=lambda kv: -kv[1])),
-                      "median_turns": round(float(statistics.median(v["turns"])), 1)}
+                      "median_turns": round(float(statistics.median(v["turns"])), 1),
+                      "events": {e: round(n / v["games"], 4) for e, n in sorted(v["events"].items())}}
                   for k, v in sorted(settings.items())}
     return {
         "game": game, "variant": variant or None, "players": players, "bots": list(bots), "seed": seed,
+        "assign": assign,
         "games": len(results), "completed": len(done), "errors": errors,
         "step_cap_hits": sum(1 for r in results if r.step_cap),
         "win_rate_by_seat": by_seat, "win_rate_by_bot": {b: _rate(p) for b, p in sorted(bot_points.items())},
+        "first_player": _first_player(done, players),
+        "win_rate_by_choice": _by_choice(done, players),
         "length_turns": {"mean": round(statistics.fmean(lengths), 2) if lengths else None,
                          "median": statistics.median(lengths) if lengths else None,
                          "p95": round(percentile(lengths, 0.95), 1), "min": min(lengths, default=None),
                          "max": max(lengths, default=None), "histogram": _histogram(lengths)},
+        "turns_per_player": _spread([r.turns / players for r in done]),
         "steps_mean": round(statistics.fmean([r.steps for r in done]), 1) if done else None,
         "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
         "by_setting": by_setting,
         "groups": groups,
+        "events": _events(done),
+        "lift_baseline": LIFT_BASELINE,
         "cards": cards,
+        "never_drawn": [c["id"] for c in cards if c["drawn"] == 0 and c["played"] == 0],
         "never_played": [c["id"] for c in cards if c["played"] == 0],
+        "ladder": rungs or [],
     }
+
+
+STRATA = 5  # seat-games are compared within bands of as many cards drawn
+LIFT_BASELINE = (
+    "lift: how much playing the card changes its seat's chance to win, in points, estimated from the draw (chance "
+    "decides who draws a card, while the choice to play it follows the game): the win rate of the seats that drew "
+    f"it minus the win rate of the seats that did not, compared among seats that drew about as many cards "
+    f"({STRATA} bands, so seats that simply draw or play more cards do not make every card look good), divided by "
+    "the share of the seats that drew it and played it. 95 % interval: the normal interval of that difference, "
+    "divided the same way. The JSON also holds played_vs_held: the win rate when played minus the win rate when "
+    "drawn and not played")
+
+
+def stratified_difference(cells: list[tuple[float, int, float, int]]) -> tuple[float, float] | None:
+    """The difference of two win rates within strata, weighted by the first group's size, and its standard error:
+    ``cells`` are (points, seat-games) of the group and of the rest, per stratum; strata missing either group are
+    left out. None when no stratum has both."""
+    num = wsum = var = 0.0
+    for s1, n1, s0, n0 in cells:
+        if n1 == 0 or n0 == 0:
+            continue
+        p1, p0 = s1 / n1, s0 / n0
+        # the variance of each rate, kept off zero (a stratum where everyone won still has some)
+        q1, q0 = (s1 + 0.5) / (n1 + 1), (s0 + 0.5) / (n0 + 1)
+        num += n1 * (p1 - p0)
+        var += n1 * n1 * (q1 * (1 - q1) / n1 + q0 * (1 - q0) / n0)
+        wsum += n1
+    if wsum == 0:
+        return None
+    return num / wsum, math.sqrt(var) / wsum
+
+
+def _bands(counts: list[int], k: int) -> list[int]:
+    """The band (0 .. k-1) of each count: cut at its quantiles, equal counts in one band."""
+    order = sorted(counts)
+    cuts = [order[min(len(order) - 1, len(order) * i // k)] for i in range(1, k)]
+    return [sum(1 for c in cuts if n >= c) if cuts else 0 for n in counts]
+
+
+def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str], names: dict[str, str],
+               decks: dict[str, str]) -> list[dict[str, Any]]:
+    """Per design: drawn and played (copies, opening hands included), in how many seat-games each, the play rate
+    when drawn, the win rate when played, and its lift (:data:`LIFT_BASELINE`) with its 95 % interval."""
+    drawn: dict[str, int] = {}
+    played: dict[str, int] = {}
+    seat_games: list[tuple[float, set[str], set[str], int]] = []  # points, designs drawn, designs played, cards
+    for r in done:
+        for seat in range(players):
+            p = r.points(seat)
+            if p is None:
+                continue
+            dr = r.drawn[seat] if seat < len(r.drawn) else {}
+            pl = r.played[seat] if seat < len(r.played) else {}
+            for d, n in dr.items():
+                drawn[d] = drawn.get(d, 0) + n
+            for d, n in pl.items():
+                played[d] = played.get(d, 0) + n
+            seat_games.append((p, set(dr) | set(pl), set(pl), sum(dr.values())))
+    band = _bands([g[3] for g in seat_games], STRATA)
+    band_pts = [0.0] * STRATA
+    band_n = [0] * STRATA
+    for (p, _, _, _), b in zip(seat_games, band, strict=True):
+        band_pts[b] += p
+        band_n[b] += 1
+    # per design and band: points and seat-games of the seats that drew it; points of those that played it, of
+    # those that drew and held it
+    had: dict[str, list[list[float]]] = {}
+    plays: dict[str, list[float]] = {}
+    holds: dict[str, list[float]] = {}
+    for (p, had_designs, played_designs, _), b in zip(seat_games, band, strict=True):
+        for d in had_designs:
+            cell = had.setdefault(d, [[0.0, 0.0] for _ in range(STRATA)])[b]
+            cell[0] += p
+            cell[1] += 1
+            (plays if d in played_designs else holds).setdefault(d, []).append(p)
+    out = []
+    for d in all_designs:
+        pts, held = plays.get(d, []), holds.get(d, [])
+        n_p, s_p = len(pts), sum(pts)
+        lo, hi = wilson(s_p, n_p)
+        n_d = n_p + len(held)
+        lift: float | None = None
+        lift_lo: float | None = None
+        lift_hi: float | None = None
+        cells = had.get(d)
+        if n_p and cells is not None:
+            effect = stratified_difference([(c[0], int(c[1]), band_pts[b] - c[0], band_n[b] - int(c[1]))
+                                            for b, c in enumerate(cells)])
+            if effect is not None:
+                rate = n_p / n_d
+                diff, se = effect
+                # an effect on a chance lies between -1 and +1 (a small sample divided by a low play rate may not)
+                lift, lift_lo, lift_hi = (max(-1.0, min(1.0, v / rate)) for v in (diff, diff - Z95 * se,
+                                                                                  diff + Z95 * se))
+        pvh = None
+        if n_p and held:
+            pvh = round(s_p / n_p - sum(held) / len(held), 4)
+        out.append({
+            "id": d, "name": names.get(d, d), "deck": decks.get(d, ""), "drawn": drawn.get(d, 0),
+            "played": played.get(d, 0), "seat_games_drawn": n_d, "games_played_in": n_p,
+            "play_rate": round(n_p / n_d, 4) if n_d else None,
+            "win_rate_when_played": round(s_p / n_p, 4) if n_p else None,
+            "ci95": [round(lo, 4), round(hi, 4)] if n_p else None,
+            "lift": round(lift, 4) if lift is not None else None,
+            "lift_ci95": [round(lift_lo, 4), round(lift_hi, 4)] if lift_lo is not None and lift_hi is not None
+            else None,
+            "played_vs_held": pvh,
+        })
+    return out
+
+
+def by_lift(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards from the highest lift to the lowest (cards never played, with no lift, last)."""
+    return sorted(cards, key=lambda c: (c["lift"] is None, -(c["lift"] or 0.0), c["id"]))
+
+
+def _events(done: list[GameResult]) -> dict[str, dict[str, Any]]:
+    """Each of the game's own events: in how many games it happened (and their share), and how often a game."""
+    games: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for r in done:
+        for e, n in r.events.items():
+            games[e] = games.get(e, 0) + 1
+            total[e] = total.get(e, 0) + n
+    return {e: {"games": games[e], "share_of_games": round(games[e] / len(done), 4),
+                "per_game": round(total[e] / len(done), 3)} for e in sorted(games)}
+
+
+def _first_player(done: list[GameResult], players: int) -> dict[str, Any] | None:
+    """How the seat that moved first did, against its fair share (one in as many players)."""
+    pts = [p for r in done if r.first is not None and (p := r.points(r.first)) is not None]
+    if not pts:
+        return None
+    rate = _rate(pts)
+    rate["fair_share"] = round(1 / players, 4)
+    rate["advantage"] = round((rate["win_rate"] or 0.0) - 1 / players, 4)
+    return rate
+
+
+def _by_choice(done: list[GameResult], players: int) -> dict[str, Any]:
+    """Win rate by starting choice (Relic: the character), with 95 % intervals."""
+    pts: dict[str, list[float]] = {}
+    for r in done:
+        for seat, ch in enumerate(r.choices):
+            p = r.points(seat)
+            if ch is not None and p is not None:
+                pts.setdefault(ch, []).append(p)
+    out = {}
+    for ch, ps in sorted(pts.items()):
+        rate = _rate(ps)
+        rate["fair_share"] = round(1 / players, 4)
+        out[ch] = rate
+    return out
+
+
+def _spread(values: list[float]) -> dict[str, float | None]:
+    """Mean, median and 95th percentile, rounded for people."""
+    if not values:
+        return {"mean": None, "median": None, "p95": None}
+    return {"mean": round(statistics.fmean(values), 2), "median": round(float(statistics.median(values)), 2),
+            "p95": round(percentile(values, 0.95), 1)}
 
 
 def _reason_kind(r: GameResult) -> tuple[str, tuple[int, ...]]:
@@ -223,3 +381,27 @@ def _histogram(values: list[int]) -> list[list[int]]:
 
 def results_as_json(results: list[GameResult]) -> list[dict[str, Any]]:
     return [asdict(r) for r in results]
+
+
+LADDER = ("random", "automaton")  # the lower rungs; the search bot is the top one
+
+
+def ladder(game: str, games: int, seed: int, players: int, variant: str, jobs: int, search: str,
+           assign: str = "bots", progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """The strength ladder: short matches between neighbouring rungs (random against the automaton, the automaton
+    against ``search``), each bot on every seat in turn. A rung whose upper bot wins clearly more than its fair
+    share shows that skill matters in the game."""
+    rungs = [*LADDER, search]
+    out = []
+    for lower, upper in itertools.pairwise(rungs):
+        # each match has its own seed, so it does not replay the check's games
+        res = run_games(game, games, derive(seed, "ladder", lower, upper), [lower, upper], players, variant, jobs,
+                        progress, assign)
+        done = [r for r in res if r.outcome is not None]
+        pts = [p for r in done for s, b in enumerate(r.bots) if b == upper and (p := r.points(s)) is not None]
+        rate = _rate(pts)
+        out.append({"lower": lower, "upper": upper, "games": len(res), "errors": len(res) - len(done),
+                    "upper_win_rate": rate["win_rate"], "ci95": rate["ci95"], "fair_share": round(1 / players, 4),
+                    "skill_shows": rate["ci95"][0] > 1 / players})
+    return out
+

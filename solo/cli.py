@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -71,22 +71,32 @@ def check_cmd(
     variant: str = typer.Option("", "--variant", help="A rules variant."),
     json_file: Path | None = typer.Option(None, "--json", help="Write the JSON summary here."),
     report: Path | None = typer.Option(None, "--report", help="Write the HTML report here."),
+    assign: str = typer.Option("bots", "--assign", help="Who makes the starting choices (characters, decks, "
+                                                         "drafts): 'bots' (each seat's bot) or 'random' (dealt at "
+                                                         "random, to measure the content rather than a bot's taste)."),
+    ladder: int = typer.Option(0, "--ladder", help="Also play this many games per rung of the strength ladder "
+                                                   "(random < automaton < search)."),
+    ladder_search: str = typer.Option("mcts:100", "--ladder-search", help="The search bot at the ladder's top."),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
 ) -> None:
-    """Play many automaton games and summarise them: win rates, lengths, cards never played, errors."""
-    friendly(_check)(game, games, seed, bots, players, jobs, variant, json_file, report, quiet)
+    """Play many automaton games and summarise them: win rates (by seat, bot, first player and starting choice),
+    lengths, each card's lift with its interval, cards never drawn or played, errors."""
+    friendly(_check)(game, games, seed, bots, players, jobs, variant, json_file, report, quiet, assign, ladder,
+                     ladder_search)
 
 
 def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int, variant: str,
-           json_file: Path | None, report: Path | None, quiet: bool) -> None:
+           json_file: Path | None, report: Path | None, quiet: bool, assign: str = "bots", ladder_games: int = 0,
+           ladder_search: str = "mcts:100") -> None:
     from wizprint.atomic import ensure_dir, write_atomic
     from wizprint.progress import for_terminal
 
     from .agents import make_agent
-    from .check import MAX_GAMES, MAX_JOBS, run_games, summarise
+    from .check import MAX_GAMES, MAX_JOBS, ladder, run_games, summarise
     from .kernel import engine
     from .play import check_seed
     from .report import html_report
+    from .runner import ASSIGN
 
     eng = engine(game)
     n_players = eng.min_players if players is None else players
@@ -104,11 +114,17 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
         raise UsageError("--bots names no bot (e.g. --bots automaton or --bots mcts,random)")
     for b in bot_list:
         make_agent(b, eng)
+    if assign not in ASSIGN:
+        raise UsageError(f"--assign must be {' or '.join(ASSIGN)}, not {assign[:40]!r}")
+    if not 0 <= ladder_games <= MAX_GAMES:
+        raise UsageError(f"--ladder must be from 0 to {MAX_GAMES:,} games, not {ladder_games:,}")
+    if ladder_games:
+        make_agent(ladder_search, eng)
     for out in (json_file, report):
         if out is not None:
             ensure_dir(out.parent)  # an output that cannot be written fails now, not after the games
     progress = for_terminal(quiet)
-    progress.start(games, f"{game} check")
+    progress.start(games + 2 * ladder_games, f"{game} check")
     done = [0]
 
     def tick(k: int) -> None:
@@ -117,11 +133,13 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
             progress.step(f"game {done[0]}")
 
     try:
-        results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick)
+        results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign)
+        rungs = ladder(game, ladder_games, seed, n_players, variant, jobs, ladder_search, assign, tick) if (
+            ladder_games) else []
     finally:
         progress.finish()
-    designs, names = _designs(eng)
-    summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names)
+    designs, names, decks = _designs(eng)
+    summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names, decks, assign, rungs)
     if json_file is not None:
         write_atomic(json_file, json.dumps(summary, indent=1) + "\n")
     if report is not None:
@@ -131,34 +149,75 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
         raise typer.Exit(1)
 
 
-def _designs(eng: Engine) -> tuple[list[str], dict[str, str]]:
+def _designs(eng: Engine) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """The playable designs, their names and the names of their decks."""
     g = eng.game
     playable = [c for c in g.cards() if g.decl.types[c.type].effects]
-    return [c.id for c in playable], {c.id: c.name for c in playable}
+    decks = {c.id: g.decl.decks[c.deck].name if c.deck in g.decl.decks else c.deck for c in playable}
+    return [c.id for c in playable], {c.id: c.name for c in playable}, decks
 
 
-def _print_summary(s: dict[str, object]) -> None:
+def _pc(x: float | None) -> str:
+    """A rate as a percentage for people (one decimal)."""
+    return "-" if x is None else f"{x * 100:.1f} %"
+
+
+def _pts(x: float | None) -> str:
+    """A difference of rates in points (one decimal, signed)."""
+    return "-" if x is None else f"{x * 100:+.1f}"
+
+
+def _print_summary(s: dict[str, Any]) -> None:
+    from .check import by_lift
+
     out = sys.stdout
-    n_err = len(s["errors"])  # type: ignore[arg-type]
+    n_err = len(s["errors"])
     print(f"{s['game']}: {s['completed']} of {s['games']} games completed, {n_err} errors, "
-          f"{s['step_cap_hits']} step-cap hits", file=out)
-    for seat, r in s["win_rate_by_seat"].items():  # type: ignore[attr-defined]
-        print(f"  seat {seat}: win rate {r['win_rate']} (95% {r['ci95'][0]}-{r['ci95'][1]}), ties {r['ties']}",
-              file=out)
-    for bot, r in s["win_rate_by_bot"].items():  # type: ignore[attr-defined]
-        print(f"  {bot}: win rate {r['win_rate']} (95% {r['ci95'][0]}-{r['ci95'][1]})", file=out)
+          f"{s['step_cap_hits']} step-cap hits" + (", starting choices dealt at random" if s.get("assign") == "random"
+                                                   else ""), file=out)
+    for seat, r in s["win_rate_by_seat"].items():
+        print(f"  seat {seat}: win rate {_pc(r['win_rate'])} (95% {_pc(r['ci95'][0])} to {_pc(r['ci95'][1])}), "
+              f"ties {r['ties']}", file=out)
+    fp = s.get("first_player")
+    if fp:
+        print(f"  first player: win rate {_pc(fp['win_rate'])} (95% {_pc(fp['ci95'][0])} to {_pc(fp['ci95'][1])}; "
+              f"fair share {_pc(fp['fair_share'])}, advantage {_pts(fp['advantage'])} points)", file=out)
+    for bot, r in s["win_rate_by_bot"].items():
+        print(f"  {bot}: win rate {_pc(r['win_rate'])} (95% {_pc(r['ci95'][0])} to {_pc(r['ci95'][1])})", file=out)
+    for ch, r in s.get("win_rate_by_choice", {}).items():
+        print(f"  {ch}: win rate {_pc(r['win_rate'])} of {r['games']} (95% {_pc(r['ci95'][0])} to "
+              f"{_pc(r['ci95'][1])})", file=out)
     lt = s["length_turns"]
-    print(f"  length in turns: mean {lt['mean']}, median {lt['median']}, p95 {lt['p95']}", file=out)  # type: ignore[index]
-    for name, st in s.get("by_setting", {}).items():  # type: ignore[attr-defined]
+    tp = s.get("turns_per_player", {})
+    print(f"  length in turns: mean {lt['mean']}, median {lt['median']}, p95 {lt['p95']}; per player: mean "
+          f"{tp.get('mean')}, median {tp.get('median')}, p95 {tp.get('p95')}", file=out)
+    for name, st in s.get("by_setting", {}).items():
         ends = ", ".join(f"{n} {k}" for k, n in st["end_reasons"].items())
         print(f"  {name}: {st['games']} games ({ends}), median {st['median_turns']} turns", file=out)
-    for name, g in s.get("groups", {}).items():  # type: ignore[attr-defined]
-        print(f"  {name}: {g['per_seat_game']} per seat and game; won {g['win_rate']} of {g['contests']} "
-              f"(fair share {g['fair_share']}, "
-              f"{g['above_fair']:+.3f} above it; 95% {g['ci95'][0]}-{g['ci95'][1]})", file=out)
+    for name, g in s.get("groups", {}).items():
+        print(f"  {name}: {g['per_seat_game']:.2f} per seat and game; won {_pc(g['win_rate'])} of {g['contests']} "
+              f"(fair share {_pc(g['fair_share'])}, {_pts(g['above_fair'])} points above it; 95% "
+              f"{_pc(g['ci95'][0])} to {_pc(g['ci95'][1])})", file=out)
+    for name, e in s.get("events", {}).items():
+        print(f"  {name}: in {_pc(e['share_of_games'])} of games ({e['per_game']} a game)", file=out)
+    ranked = [c for c in by_lift(s["cards"]) if c["lift"] is not None]
+    if ranked:
+        def line(c: dict[str, Any]) -> str:
+            return (f"{c['id']} {c['name']} {_pts(c['lift'])} (95% {_pts(c['lift_ci95'][0])} to "
+                    f"{_pts(c['lift_ci95'][1])}, played in {c['games_played_in']})")
+
+        print("  highest lift: " + "; ".join(line(c) for c in ranked[:3]), file=out)
+        print("  lowest lift: " + "; ".join(line(c) for c in ranked[-3:][::-1]), file=out)
+    never_drawn = s.get("never_drawn", [])
+    if never_drawn:
+        print(f"  cards never drawn: {', '.join(never_drawn)}", file=out)
     never = s["never_played"]
-    print(f"  cards never played: {', '.join(never) if never else 'none'}", file=out)  # type: ignore[arg-type]
-    for e in s["errors"][:5]:  # type: ignore[index]
+    print(f"  cards never played: {', '.join(never) if never else 'none'}", file=out)
+    for rung in s.get("ladder", []):
+        print(f"  ladder: {rung['upper']} against {rung['lower']}: {_pc(rung['upper_win_rate'])} of "
+              f"{rung['games']} (95% {_pc(rung['ci95'][0])} to {_pc(rung['ci95'][1])}; fair share "
+              f"{_pc(rung['fair_share'])})", file=out)
+    for e in s["errors"][:5]:
         print(f"  error in game {e['game']}: {e['error']}\n    reproduce: {e['reproduce']}", file=out)
 
 

@@ -1,5 +1,6 @@
 """The HTML report of a solo check: jinja2 (autoescaped) with SVG charts drawn here: game length histogram,
-win rate by seat and by bot with 95 % intervals, and a per-card dot plot of the win rate when played."""
+win rate by seat, by bot and by starting choice with 95 % intervals, and per deck a dot plot of each card's lift
+with its interval."""
 
 from __future__ import annotations
 
@@ -91,13 +92,48 @@ def _rates(rows: list[tuple[str, float, float, float, int]], label: str) -> Mark
     return Markup("".join(parts))
 
 
+def _lifts(rows: list[tuple[str, float, float, float, int]], label: str) -> Markup:
+    """Horizontal lift dots (points above or below the baseline) with 95 % interval whiskers, on an axis symmetric
+    about 0 that holds every interval; rows are (label, lift, lo, hi, n)."""
+    if not rows:
+        return Markup("<p>No card of this deck was played.</p>")
+    row_h = 16
+    left = 230
+    h = 30 + row_h * len(rows)
+    reach = max(max(abs(lo), abs(hi)) for _, _, lo, hi, _ in rows)
+    span = next((s for s in (0.2, 0.4, 0.6, 0.8, 1.0) if s >= reach), 1.0)  # the axis: -span to +span, ticks in 4ths
+    scale = (W - left - 60) / 2
+    mid = left + scale
+
+    def x(v: float) -> float:
+        return mid + scale * max(-1.0, min(1.0, v / span))
+
+    parts = [f'<svg viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="{escape(label)}">']
+    for k in range(-4, 5):
+        v = span * k / 4
+        line = "half" if k == 0 else "grid"
+        parts.append(f'<line x1="{x(v):.1f}" x2="{x(v):.1f}" y1="14" y2="{h - 4}" class="{line}"/>'
+                     f'<text x="{x(v):.1f}" y="11" class="axis" text-anchor="middle">{v * 100:+.0f}</text>')
+    for i, (name, lift, lo, hi, n) in enumerate(rows):
+        y = 24 + i * row_h
+        parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label" text-anchor="end">{escape(name)}</text>')
+        parts.append(f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" class="ci"/>')
+        parts.append(f'<circle cx="{x(lift):.1f}" cy="{y}" r="3.5" class="dot"><title>{escape(name)}: '
+                     f'{lift * 100:+.1f} points (95% {lo * 100:+.1f} to {hi * 100:+.1f}; played by {n} seats)</title>'
+                     f'</circle>')
+        parts.append(f'<text x="{W - 54}" y="{y + 4}" class="axis">n={n}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
 TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{ s.game }} solo check</title>
 <style>
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 780px; margin: 2em auto; color: #222; padding: 0 1em; }
 h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; } td, th { padding: 3px 8px; text-align: left; }
-th { border-bottom: 1px solid #999; } tr:nth-child(even) td { background: #f5f5f5; } td.n { text-align: right; }
+th { border-bottom: 1px solid #999; } tr:nth-child(even) td { background: #f5f5f5; }
+td.n { text-align: right; white-space: nowrap; }
 .ok { color: #1d6b2c; } .bad { color: #a01818; } .muted { color: #666; }
 svg { display: block; margin: .6em 0; } .grid { stroke: #e4e4e4; } .half { stroke: #999; stroke-dasharray: 3 3; }
 .bar { fill: #5a7fb8; } .axis { font-size: 11px; fill: #555; } .label { font-size: 12px; fill: #222; }
@@ -118,10 +154,29 @@ completed</strong>; {{ s.errors|length }} errors; {{ s.step_cap_hits }} step-cap
 <p>Mean {{ s.length_turns.mean }} turns, median {{ s.length_turns.median }}, 95th percentile {{ s.length_turns.p95 }}
 (shortest {{ s.length_turns.min }}, longest {{ s.length_turns.max }}).</p>
 {{ length_chart }}
+<p>Turns per player: mean {{ s.turns_per_player.mean }}, median {{ s.turns_per_player.median }}, 95th percentile
+{{ s.turns_per_player.p95 }}.</p>
 <h2>Win rate by seat</h2>
 {{ seat_chart }}
+{% if s.first_player %}<p>The first player won {{ pc(s.first_player.win_rate) }} of {{ s.first_player.games }} games
+(95% {{ pc(s.first_player.ci95[0]) }} to {{ pc(s.first_player.ci95[1]) }}) against a fair share of
+{{ pc(s.first_player.fair_share) }}: {{ pts(s.first_player.advantage) }} points.</p>{% endif %}
+{% if s.win_rate_by_choice %}<h2>Win rate by starting choice</h2>
+<p>{% if s.assign == "random" %}Starting choices were dealt at random.{% else %}Starting choices were made by the
+bots (use <code>--assign random</code> to deal them at random and measure the content, not the bots' taste).
+{% endif %} The dashed line is 50%; the fair share is {{ pc(1 / s.players) }}.</p>
+{{ choice_chart }}{% endif %}
 <h2>Win rate by bot</h2>
 {{ bot_chart }}
+{% if s.ladder %}<h2>Strength ladder</h2>
+<p>Short matches between neighbouring bots, each on every seat in turn: where the stronger bot wins clearly more
+than its fair share, skill matters in the game.</p>
+<table><tr><th>match</th><th>games</th><th>stronger bot's win rate</th><th>95% interval</th><th>fair share</th>
+<th>skill shows</th></tr>
+{% for r in s.ladder %}<tr><td>{{ r.upper }} against {{ r.lower }}</td><td class="n">{{ r.games }}</td>
+<td class="n">{{ pc(r.upper_win_rate) }}</td><td class="n">{{ pc(r.ci95[0]) }} to {{ pc(r.ci95[1]) }}</td>
+<td class="n">{{ pc(r.fair_share) }}</td><td>{{ "yes" if r.skill_shows else "not clearly" }}</td></tr>{% endfor %}
+</table>{% endif %}
 <h2>How games end</h2>
 <table><tr><th>reason</th><th>games</th></tr>
 {% for r, n in s.end_reasons.items() %}<tr><td>{{ r }}</td><td class="n">{{ n }}</td></tr>{% endfor %}
@@ -132,6 +187,17 @@ completed</strong>; {{ s.errors|length }} errors; {{ s.step_cap_hits }} step-cap
 <td>{% for r, n in st.end_reasons.items() %}{{ n }} {{ r }}{% if not loop.last %}; {% endif %}{% endfor %}</td>
 <td class="n">{{ st.median_turns }}</td></tr>{% endfor %}
 </table>{% endif %}
+{% if s.events %}<h2>Rules in play</h2>
+<p>The game's own events (a rule or a card taking effect): the share of games in which each happened at least once,
+and how often it happened a game{% if s.by_setting %}; then the share by scenario{% endif %}.</p>
+<table><tr><th>event</th><th>games</th><th>share of games</th><th>per game</th></tr>
+{% for name, e in s.events.items() %}<tr><td>{{ name }}</td><td class="n">{{ e.games }}</td>
+<td class="n">{{ pc(e.share_of_games) }}</td><td class="n">{{ e.per_game }}</td></tr>{% endfor %}
+</table>
+{% if s.by_setting %}<table><tr><th>played on</th><th>event: share of that scenario's games</th></tr>
+{% for name, st in s.by_setting.items() %}<tr><td>{{ name }}</td>
+<td>{% for e, share in st.events.items() %}{{ e }} {{ pc(share) }}{% if not loop.last %}; {% endif %}{% endfor %}
+</td></tr>{% endfor %}</table>{% endif %}{% endif %}
 {% if s.groups %}<h2>Contests by group</h2>
 <p>The game's own contests (Wizards &amp; Relics: wizard battles by the colour and rarity of the wizard and the
 relic played; Wizards Cup: the wizards each player drafted, and whether that player won the game): how many per seat
@@ -145,35 +211,55 @@ the contest had).</p>
 <td class="n">{{ '%+.1f'|format(g.above_fair * 100) }}</td>
 <td class="n">{{ '%.1f'|format(g.ci95[0] * 100) }}–{{ '%.1f'|format(g.ci95[1] * 100) }}%</td></tr>{% endfor %}
 </table>{% endif %}
-<h2>Cards: win rate when played</h2>
-<p>For each card, the share of games won by the seats that played it at least once (ties count half), with its
-95% interval; the dashed line is 50%. Cards played in fewer than 20 games are left out of the chart.</p>
-{{ card_chart }}
-<h2>Never played</h2>
-<p>{% if s.never_played %}{{ s.never_played|join(", ") }}{% else %}Every card was played at least once.{% endif %}</p>
-<h2>All cards</h2>
-<table><tr><th>id</th><th>name</th><th>drawn</th><th>played</th><th>games</th><th>win rate when played</th></tr>
-{% for c in s.cards %}
+<h2>Cards: lift</h2>
+<p>Each card's {{ s.lift_baseline }}. Positive: seats that played the card won more often. Every card played at
+least once is shown; a card played rarely has a wide interval. Cards are grouped by deck, from the highest lift to
+the lowest; an interval that does not cross 0 marks a card that clearly helps or hurts.</p>
+{% for deck, chart, rows in decks %}<h3>{{ deck }}</h3>
+{{ chart }}
+<table><tr><th>id</th><th>name</th><th>drawn</th><th>played</th><th>play rate when drawn</th>
+<th>win rate when played</th><th>lift</th><th>95% interval</th></tr>
+{% for c in rows %}
 <tr><td>{{ c.id }}</td><td>{{ c.name }}</td><td class="n">{{ c.drawn }}</td><td class="n">{{ c.played }}</td>
-<td class="n">{{ c.games_played_in }}</td><td class="n">
-{%- if c.win_rate_when_played is not none %}{{ '%.1f'|format(c.win_rate_when_played * 100) }}%
-{%- else %}-{% endif %}</td></tr>
+<td class="n">{{ pc(c.play_rate) }}</td><td class="n">{{ pc(c.win_rate_when_played) }}</td>
+<td class="n">{{ pts(c.lift) }}</td><td class="n">{% if c.lift_ci95 %}{{ pts(c.lift_ci95[0]) }} to
+{{ pts(c.lift_ci95[1]) }}{% else %}-{% endif %}</td></tr>
 {% endfor %}
 </table>
+{% endfor %}
+<h2>Never drawn</h2>
+<p>{% if s.never_drawn %}{{ s.never_drawn|join(", ") }}{% else %}Every card was drawn at least once.{% endif %}</p>
+<h2>Never played</h2>
+<p>{% if s.never_played %}{{ s.never_played|join(", ") }}{% else %}Every card was played at least once.{% endif %}</p>
 <p class="muted">Made by wizprint solo check.</p>
 </body></html>
 """
 
 
+def _pc(x: float | None) -> str:
+    return "-" if x is None else f"{x * 100:.1f}%"
+
+
+def _pts(x: float | None) -> str:
+    return "-" if x is None else f"{x * 100:+.1f}"
+
+
 def html_report(s: dict[str, Any]) -> str:
+    from .check import by_lift
+
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     seats = [(f"seat {k}", v["win_rate"] or 0.0, v["ci95"][0], v["ci95"][1], v["games"])
              for k, v in s["win_rate_by_seat"].items()]
     bots = [(k, v["win_rate"] or 0.0, v["ci95"][0], v["ci95"][1], v["games"]) for k, v in s["win_rate_by_bot"].items()]
-    cards = sorted((c for c in s["cards"] if c["games_played_in"] >= 20),
-                   key=lambda c: -(c["win_rate_when_played"] or 0))
-    card_rows = [(f"{c['id']} {c['name']}", c["win_rate_when_played"], c["ci95"][0], c["ci95"][1],
-                  c["games_played_in"]) for c in cards]
+    choices = [(k, v["win_rate"] or 0.0, v["ci95"][0], v["ci95"][1], v["games"])
+               for k, v in sorted(s.get("win_rate_by_choice", {}).items(), key=lambda kv: -(kv[1]["win_rate"] or 0))]
+    decks = []
+    for deck in sorted({c["deck"] for c in s["cards"]}):
+        rows = by_lift([c for c in s["cards"] if c["deck"] == deck])
+        chart_rows = [(f"{c['id']} {c['name']}", c["lift"], c["lift_ci95"][0], c["lift_ci95"][1],
+                       c["games_played_in"]) for c in rows if c["lift"] is not None]
+        decks.append((deck or "Cards", _lifts(chart_rows, f"lift of the {deck} cards"), rows))
     return env.from_string(TEMPLATE).render(
-        s=s, length_chart=_bars(s["length_turns"]["histogram"]), seat_chart=_rates(seats, "win rate by seat"),
-        bot_chart=_rates(bots, "win rate by bot"), card_chart=_rates(card_rows, "win rate when played"))
+        s=s, pc=_pc, pts=_pts, decks=decks, length_chart=_bars(s["length_turns"]["histogram"]),
+        seat_chart=_rates(seats, "win rate by seat"), bot_chart=_rates(bots, "win rate by bot"),
+        choice_chart=_rates(choices, "win rate by starting choice"))

@@ -11,7 +11,7 @@ from wizprint.errors import EngineError, StepCapError
 
 from .agents import Agent, make_agent
 from .kernel import State, Stats, engine
-from .kernel.rng import derive
+from .kernel.rng import Rng, derive
 
 
 @dataclass
@@ -25,9 +25,12 @@ class GameResult:
     error: str | None = None
     step_cap: bool = False
     setting: str | None = None  # what the game was played on, where it varies (Relic: the scenario)
+    first: int | None = None  # the seat that moved first, where one does
+    choices: list[str | None] = field(default_factory=list)  # each seat's starting choice (Relic: the character)
     drawn: list[dict[str, int]] = field(default_factory=list)
     played: list[dict[str, int]] = field(default_factory=list)
     groups: dict[str, list[float]] = field(default_factory=dict)
+    events: dict[str, int] = field(default_factory=dict)
 
     def points(self, seat: int) -> float | None:
         """1 for a sole win, 0.5 for a shared win or a tie, 0 for a loss; None when the game did not finish."""
@@ -39,13 +42,23 @@ class GameResult:
         return 0.0
 
 
-def play(state: State[Any], agents: Sequence[Agent], max_steps: int | None = None) -> State[Any]:
-    """Play ``state`` to the end with one agent per seat."""
+ASSIGN = ("bots", "random")  # who makes the starting choices in a check: each seat's bot, or a random draw
+
+
+def play(state: State[Any], agents: Sequence[Agent], max_steps: int | None = None, assign: Rng | None = None
+         ) -> State[Any]:
+    """Play ``state`` to the end with one agent per seat; with ``assign``, every starting choice (a character, a
+    deck, a draft) is drawn from it at random instead of made by the seat's agent."""
     n = 0
     while not state.is_terminal():
         seat = state.current_player
         legal = state.legal_actions()
-        action = legal[0] if len(legal) == 1 else agents[seat].choose(state, seat)
+        if len(legal) == 1:
+            action = legal[0]
+        elif assign is not None and state.is_starting_choice():
+            action = legal[assign.below(len(legal))]
+        else:
+            action = agents[seat].choose(state, seat)
         state.apply(action)
         n += 1
         if max_steps is not None and n >= max_steps:
@@ -61,26 +74,30 @@ def seats_for(index: int, bots: Sequence[str], players: int) -> list[str]:
     return base[k:] + base[:k]
 
 
-def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players: int, variant: str = ""
-            ) -> GameResult:
-    """Play game ``index`` of a check: ``game`` is a game id or folder (resolved once per process)."""
+def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players: int, variant: str = "",
+            assign: str = "bots") -> GameResult:
+    """Play game ``index`` of a check: ``game`` is a game id or folder (resolved once per process); ``assign``
+    (one of :data:`ASSIGN`) says who makes the starting choices."""
     seed = derive(base_seed, index)
     names = seats_for(index, bots, players)
     res = GameResult(index=index, seed=seed, bots=names)
     try:
         eng = engine(game)
-        state = eng.new_state(players, seed, variant)
-        state.stats = Stats()
+        stats = Stats()
+        state = eng.new_state(players, seed, variant, stats=stats)
         agents = [make_agent(b, eng, derive(seed, "agent", i)) for i, b in enumerate(names)]
         res.setting = state.setting()
-        play(state, agents)
+        res.first = state.opening_seat()
+        play(state, agents, assign=Rng(derive(seed, "assign")) if assign == "random" else None)
+        res.choices = [state.starting_choice(s) for s in range(players)]
         o = state.outcome()
         res.outcome = o.as_dict() if o else None
         res.turns = state.turns_played()
         res.steps = state.steps
-        res.drawn = state.stats.drawn
-        res.played = state.stats.played
-        res.groups = state.stats.groups
+        res.drawn = stats.drawn
+        res.played = stats.played
+        res.groups = stats.groups
+        res.events = stats.events
     except StepCapError as exc:
         res.error = str(exc)
         res.step_cap = True

@@ -140,3 +140,142 @@ def test_the_length_histogram_has_sensible_bins_and_ticks() -> None:
     short = str(_bars([[1, 3], [2, 5]]))  # short games keep one bar a turn, labelled under the bar
     assert re.findall(r'text-anchor="middle">(\d+)</text>', short) == ["1", "2"]
     assert "<title>2 turns: 5 games</title>" in short
+
+
+# -- issue 15: statistics that find broken cards -------------------------------------------------------------------
+def _set_power(path: Path, card: str, power: int) -> None:
+    text = path.read_text()
+    i = text.index(f'id = "{card}"')
+    j = text.index("power = ", i)
+    k = text.index("\n", j)
+    path.write_text(text[:j] + f"power = {power}" + text[k:])
+
+
+def test_a_planted_broken_card_ranks_first_and_a_useless_one_last(tmp_path: Path) -> None:
+    """A copy of Wizards & Relics where the common relic R38 (power 2) has power 9, the most a relic may have, and
+    the common relic R39 (power 2) has power 0: the report ranks R38 first by lift, with an interval above 0, and
+    R39 last."""
+    import shutil
+
+    from wizprint.solo.check import by_lift
+
+    root = Path(__file__).resolve().parents[1] / "cards" / "wizards-and-relics"
+    game = tmp_path / "wr"
+    shutil.copytree(root, game)
+    _set_power(game / "relics.toml", "R38", 9)
+    _set_power(game / "relics.toml", "R39", 0)
+    out = tmp_path / "planted.json"
+    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", str(game), "--games", "3000", "--jobs",
+                        "2", "--json", str(out), "-q"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    s = json.loads(out.read_text())
+    ranked = [c for c in by_lift(s["cards"]) if c["lift"] is not None]
+    assert len(ranked) > 100
+    assert ranked[0]["id"] == "R38" and ranked[0]["lift_ci95"][0] > 0, ranked[:3]
+    assert ranked[-1]["id"] == "R39", ranked[-3:]
+    # the text summary names them too
+    assert "highest lift: R38" in r.stdout and "lowest lift: R39" in r.stdout
+
+
+def test_the_stratified_difference_by_hand() -> None:
+    from wizprint.solo.check import _bands, stratified_difference
+
+    # one band: 30 of 40 against 20 of 40 -> +0.25; a second band of 10 drawing seats: 5 of 10 against 5 of 10 -> 0
+    diff, se = stratified_difference([(30, 40, 20, 40), (5, 10, 5, 10)]) or (0.0, 0.0)
+    assert abs(diff - 0.25 * 40 / 50) < 1e-9
+    assert 0 < se < 0.1
+    assert stratified_difference([(3, 3, 0, 0)]) is None  # no seat without the card to compare with
+    assert _bands([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 5) == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert _bands([4] * 6, 3) == [2] * 6  # equal counts share a band
+
+
+def test_first_player_choices_and_events_are_counted() -> None:
+    from wizprint.solo.runner import GameResult
+
+    def game(i: int, winner: int, first: int, chars: list[str | None], events: dict[str, int]) -> GameResult:
+        return GameResult(index=i, seed=i, bots=["automaton"] * 2, outcome={"winners": [winner], "reason": "x"},
+                          turns=10 + i, first=first, choices=chars, events=events)
+
+    results = [game(0, 0, 0, ["Captain", "Judge"], {"corrupted": 2}), game(1, 0, 0, ["Judge", "Captain"], {}),
+               game(2, 1, 0, ["Captain", "Judge"], {"corrupted": 1}), game(3, 0, 1, ["Judge", "Psyker"], {})]
+    s = summarise("g", results, 1, ["automaton"], 2, "", [], {})
+    assert s["first_player"]["games"] == 4 and s["first_player"]["win_rate"] == 0.5  # won games 0 and 1 only
+    assert s["first_player"]["advantage"] == 0.0
+    by = s["win_rate_by_choice"]
+    assert by["Captain"]["games"] == 3 and by["Captain"]["wins"] == 1  # won game 0, lost games 1 and 2
+    assert by["Judge"]["games"] == 4 and by["Judge"]["wins"] == 3  # lost game 0 only
+    assert by["Psyker"]["games"] == 1 and by["Psyker"]["wins"] == 0
+    assert s["events"]["corrupted"] == {"games": 2, "share_of_games": 0.5, "per_game": 0.75}
+    assert s["turns_per_player"] == {"mean": 5.75, "median": 5.75, "p95": 6.4}
+
+
+def test_opening_hands_count_as_drawn() -> None:
+    from wizprint.solo.kernel import Stats, engine
+
+    eng = engine("covenant")
+    stats = Stats()
+    s = eng.new_state(2, 5, stats=stats)
+    hands = s.hands  # type: ignore[attr-defined]
+    for seat in range(2):
+        assert hands[seat] and all(c.split("#")[0] in stats.drawn[seat] for c in hands[seat])
+    assert eng.new_state(2, 5).stats is None  # a state made without stats records nothing
+    assert s.clone().stats is None  # nor does a clone (search)
+
+
+def test_assign_random_deals_the_starting_choices() -> None:
+    """Relic deals each seat two characters: its bot picks one, or with --assign random a random draw does. The
+    same deals, played both ways, agree on about half the choices only when they are drawn at random."""
+    from wizprint.solo.runner import run_one
+
+    same = 0
+    total = 0
+    for i in range(30):
+        bots = run_one("relic", i, 3, ["automaton"], 2, assign="bots")
+        rnd = run_one("relic", i, 3, ["automaton"], 2, assign="random")
+        assert bots.error is None and rnd.error is None
+        same += sum(a == b for a, b in zip(bots.choices, rnd.choices, strict=True))
+        total += 2
+    assert 0.2 < same / total < 0.8, same
+
+
+def test_the_ladder_and_the_assign_option(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.json"
+    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "wizards-and-relics", "--games", "20",
+                        "--ladder", "40", "--ladder-search", "mcts:20", "--json", str(out), "-q", "--jobs", "2"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    rungs = json.loads(out.read_text())["ladder"]
+    assert [(x["lower"], x["upper"]) for x in rungs] == [("random", "automaton"), ("automaton", "mcts:20")]
+    assert rungs[0]["skill_shows"] and rungs[0]["upper_win_rate"] > 0.6  # the automaton beats random clearly
+    assert "ladder: automaton against random" in r.stdout
+    bad = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "relic", "--assign", "taste"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--assign must be bots or random" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def _artefacts(text: str) -> list[str]:
+    """Float artefacts (five or more decimals), template placeholders and missing values in text meant for
+    people."""
+    import re
+
+    found = re.findall(r"\d\.\d{5,}", text)
+    found += re.findall(r"\{\{|\}\}|\{%|\bNone\b|\bnan\b|\binf\b|\bundefined\b", text)
+    found += re.findall(r"\breaches N\b|\bN VP\b", text)
+    return found
+
+
+def test_covenant_and_wizard_cards_reports_read_cleanly(tmp_path: Path) -> None:
+    for game in ("covenant", "wizard-cards"):
+        out, report = tmp_path / f"{game}.json", tmp_path / f"{game}.html"
+        r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", game, "--games", "120", "--jobs",
+                            "2", "--json", str(out), "--report", str(report), "-q"],
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        assert _artefacts(r.stdout) == [], (game, _artefacts(r.stdout))
+        html = report.read_text()
+        assert _artefacts(html) == [], (game, _artefacts(html))
+        assert _artefacts(out.read_text()) == [], game  # JSON numbers are rounded too
+        s = json.loads(out.read_text())
+        assert s["first_player"] is not None and s["never_drawn"] == []
+        assert all(c["lift_ci95"] is not None for c in s["cards"] if c["lift"] is not None)
+        assert "<h3>" in html and "Cards: lift" in html

@@ -21,8 +21,8 @@ from wizprint.errors import EngineError, SaveError, StepCapError, UsageError, Wi
 
 from .checks import reason
 from .rng import Rng, derive
-from .state import RulesData, State
-from .values import Chance
+from .state import RECORDING, RulesData, State
+from .values import Chance, Stats
 
 if TYPE_CHECKING:
     from wizprint.cards.model import EngineDecl, Game
@@ -116,12 +116,18 @@ class Engine:
         if variant and variant not in self.variants:
             raise UsageError(f"{self.name} has no variant {variant!r} (variants: {', '.join(self.variants) or 'none'})")
 
-    def new_state(self, players: int | None = None, seed: int = 0, variant: str = "") -> State[Any]:
-        """A new game, dealt from ``seed``."""
+    def new_state(self, players: int | None = None, seed: int = 0, variant: str = "", stats: Stats | None = None
+                  ) -> State[Any]:
+        """A new game, dealt from ``seed``; with ``stats``, the game records into them from its set-up on (the
+        opening hands count as drawn)."""
         n = self.min_players if players is None else players
         self.check_players(n)
         self.check_variant(variant)
-        s: State[Any] = self.code.new_state(self.data, n, seed, variant)
+        token = RECORDING.set(stats)
+        try:
+            s: State[Any] = self.code.new_state(self.data, n, seed, variant)
+        finally:
+            RECORDING.reset(token)
         s.step_cap = self.decl.step_cap
         return s
 

@@ -21,6 +21,7 @@ import dataclasses
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -34,6 +35,10 @@ from .values import Action, Chance, LogEntry, Outcome, Stats, design_of
 ZONE = "wizprint.zone"
 SLOTS = "wizprint.slots"
 MAX_PLAYERS = 16
+
+# the statistics a new state records from its first card on (solo checks: opening hands count as drawn); only a
+# state made by its constructor while this is set gets it, never a clone
+RECORDING: ContextVar[Stats | None] = ContextVar("wizprint_recording", default=None)
 
 
 class RulesData(ABC):
@@ -84,6 +89,9 @@ class State(Declared, ABC, Generic[D]):
     SEATS_IN_RANGE: ClassVar[tuple[str, ...]] = ()
     PER_SEAT: ClassVar[tuple[str, ...]] = ()
     DIE_SIDES: ClassVar[int] = 6
+
+    def __post_init__(self) -> None:
+        self.stats = RECORDING.get()
 
     # -- the API ----------------------------------------------------------------------------------------------
     @property
@@ -168,6 +176,21 @@ class State(Declared, ABC, Generic[D]):
     def setting(self) -> str | None:
         """What this game is played on, where that varies (Relic: the scenario); None otherwise."""
         return None
+
+    def opening_seat(self) -> int | None:
+        """The seat that moves first, asked of a new state (solo checks report its advantage); None where no seat
+        moves first (simultaneous play) or it is not known yet."""
+        return None
+
+    def starting_choice(self, seat: int) -> str | None:
+        """What ``seat`` started the game with, where players choose or are dealt one (Relic: the character);
+        asked when the game is over, for the check's win rate by starting choice. None where the game has none."""
+        return None
+
+    def is_starting_choice(self) -> bool:
+        """Whether the current decision is a starting choice (a character, a deck, a draft), which
+        ``solo check --assign random`` makes at random instead of by the seat's bot."""
+        return False
 
     # -- JSON -------------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -388,6 +411,12 @@ class State(Declared, ABC, Generic[D]):
         """A contest won or lost by a group (a colour, a rarity) whose fair share of wins is ``fair``."""
         if self.stats is not None:
             self.stats.contest(group, won, fair)
+
+    def note_event(self, name: str) -> None:
+        """Something worth counting happened (a rule or a card took effect): solo checks report the share of games
+        in which each named event happened, to show whether a rule matters."""
+        if self.stats is not None:
+            self.stats.event(name)
 
     def note_play(self, seat: int, card: str) -> None:
         if self.stats is not None:

@@ -100,6 +100,11 @@ class Stats:
     # a game's own contests by group ("wizard colour: red"): [won, contests, fair share summed]; the check reports
     # each group's win rate against its fair share (Wizards & Relics: battles by wizard colour and rarity)
     groups: dict[str, list[float]] = field(default_factory=dict)
+    # a game's own events, counted ("a player is corrupted"): the check reports in how many games each happened
+    events: dict[str, int] = field(default_factory=dict)
+
+    def event(self, name: str) -> None:
+        self.events[name] = self.events.get(name, 0) + 1
 
     def contest(self, group: str, won: bool, fair: float) -> None:
         g = self.groups.setdefault(group, [0.0, 0.0, 0.0])

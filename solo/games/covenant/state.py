@@ -205,6 +205,9 @@ class CovenantState(State[CovenantData]):
         labels = self.data.labels
         return listed([labels[x] for x in cs])
 
+    def opening_seat(self) -> int:
+        return 0
+
     def turns_played(self) -> int:
         return self.turn_number
 

@@ -189,6 +189,16 @@ class RelicState(State[RelicData]):
         """The scenario this game is played on (solo checks report by it)."""
         return f"{self.scenario} {self.data.scenarios[self.scenario].name}" if self.scenario else "no scenario yet"
 
+    def opening_seat(self) -> int:
+        return 0  # the oldest player, seat 0
+
+    def starting_choice(self, seat: int) -> str | None:
+        ch = self.characters[seat]
+        return self.data.characters[ch].name if ch else None
+
+    def is_starting_choice(self) -> bool:
+        return self.selection is not None
+
     def turns_played(self) -> int:
         return self.turn_number
 

@@ -234,6 +234,12 @@ class WizardCardsState(State[WizardCardsData]):
             return 1 - self.turn_player
         return self.turn_player
 
+    def opening_seat(self) -> int:
+        return 1 - self.first_drafter if self.variant == "constructed" else self.first_player
+
+    def is_starting_choice(self) -> bool:
+        return self.phase is Phase.DRAFT  # the constructed variant's draft builds the decks
+
     def turns_played(self) -> int:
         return self.turn_number + 1
 

@@ -28,7 +28,7 @@ from wizprint.solo.kernel import (
 )
 
 from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WRData
-from .pending import KINDS, RULES, Choose, Effects, Round, Setup, Source, WRPending
+from .pending import KINDS, RULES, Choose, Effects, Round, Setup, SetupStep, Source, WRPending
 
 
 @value
@@ -174,6 +174,13 @@ class WRState(StackGame, State[WRData]):
     def take_back(self, source: str) -> None:
         """Remove every change ``source`` gave (an ignored relic, a silenced wizard)."""
         self.mods = [m for m in self.mods if m.source != source]
+
+    def opening_seat(self) -> int:
+        return self.master  # asked of a new game: the first round's Master Wizard
+
+    def is_starting_choice(self) -> bool:
+        top = self.stack[-1] if self.stack else None
+        return isinstance(top, Setup) and top.step is SetupStep.DECKS
 
     def turns_played(self) -> int:
         return self.round

@@ -15,7 +15,7 @@ from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, declare, zone
 
 from .data import SETS, TO_WIN, WCData, Wizard
-from .pending import KINDS, RULES, Round, Setup, WCPending
+from .pending import KINDS, RULES, Round, Setup, SetupStep, WCPending
 
 
 @declare
@@ -140,6 +140,10 @@ class WCState(StackGame, State[WCData]):
         """``card`` of ``seat``'s 6 has been seen by everyone."""
         if card not in self.known[seat]:
             self.known[seat].append(card)
+
+    def is_starting_choice(self) -> bool:
+        top = self.stack[-1] if self.stack else None
+        return isinstance(top, Setup) and top.step is SetupStep.SELECT  # the draft of the five secret picks
 
     def turns_played(self) -> int:
         return self.round
