@@ -184,8 +184,11 @@ def _print_summary(s: dict[str, Any]) -> None:
               f"fair share {_pc(fp['fair_share'])}, advantage {_pts(fp['advantage'])} points)", file=out)
     for bot, r in s["win_rate_by_bot"].items():
         print(f"  {bot}: win rate {_pc(r['win_rate'])} (95% {_pc(r['ci95'][0])} to {_pc(r['ci95'][1])})", file=out)
+    if s.get("win_rate_by_choice"):
+        print(f"  by starting choice (fair share {_pc(1 / s['players'])}"
+              + ("; dealt at random):" if s.get("assign") == "random" else "; chosen by the bots):"), file=out)
     for ch, r in s.get("win_rate_by_choice", {}).items():
-        print(f"  {ch}: win rate {_pc(r['win_rate'])} of {r['games']} (95% {_pc(r['ci95'][0])} to "
+        print(f"    {ch}: win rate {_pc(r['win_rate'])} of {r['games']} (95% {_pc(r['ci95'][0])} to "
               f"{_pc(r['ci95'][1])})", file=out)
     lt = s["length_turns"]
     tp = s.get("turns_per_player", {})
