@@ -1,7 +1,7 @@
 """Relic: the engine's rules and the project's rulings (README.md, Rulings: Relic), one or more tests each. Positions
 come from the engine's ``setup``; dice are scripted (strict: an unscripted roll is an error), so every number asserted
 here is worked out by hand in the comments. Unless a test says otherwise: two players, scenario SC01 (The Mystery
-Beyond, no enemy bonuses), seat 0 the Ultramarine Captain (Str 5, Wil 4, Cun 3, Life 6; +1 in Strength battles, +1
+Beyond, no enemy bonuses), seat 0 the Ultramarine Captain (Str 5, Wil 4, Cun 3, Life 5; +1 in Strength battles, +1
 to Willpower tests), seat 1 the Callidus Assassin holding one Power card (so that its turn waits for a decision)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from wizprint.solo.games.relic.effects import WORDS
 from wizprint.solo.games.relic.estimates import p_beat, p_pass
 from wizprint.solo.games.relic.heroes import gain, lose
 from wizprint.solo.games.relic.pending import Battle, Dice, RelicPending, RollKind, SkillTest
-from wizprint.solo.kernel import Chance, SaveError, engine
+from wizprint.solo.kernel import Chance, SaveError, Stats, engine
 from wizprint.solo.kernel.rng import Rng
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -266,7 +266,7 @@ def test_events_then_battles_then_encounters_then_assets() -> None:
     assert s.trophies[0] == ["TR01#1"]
     assert legal(s) == ["no", "yes"]  # the Grot Trader encounter: pay 2 for 2 Life
     do(s, "yes")
-    assert s.influence[0] == 3 and s.life[0] == 8
+    assert s.influence[0] == 3 and s.life[0] == 7  # the Captain starts with 5 Life
     assert s.assets[0] == ["TR36#1"]  # the asset is taken last
     assert s.board["O01"] == ["TR31"] and s.phase == "experience"  # the encounter stays
 
@@ -296,11 +296,11 @@ def test_crossing_costs_influence_and_ends_the_engagement_phase() -> None:
 
 def test_special_timing_at_the_start_of_the_engagement_and_end_of_the_exploration() -> None:
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17"]})
-    assert s.life[0] == 5  # Sneaky Kommandos: lose 1 Life at the start of the Engagement phase ...
+    assert s.life[0] == 4  # Sneaky Kommandos: lose 1 Life at the start of the Engagement phase ...
     do(s, "pass")
     assert isinstance(s.pending, Battle)  # ... and is still battled
     s = mk(positions=["O19"], hands=[["PW27"]], phase="exploration", threats={"O19": ["TY22"]})
-    assert s.life[0] == 5  # Eldar Pathfinder: lose 1 Life at the end of the Exploration phase
+    assert s.life[0] == 4  # Eldar Pathfinder: lose 1 Life at the end of the Exploration phase (5 to start)
 
 
 def test_ignoring_events_leaves_them_on_the_space() -> None:
@@ -328,7 +328,7 @@ def test_evading_enemies_and_cannot_overrides_it() -> None:
     do(s, "pass")
     assert legal(s) == ["evade TR08#1", "fight strength"]
     do(s, "evade TR08#1")
-    assert s.board["O01"] == ["TR08#1"] and s.phase == "experience" and s.life[0] == 5
+    assert s.board["O01"] == ["TR08#1"] and s.phase == "experience" and s.life[0] == 6
     # Blood Rage: the Callidus Assassin cannot evade, despite her ability (relic.txt, Cannot)
     s = mk(characters=["CH02"], positions=["O01"], hands=[["PW27"]], corruption_up=[["CR18"]], phase="engagement",
            threats={"O01": ["TR08"]})
@@ -338,7 +338,28 @@ def test_evading_enemies_and_cannot_overrides_it() -> None:
     s = mk(positions=["O01"], hands=[["PW08"]], phase="engagement", threats={"O01": ["TR08"]})
     assert legal(s) == ["evade TR08#1 PW08", "pass"]
     do(s, "evade TR08#1 PW08")  # no battle; the turn goes on (and ends: nothing else to decide)
-    assert s.board["O01"] == ["TR08#1"] and s.life[0] == 6 and s.turn_player == 1 and said(s, "to evade TR08#1 Ork Nob")
+    assert s.board["O01"] == ["TR08#1"] and s.life[0] == 5 and s.turn_player == 1 and said(s, "to evade TR08#1 Ork Nob")
+
+
+def test_the_callidus_assassin_evades_one_enemy_each_turn() -> None:
+    # her sheet: may_evade with per_turn = 1; the second enemy must be battled, and the limit is new each turn
+    s = mk(characters=["CH02"], positions=["O09"], hands=[["PW21"]], phase="engagement",
+           threats={"O09": ["TR08", "TB09"]})
+    do(s, "pass")
+    assert legal(s) == ["evade TB09#1", "evade TR08#1", "fight strength", "fight willpower"]
+    do(s, "evade TR08#1")  # the Willpower battle is all that is left: it starts at once
+    assert s.evade_uses == ["CH02"] and isinstance(s.pending, Battle) and s.pending.foes == ("TB09#1",)
+    assert "evade TB09#1" not in legal(s)
+    s.stack = []
+    s.start_turn(1)
+    assert s.turn_player == 0 and s.evade_uses == [] and s.evaded == []
+    # an ability without a limit is used first: the Cameleoline Shroud (value 4 or less) takes the Ork Nob
+    s = mk(characters=["CH02"], positions=["O09"], hands=[["PW21"]], assets=[["WG18"]], phase="engagement",
+           threats={"O09": ["TR08", "TB14"]})
+    do(s, "pass", "evade TR08#1")
+    assert s.evade_uses == [] and said(s, "evades TR08#1 Ork Nob (WG18 Cameleoline Shroud)")
+    do(s, "evade TB14")  # the Hive Tyrant (value 8): only her own evasion of the turn can do it
+    assert s.evade_uses == ["CH02"] and s.evaded == ["TR08#1", "TB14"] and s.phase == "experience"
 
 
 def test_objectives_attempted_instead_of_the_engagement() -> None:
@@ -423,16 +444,16 @@ def test_winning_resolves_on_defeat_then_takes_trophies() -> None:
 def test_a_tie_ends_the_engagement_and_the_enemy_stays() -> None:
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR01", "TR31"]})
     do(s, "pass", "pass", "roll", "pass", dice=(6, 1, 2))  # 1 + 7 = 8 against 5 + 1 + 2 = 8
-    assert s.last.result == 0 and s.life[0] == 6 and sorted(s.board["O01"]) == ["TR01#1", "TR31"]
+    assert s.last.result == 0 and s.life[0] == 5 and sorted(s.board["O01"]) == ["TR01#1", "TR31"]
     assert s.phase == "experience"  # the Grot Trader encounter was not resolved
 
 
 def test_scenario_enemy_bonus_and_trait_bonuses() -> None:
-    # The Green Tide: Orks +1; the Regimental Commissar: +2 against Orks
+    # The Green Tide: Orks +1; the Regimental Commissar: +1 against Orks
     s = mk(variant="SC03", characters=["CH07"], positions=["O01"], hands=[["PW27"]], phase="engagement",
            threats={"O01": ["TR01"]})
     do(s, "pass", "pass", "roll", "pass", dice=(2, 2))
-    assert s.last.enemy == 1 + 1 + 2 and s.last.player == 4 + 2 + 2
+    assert s.last.enemy == 1 + 1 + 2 and s.last.player == 4 + 1 + 2
 
 
 def test_a_text_box_battle_has_no_trophy_and_losing_costs_one_life() -> None:
@@ -441,7 +462,7 @@ def test_a_text_box_battle_has_no_trophy_and_losing_costs_one_life() -> None:
     assert s.influence[0] == 6 and s.trophies[0] == []
     s = mk(positions=["M11"], hands=[["PW27"]], phase="engagement")
     do(s, "pass", "box 2", "pass", "roll", "pass", dice=(3, 2))  # 11 against 6
-    assert s.life[0] == 5 and s.influence[0] == 3 and s.phase == "experience"
+    assert s.life[0] == 4 and s.influence[0] == 3 and s.phase == "experience"
 
 
 def test_when_you_win_a_battle_triggers() -> None:
@@ -482,8 +503,8 @@ def test_each_player_effects_ask_each_player_in_turn() -> None:
     s = mk(positions=["O03"], hands=[["PW27"]], phase="engagement", threats={"O03": ["TB24"]})  # Spore Cloud
     do(s, "pass", "roll", "pass", dice=(3,))  # seat 0 tests Strength 6: 5 + 3 = 8
     assert s.current_player == 1  # seat 1 decides its own test
-    do(s, "roll", "pass", dice=(1,))  # natural 1: seat 1 loses 1 Life
-    assert s.life[1] == 4 and s.life[0] == 6
+    do(s, "roll", "pass", dice=(1,))  # natural 1: seat 1 (the Callidus Assassin, 6 Life) loses 1 Life
+    assert s.life[1] == 5 and s.life[0] == 5
 
 
 # -- experience -----------------------------------------------------------------------------------------------
@@ -495,9 +516,9 @@ def test_trophies_buy_levels_the_engine_spends_the_fewest_points_and_rewards_com
     # level 7 of the Ultramarine Captain: attribute (choice), then Life
     s = mk(hands=[["PW27"]], level=[6], trophies=[["TR13"]], phase="experience")  # Deff Dread: 7 points
     do(s, "level 1")
-    assert legal(s) == ["stat cunning", "stat strength", "stat willpower"] and s.life[0] == 6
+    assert legal(s) == ["stat cunning", "stat strength", "stat willpower"] and s.life[0] == 5
     do(s, "stat cunning")
-    assert s.attributes[0][2] == 4 and s.life[0] == 7 and s.level[0] == 7
+    assert s.attributes[0][2] == 4 and s.life[0] == 6 and s.level[0] == 7
 
 
 def test_the_player_chooses_the_trophies_to_spend_and_points_above_six_are_lost() -> None:
@@ -544,12 +565,12 @@ def test_a_mission_is_drawn_when_none_is_active_and_only_one_is_kept() -> None:
 
 
 def test_discard_down_to_the_power_and_asset_limits_at_the_end_of_the_experience_phase() -> None:
-    s = mk(characters=["CH02"], hands=[["PW27", "PW26", "PW01"]], assets=[["WG03", "WG04", "WG09", "WG14"]],
-           phase="experience")
+    s = mk(characters=["CH02"], hands=[["PW27", "PW26", "PW01"]],
+           assets=[["WG03", "WG04", "WG09", "WG14", "WG15"]], phase="experience")
     do(s, "end")
     assert sorted(legal(s)) == ["discard PW01#1", "discard PW26#1", "discard PW27#1"]  # limit 1 at level 0
     do(s, "discard PW01#1", "discard PW26#1")
-    assert legal(s) == ["discard WG03#1", "discard WG04", "discard WG09", "discard WG14"]  # asset limit 3
+    assert legal(s) == ["discard WG03#1", "discard WG04", "discard WG09", "discard WG14", "discard WG15"]  # limit 4
     do(s, "discard WG04")
     assert s.turn_player == 1
 
@@ -643,7 +664,7 @@ def test_vanquished_in_the_green_tide_lose_the_highest_attribute() -> None:
     s = mk(variant="SC03", positions=["O01"], life=[1], attributes=[[6, 6, 3]], hands=[["PW27"]],
            phase="engagement", threats={"O01": ["TR04"]})
     do(s, "pass", "pass", "roll", "pass", dice=(6, 6, 1, 1))  # 2 + 1 + 13 = 16 against 6 + 1 + 1 = 8
-    assert s.positions[0] == VANQUISHED_SPACE and s.life[0] == 6 and legal(s) == ["stat strength", "stat willpower"]
+    assert s.positions[0] == VANQUISHED_SPACE and s.life[0] == 5 and legal(s) == ["stat strength", "stat willpower"]
     do(s, "stat willpower")
     assert s.attributes[0] == [6, 5, 3] and s.turn_player == 1
 
@@ -908,18 +929,41 @@ def test_the_active_player_orders_abilities_with_the_same_timing_word() -> None:
     # Sneaky Kommandos (lose 1 Life) and Striking Scorpions (test Cunning 7, fail: lose 1 Life), both "at the start
     # of your Engagement phase"
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17", "TY04"]})
-    assert legal(s) == ["first TR17#1", "first TY04#1"] and s.life[0] == 6
+    assert legal(s) == ["first TR17#1", "first TY04#1"] and s.life[0] == 5
     do(s, "first TY04#1", "roll", "pass", dice=(2,))  # the Scorpions first: Cunning 3 + 2 = 5 < 7, lose 1 Life
-    assert s.life[0] == 4  # ... then the Kommandos: 6 - 1 - 1 = 4
+    assert s.life[0] == 3  # ... then the Kommandos: 5 - 1 - 1 = 3
     texts = [e.text for e in s.log]
     assert texts.index("Striking Scorpions takes effect") < texts.index("Sneaky Kommandos takes effect")
     assert "pass" in legal(s)  # the Engagement phase window
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17", "TY04"]})
-    do(s, "first TR17#1")  # the Kommandos first: 6 - 1 = 5, then the Scorpions' test
-    assert s.life[0] == 5 and rolling(s, RollKind.TEST)
+    do(s, "first TR17#1")  # the Kommandos first: 5 - 1 = 4, then the Scorpions' test
+    assert s.life[0] == 4 and rolling(s, RollKind.TEST)
     # two copies of one ability: nothing to choose
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17", "TR17"]})
-    assert s.life[0] == 4 and "pass" in legal(s)
+    assert s.life[0] == 3 and "pass" in legal(s)
+
+
+def test_solo_checks_count_the_trait_bonuses_and_corrupted_players() -> None:
+    # the events a solo check reports (share of games): every battle bonus against a trait that counted, every
+    # scenario rule for enemies of a trait, and a player becoming corrupted
+    s = mk(variant="SC05", characters=["CH03"], positions=["O03"], hands=[["PW27"]], assets=[["RL17", "WG08"]],
+           phase="engagement", threats={"O03": ["TB21"]})  # Nurgling Swarm: Daemon, Willpower 1
+    s.stats = Stats()
+    do(s, "pass", "pass", "roll", "pass", dice=(1, 3))  # 1 + 1 + 1 = 3 against 5 + 2 + 1 (Bolter) + 2 + 3 = 13
+    assert s.last.enemy == 1 + 1 + 1 and s.last.player == 5 + 2 + 1 + 2 + 3
+    assert s.stats.events == {"Ordo Malleus Inquisitor's bonus against Daemon enemies": 1,
+                              "Thunder Maul of Sanctus's bonus against Daemon enemies": 1,
+                              "SC05's special rule: Daemon enemies +1": 1}
+    s = mk(characters=["CH03"], positions=["O03"], hands=[["PW27"]], assets=[["WG08"]], phase="engagement",
+           threats={"O03": ["TB06"]})  # Death Guard Heavy Bolter: Chaos, Willpower 4
+    s.stats = Stats()
+    do(s, "pass", "pass", "roll", "pass", dice=(1, 3))
+    assert s.stats.events == {"Blessed Bolter's bonus against Chaos enemies": 1}
+    s = mk(positions=["I4"], hands=[["PW27"]], corruption=[["CR01", "CR02", "CR03", "CR04", "CR05"]],
+           phase="engagement")  # Crone World Yllen Satari: the sixth Corruption card corrupts
+    s.stats = Stats()
+    do(s, "pass")
+    assert s.corruption(0) == 0 and s.stats.events == {"a player is corrupted": 1}
 
 
 def test_a_corrupted_player_may_lose_the_game_instead_of_starting_a_new_character() -> None:

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from wizprint.cards.loader import load_game
+from wizprint.cards.markup import spoken
 from wizprint.cards.vocab import markdown
 from wizprint.generator.impose import PAPERS
 from wizprint.generator.poster import MARGIN, tiles
@@ -72,6 +73,26 @@ def test_threat_decks_are_mostly_their_faction() -> None:
         assert sum(k for c, k in enemies if c.get("trait") == trait) > n / 2, deck
         assert sum(k for c, k in enemies if c.get("attribute") == attribute) > n / 2, deck
         assert {c.get("category") for c in cards} == {"enemy", "event", "encounter", "asset"}, deck
+
+
+def test_the_threat_decks_hold_daemons_and_chaos_and_do_not_share_one_split() -> None:
+    # the trait bonuses (the Inquisitor and the Thunder Maul against Daemons, the Blessed Bolter against Chaos, the
+    # Daemon Unbound's rule) need those enemies in every deck; each deck keeps its own faction's majority
+    splits = set()
+    for deck in ("threat-red", "threat-blue", "threat-yellow"):
+        cards = GAME.cards(deck)
+        traits = Counter(c.get("trait") for c in cards for _ in range(c.copies) if c.get("category") == "enemy")
+        assert traits["Daemon"] >= 3 and traits["Chaos"] >= 3, (deck, traits)
+        splits.add(tuple(sum(c.copies for c in cards if c.get("category") == k)
+                         for k in ("enemy", "event", "encounter", "asset")))
+    assert len(splits) == 3, splits
+
+
+def test_power_cards_do_more_than_add_to_the_score_and_the_callidus_limit_is_printed() -> None:
+    only_add = [c.id for c in GAME.cards("power") if [e.word for e in c.effects] == ["add_score"]]
+    assert len(only_add) <= 4, only_add
+    callidus = GAME.by_id("character")["CH02"]
+    assert spoken(GAME.vocabulary.render(callidus.effects, callidus)).startswith("You may evade one enemy each turn.")
 
 
 def test_every_effect_word_is_in_the_vocabulary_and_the_reference_is_current() -> None:

@@ -419,6 +419,10 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
             cost = card_value(D, c) * 0.5 if a.kind == "play" else (0.3 if a.kind == "charge" else 0.6)
             if any(e.word == "draw" and e["deck"] == "corruption" for e in effs):
                 cost += 1.5
+            hurt = sum(int(e["n"]) for e in effs if e.word == "lose" and e["stat"] == "life")
+            if hurt >= v.life:
+                continue  # never pay the last Life for a better battle score
+            cost += 0.8 * hurt
             if gain - cost > bgain:
                 best, bgain = a, gain - cost
         return best or Action("pass")

@@ -47,7 +47,7 @@ from .pending import (
     TakeTrophies,
     Threats,
 )
-from .plays import evadable, play, plays
+from .plays import evadable, evade_abilities, evade_source, play, plays
 from .texts import battle_cause
 
 if TYPE_CHECKING:
@@ -245,10 +245,14 @@ def threats_apply(s: RelicState, f: Threats, a: Action) -> None:
                 s.push(DiscardAfter(seat=seat, card=x, space=s.positions[seat]))
         s.push_effects(seat, c.effects, x)
     elif k == "evade":
+        src = evade_source(s, seat, x)
+        assert src is not None
+        if any(per for sx, _, _, per in evade_abilities(s, seat) if sx == src):
+            s.evade_uses.append(src)
         s.evaded.append(x)
-        s.say(f"{s.who(seat)} evades {s.label(x)}")
-        if s.stats is not None:
-            s.note_used(seat, [a for a in s.assets[seat] if C[a].passives.evade][:1])
+        s.say(f"{s.who(seat)} evades {s.label(x)}" + (f" ({s.label(src)})" if src in C else ""))
+        if src in C:
+            s.note_used(seat, [src])
     elif k == "fight":
         ai = AI[x]
         foes = tuple(y for y in s.threats_here(seat) if C[y].category == "enemy" and C[y].attribute == ai
@@ -363,6 +367,8 @@ def _compare(s: RelicState, f: Battle) -> None:
         s.note_used(seat, [a for a in s.assets[seat] if (C[a].gear not in ("weapon", "armour") or a in (
             f.weapon, f.armour)) and (s.bonus_of(C[a].passives, form, tr) or C[a].passives.extra_battle_dice)])
     traits = s.traits(f)
+    if s.stats is not None and traits:
+        note_trait_bonuses(s, f, traits)
     if mine > theirs:
         s.say(f"{s.who(seat)} wins the battle, {mine} to {theirs}")  # the line before names the foe
         result = 1
@@ -390,6 +396,27 @@ def _compare(s: RelicState, f: Battle) -> None:
         s.end_engagement()
     s.last = BattleResult(result=result, roll=f.roll, player=mine, enemy=theirs, enemy_roll=f.enemy_roll, seat=seat,
                           foe=f.foe_name, attribute=f.attribute)
+
+
+def note_trait_bonuses(s: RelicState, f: Battle, traits: tuple[str, ...]) -> None:
+    """Solo-check events: each battle bonus against a trait that counted in this battle's scores (a character's,
+    an asset's, the weapon's or armour's, a face-up Corruption card's) and each scenario rule for enemies of a
+    trait, named by what it is printed on."""
+    D = s.data
+    C = D.cards
+    seat = f.seat
+    srcs = [(s.characters[seat], D.characters[s.characters[seat]].passives)]
+    srcs += [(a, C[a].passives) for a in s.assets[seat] if C[a].gear not in ("weapon", "armour") or a in (
+        f.weapon, f.armour)]
+    srcs += [(x, C[x].passives) for x in s.corruption_face_up[seat]]
+    form = ATTRS[f.attribute]
+    for src, p in srcs:
+        name = C[src].name if src in C else D.characters[src].name
+        for vs in sorted({vs for fm, _, vs in p.battle_bonus if vs in traits and fm in ("any", form)}):
+            s.note_event(f"{name}'s bonus against {vs} enemies")
+    for trait, _, n in D.scenarios[s.scenario].passives.scenario_enemy:
+        if trait and trait in traits:
+            s.note_event(f"{s.scenario}'s special rule: {trait} enemies +{n}")
 
 
 @RULES.legal(Battle)

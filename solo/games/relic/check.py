@@ -93,6 +93,7 @@ def check_state(s: RelicState, chk: Checks) -> None:
         chk.count(f"state.charges.{x[:40]}", k, 0, MAX)
     chk.all_known("state.spent", s.spent, C)
     chk.all_known("state.evaded", s.evaded, C)
+    chk.all_known("state.evade_uses", s.evade_uses, {*C, *D.characters}, "card or character sheet")
     chk.count("state.turn_number", s.turn_number, 0, 100_000)
     _check_phase(s, chk)
     chk.done()

@@ -100,7 +100,7 @@ class Passives:
     extra_test_dice: int = 0
     limits: tuple[tuple[str, int], ...] = ()
     cannot: frozenset[str] = frozenset()
-    evade: tuple[tuple[str, int], ...] = ()  # may_evade: attribute ('' any), max value (0 any)
+    evade: tuple[tuple[str, int, int], ...] = ()  # may_evade: attribute ('' any), max value (0 any), per turn (0 any)
     movement_dice: int = 0
     ignore: tuple[tuple[str, str], ...] = ()  # category, colour ('' any)
     when: tuple[tuple[str, str, int], ...] = ()  # event, vs, effects
@@ -116,7 +116,7 @@ def passives(effs: Iterable[Effect], lists: EffectLists) -> Passives:
     xb = xt = mdice = 0
     lim: list[tuple[str, int]] = []
     cannot: set[str] = set()
-    ev: list[tuple[str, int]] = []
+    ev: list[tuple[str, int, int]] = []
     ign: list[tuple[str, str]] = []
     when: list[tuple[str, str, int]] = []
     charge: list[tuple[str, int]] = []
@@ -139,7 +139,7 @@ def passives(effs: Iterable[Effect], lists: EffectLists) -> Passives:
         elif w == "cannot":
             cannot.add(str(e["what"]))
         elif w == "may_evade":
-            ev.append((str(e.get("attribute", "")).lower(), int(e.get("max_value", 0))))
+            ev.append((str(e.get("attribute", "")).lower(), int(e.get("max_value", 0)), int(e.get("per_turn", 0))))
         elif w == "move_dice":
             mdice = max(mdice, int(e["n"]))
         elif w == "ignore":

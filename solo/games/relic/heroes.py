@@ -102,6 +102,7 @@ def vanquish(s: RelicState, seat: int) -> None:
 
 def corrupted(s: RelicState, seat: int) -> None:
     D = s.data
+    s.note_event("a player is corrupted")
     for x in s.hands[seat] + s.corruption_face_up[seat] + s.corruption_face_down[seat] + s.trophies[seat]:
         s.discard(x)
     s.hands[seat], s.corruption_face_up[seat], s.corruption_face_down[seat], s.trophies[seat] = [], [], [], []

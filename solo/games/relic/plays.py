@@ -42,21 +42,43 @@ def _gear_free(s: RelicState, bat: Battle, a: str) -> bool:
     return not bat.armour_locked or bat.armour == a
 
 
+def evade_abilities(s: RelicState, seat: int) -> list[tuple[str, str, int, int]]:
+    """The seat's own evading abilities (``may_evade``) as (source, attribute, max value, per turn): the character
+    sheet, assets other than a weapon or armour, face-up Corruption cards (the sources of ``RelicState.sources``)."""
+    C = s.data.cards
+    srcs = [(s.characters[seat], s.data.characters[s.characters[seat]].passives)] if s.characters[seat] else []
+    srcs += [(a, C[a].passives) for a in s.assets[seat] if C[a].gear not in ("weapon", "armour")]
+    srcs += [(x, C[x].passives) for x in s.corruption_face_up[seat]]
+    return [(src, a, mv, per) for src, p in srcs for a, mv, per in p.evade]
+
+
+def evade_source(s: RelicState, seat: int, x: str) -> str | None:
+    """The ability that lets the seat evade enemy ``x`` now: one without a limit per turn first, else a limited one
+    not used up this turn; None when none does."""
+    c = s.data.cards[x]
+    best: str | None = None
+    for src, a, mv, per in evade_abilities(s, seat):
+        if (a and a != ATTRS[c.attribute]) or (mv and c.value > mv):
+            continue
+        if not per:
+            return src
+        if best is None and s.evade_uses.count(src) < per:
+            best = src
+    return best
+
+
 def evadable(s: RelicState, seat: int, power: bool) -> list[str]:
-    """The enemies here the seat may evade (``power``: with a Power card; else by its own abilities)."""
+    """The enemies here the seat may evade (``power``: with a Power card; else by its own abilities, within their
+    limits per turn)."""
     if not s.can(seat, "evade"):
         return []
     C = s.data.cards
-    evs = [] if power else [e for p in s.sources(seat) for e in p.evade]
-    if not power and not evs:
-        return []
     out = []
     for x in s.threats_here(seat):
         c = C[x]
         if c.category != "enemy" or x in s.evaded:
             continue
-        if power or any((not a or a == ATTRS[c.attribute]) and (not mv or c.value <= mv)
-                        for a, mv in evs):
+        if power or evade_source(s, seat, x) is not None:
             out.append(x)
     return out
 

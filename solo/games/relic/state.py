@@ -88,6 +88,7 @@ class RelicState(State[RelicData]):
     charges: dict[str, int] = field(default_factory=dict)
     spent: list[str] = field(default_factory=list)  # cards a charge was spent from this turn
     evaded: list[str] = field(default_factory=list)  # enemies evaded this turn
+    evade_uses: list[str] = field(default_factory=list)  # per evasion this turn: the limited ability used (its source)
     stack: list[RelicPending] = field(default_factory=list)
     turn_cut_short: bool = False  # the turn player's turn ends at once (vanquished, corrupted...)
     after_turn: list[RelicPending] = field(default_factory=list)  # work to run once a turn cut short is cleared
@@ -516,6 +517,7 @@ class RelicState(State[RelicData]):
         self.turn_number += 1
         self.spent = []
         self.evaded = []
+        self.evade_uses = []
         self.say(f"Turn {self.turn_number}: {self.who(p)} ({self.data.characters[self.characters[p]].name})")
         self.stack.append(Turn(seat=p))
 
@@ -589,7 +591,7 @@ class RelicState(State[RelicData]):
             "board": {k: list(v) for k, v in sorted(self.board.items())},
             "decks": {d: len(self.decks[d]) for d in DECKS}, "discards": {d: list(self.discards[d]) for d in DECKS},
             "revealed": list(self.revealed), "charges": dict(sorted(self.charges.items())),
-            "spent": list(self.spent), "evaded": list(self.evaded),
+            "spent": list(self.spent), "evaded": list(self.evaded), "evade_uses": list(self.evade_uses),
             "unused_characters": sorted(self.unused_characters) if self.selection is None else None,
             "retired": list(self.retired_characters),
             "stack": [{"kind": f.kind, **f.to_json()} for f in self.stack],
