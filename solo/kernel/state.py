@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import field
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapError, quote
 
@@ -31,6 +31,9 @@ from .checks import Checks, reason
 from .fields import Declared, declare, shared, transient
 from .rng import Rng
 from .values import Action, Chance, LogEntry, Outcome, Stats, design_of
+
+if TYPE_CHECKING:
+    from wizprint.cards.model import Game
 
 ZONE = "wizprint.zone"
 SLOTS = "wizprint.slots"
@@ -47,6 +50,11 @@ class RulesData(ABC):
 
     id: str  # the game id
     name: str
+
+    def __init__(self, game: Game) -> None:
+        self.game = game  # the loaded game folder the data was compiled from
+        self.id = game.id
+        self.name = game.name
 
     @property
     @abstractmethod

@@ -245,9 +245,7 @@ class CovenantData(RulesData):
     :class:`Info`; also the automaton's cache of quest odds (they depend on this data)."""
 
     def __init__(self, game: Game):
-        self.game = game
-        self.id = game.id
-        self.name = game.name
+        super().__init__(game)
         self.cards: dict[str, Info] = {}
         for card, n in game.iter_copies():
             iid = card.id if card.copies == 1 else f"{card.id}#{n}"

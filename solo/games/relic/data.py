@@ -236,9 +236,7 @@ class RelicData(RulesData):
     """Relic's cards, characters, scenarios and board, compiled from the loaded game (shared by every state)."""
 
     def __init__(self, game: Game):
-        self.game = game
-        self.id = game.id
-        self.name = game.name
+        super().__init__(game)
         lists = self.lists = EffectLists()
         self.cards: dict[str, Card] = {}
         for rec, n in game.iter_copies():

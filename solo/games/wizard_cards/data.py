@@ -29,9 +29,7 @@ class WizardCardsData(RulesData):
     """The spell deck, compiled from the loaded game."""
 
     def __init__(self, game: Game):
-        self.game = game
-        self.id = game.id
-        self.name = game.name
+        super().__init__(game)
         self.spells: dict[str, Spell] = {}
         for card, n in game.iter_copies("spells"):
             (eff,) = card.effects

@@ -72,9 +72,7 @@ class WRData(RulesData):
     """The wizards, relics and shrines, compiled from the loaded game."""
 
     def __init__(self, game: Game):
-        self.game = game
-        self.id = game.id
-        self.name = game.name
+        super().__init__(game)
         self.cards: dict[str, Card] = {}
         self.records = {r.id: r for r in game.cards()}
         for r in game.cards():

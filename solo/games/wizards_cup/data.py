@@ -66,9 +66,7 @@ class WCData(RulesData):
     """The two sets of wizards, compiled from the loaded game."""
 
     def __init__(self, game: Game):
-        self.game = game
-        self.id = game.id
-        self.name = game.name
+        super().__init__(game)
         self.designs: dict[str, Wizard] = {}
         self.records = {r.id: r for r in game.cards()}
         for r in game.cards():
