@@ -187,6 +187,7 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
         "cards": cards,
         "never_drawn": [c["id"] for c in cards if c["drawn"] == 0 and c["played"] == 0],
         "never_played": [c["id"] for c in cards if c["played"] == 0],
+        "draw_follows_play": [c["id"] for c in cards if c["draw_follows_play"]],
         "ladder": rungs or [],
     }
 
@@ -199,7 +200,9 @@ LIFT_BASELINE = (
     f"({STRATA} bands, so seats that simply draw or play more cards do not make every card look good), divided by "
     "the share of the seats that drew it and played it. 95 % interval: the normal interval of that difference, "
     "divided the same way. The JSON also holds played_vs_held: the win rate when played minus the win rate when "
-    "drawn and not played")
+    "drawn and not played. No lift is given for a card whose drawers clearly won (or lost) more often (an interval "
+    "clear of 0), by more than playing it could explain: its draw follows how the game goes rather than chance "
+    "(listed as draw_follows_play)")
 
 
 def stratified_difference(cells: list[tuple[float, int, float, int]]) -> tuple[float, float] | None:
@@ -273,6 +276,7 @@ def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str],
         lift: float | None = None
         lift_lo: float | None = None
         lift_hi: float | None = None
+        confounded = False
         cells = had.get(d)
         if n_p and cells is not None:
             effect = stratified_difference([(c[0], int(c[1]), band_pts[b] - c[0], band_n[b] - int(c[1]))
@@ -280,9 +284,15 @@ def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str],
             if effect is not None:
                 rate = n_p / n_d
                 diff, se = effect
-                # an effect on a chance lies between -1 and +1 (a small sample divided by a low play rate may not)
-                lift, lift_lo, lift_hi = (max(-1.0, min(1.0, v / rate)) for v in (diff, diff - Z95 * se,
-                                                                                  diff + Z95 * se))
+                raw = [v / rate for v in (diff, diff - Z95 * se, diff + Z95 * se)]
+                if (raw[0] > 1.0 and raw[1] > 0.0) or (raw[0] < -1.0 and raw[2] < 0.0):
+                    # the seats that drew it clearly won (or lost) more often, by more than playing it could
+                    # explain: the draw is not chance here (e.g. cards drawn because of how the game goes)
+                    confounded = True
+                else:
+                    # an effect on a chance lies between -1 and +1 (a small sample divided by a low play rate may
+                    # not)
+                    lift, lift_lo, lift_hi = (max(-1.0, min(1.0, v)) for v in raw)
         pvh = None
         if n_p and held:
             pvh = round(s_p / n_p - sum(held) / len(held), 4)
@@ -296,6 +306,7 @@ def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str],
             "lift_ci95": [round(lift_lo, 4), round(lift_hi, 4)] if lift_lo is not None and lift_hi is not None
             else None,
             "played_vs_held": pvh,
+            "draw_follows_play": confounded,
         })
     return out
 

@@ -211,6 +211,10 @@ def _print_summary(s: dict[str, Any]) -> None:
 
         print("  highest lift: " + "; ".join(line(c) for c in ranked[:3]), file=out)
         print("  lowest lift: " + "; ".join(line(c) for c in ranked[-3:][::-1]), file=out)
+    follows = s.get("draw_follows_play", [])
+    if follows:
+        print(f"  no lift (drawing them went with the result more than playing them could; their draw follows the "
+              f"game): {', '.join(follows)}", file=out)
     never_drawn = s.get("never_drawn", [])
     if never_drawn:
         print(f"  cards never drawn: {', '.join(never_drawn)}", file=out)

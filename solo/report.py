@@ -227,6 +227,10 @@ the lowest; an interval that does not cross 0 marks a card that clearly helps or
 {% endfor %}
 </table>
 {% endfor %}
+{% if s.draw_follows_play %}<h3>No lift: the draw follows the game</h3>
+<p>The seats that drew these cards clearly won (or lost) more often, by more than playing them could explain, so
+their draw is not left to chance (a card drawn because of how the game is going) and no lift is
+estimated: {{ s.draw_follows_play|join(", ") }}.</p>{% endif %}
 <h2>Never drawn</h2>
 <p>{% if s.never_drawn %}{{ s.never_drawn|join(", ") }}{% else %}Every card was drawn at least once.{% endif %}</p>
 <h2>Never played</h2>

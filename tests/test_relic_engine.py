@@ -353,15 +353,15 @@ def test_only_one_weapon_and_one_armour_count_the_player_chooses() -> None:
     f = battle(s)
     assert (f.weapon, f.armour) == ("WG05", "WG09")  # the best by default: Power Fist +3, Flak Vest +1
     assert s.battle_bonus(f) == 5 + 1 + 3 + 1
-    do(s, "weapon WG03#1")
+    do(s, "weapon WG03")
     assert s.battle_bonus(f) == 5 + 1 + 2 + 1
 
 
 def test_the_last_charge_discards_the_card() -> None:
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR01"]}, assets=[["WG02"]],
            charges={"WG02": 1})
-    do(s, "pass", "charge WG02#1")
-    assert s.assets[0] == [] and s.discards["wargear"] == ["WG02#1"] and "WG02#1" not in s.charges
+    do(s, "pass", "charge WG02")
+    assert s.assets[0] == [] and s.discards["wargear"] == ["WG02"] and "WG02" not in s.charges
     assert battle(s).bonus == 4
 
 

@@ -76,8 +76,8 @@ def test_threat_decks_are_mostly_their_faction() -> None:
 
 
 def test_the_threat_decks_hold_daemons_and_chaos_and_do_not_share_one_split() -> None:
-    # the trait bonuses (the Inquisitor and the Thunder Maul against Daemons, the Blessed Bolter against Chaos, the
-    # Daemon Unbound's rule) need those enemies in every deck; each deck keeps its own faction's majority
+    # the trait bonuses (the Inquisitor and the Hexagrammic Warhammer against Daemons, the Blessed Bolter against
+    # Chaos, the Daemon Unbound's rule) need those enemies in every deck; each deck keeps its own faction's majority
     splits = set()
     for deck in ("threat-red", "threat-blue", "threat-yellow"):
         cards = GAME.cards(deck)

@@ -87,7 +87,7 @@ def test_discard_down_to_the_power_and_asset_limits_at_the_end_of_the_experience
     do(s, "end")
     assert sorted(legal(s)) == ["discard PW01#1", "discard PW26#1", "discard PW27#1"]  # limit 1 at level 0
     do(s, "discard PW01#1", "discard PW26#1")
-    assert legal(s) == ["discard WG03#1", "discard WG04", "discard WG09", "discard WG14", "discard WG15"]  # limit 4
+    assert legal(s) == ["discard WG03", "discard WG04", "discard WG09", "discard WG14", "discard WG15"]  # limit 4
     do(s, "discard WG04")
     assert s.turn_player == 1
 
@@ -134,7 +134,7 @@ def test_reaching_the_corruption_threshold_starts_a_new_character() -> None:
     assert s.positions[0] == c.start and s.level[0] == 0 and tuple(s.attributes[0]) == c.attributes
     assert s.life[0] == c.life
     assert s.hands[0] == [] and s.corruption(0) == 0 and s.trophies[0] == [] and s.influence[0] == 0
-    assert s.assets[0] == ["WG03#1"] and s.turn_player == 1  # assets kept; the turn ended
+    assert s.assets[0] == ["WG03"] and s.turn_player == 1  # assets kept; the turn ended
     assert len(s.discards["corruption"]) == 6
 
 
@@ -463,13 +463,13 @@ def test_the_active_player_orders_abilities_with_the_same_timing_word() -> None:
 def test_solo_checks_count_the_trait_bonuses_and_corrupted_players() -> None:
     # the events a solo check reports (share of games): every battle bonus against a trait that counted, every
     # scenario rule for enemies of a trait, and a player becoming corrupted
-    s = mk(variant="SC05", characters=["CH03"], positions=["O03"], hands=[["PW27"]], assets=[["RL17", "WG08"]],
+    s = mk(variant="SC05", characters=["CH03"], positions=["O03"], hands=[["PW27"]], assets=[["WG22#1"]],
            phase="engagement", threats={"O03": ["TB21"]})  # Nurgling Swarm: Daemon, Willpower 1
     s.stats = Stats()
-    do(s, "pass", "pass", "roll", "pass", dice=(1, 3))  # 1 + 1 + 1 = 3 against 5 + 2 + 1 (Bolter) + 2 + 3 = 13
-    assert s.last.enemy == 1 + 1 + 1 and s.last.player == 5 + 2 + 1 + 2 + 3
+    do(s, "pass", "pass", "roll", "pass", dice=(1, 3))  # 1 + 1 + 1 = 3 against 5 + 2 + 2 (Warhammer) + 3 = 12
+    assert s.last.enemy == 1 + 1 + 1 and s.last.player == 5 + 2 + 2 + 3
     assert s.stats.events == {"Ordo Malleus Inquisitor's bonus against Daemon enemies": 1,
-                              "Thunder Maul of Sanctus's bonus against Daemon enemies": 1,
+                              "Hexagrammic Warhammer's bonus against Daemon enemies": 1,
                               "SC05's special rule: Daemon enemies +1": 1}
     s = mk(characters=["CH03"], positions=["O03"], hands=[["PW27"]], assets=[["WG08"]], phase="engagement",
            threats={"O03": ["TB06"]})  # Death Guard Heavy Bolter: Chaos, Willpower 4
@@ -493,7 +493,7 @@ def test_a_corrupted_player_may_lose_the_game_instead_of_starting_a_new_characte
     assert legal(s) == ["concede", "new"] and s.characters[0] == "CH01" and s.unused_characters == box
     do(s, "concede")  # eliminated: all cards and tokens discarded; the other two play on
     assert s.eliminated[0] and s.assets[0] == [] and s.hands[0] == [] and s.influence[0] == 0
-    assert "WG03#1" in s.discards["wargear"]
+    assert "WG03" in s.discards["wargear"]
     assert not s.is_terminal() and s.turn_player == 1 and s.unused_characters == box and "CH01" in s.retired_characters
     # two players: conceding leaves the other the last player standing
     s = mk(positions=["I4"], hands=[["PW27"]], corruption=[["CR01", "CR02", "CR03", "CR04", "CR05"]],

@@ -189,6 +189,34 @@ def test_the_stratified_difference_by_hand() -> None:
     assert _bands([4] * 6, 3) == [2] * 6  # equal counts share a band
 
 
+def test_no_lift_for_a_card_whose_draw_follows_the_game() -> None:
+    """A card only winners draw (as Relic's late Corruption cards are drawn in the Inner tier) and that is seldom
+    played: its drawers win far more than playing it could explain, so it gets no lift; a card drawn by chance
+    does."""
+    from wizprint.solo.check import card_stats
+    from wizprint.solo.runner import GameResult
+
+    results = []
+    for i in range(200):
+        winner = i % 2
+        drawn: list[dict[str, int]] = [{"F": 1, "G": 1}, {"F": 1, "G": 1}]
+        played: list[dict[str, int]] = [{"F": 1}, {"F": 1}]
+        if i < 100:  # the winner drew X instead of G, and played it twice in all
+            drawn[winner] = {"F": 1, "X": 1}
+            if i < 4 and winner == 0:
+                played[winner] = {"F": 1, "X": 1}
+        results.append(GameResult(index=i, seed=i, bots=["automaton"] * 2, drawn=drawn, played=played,
+                                  outcome={"winners": [winner], "reason": "x"}))
+    cards = {c["id"]: c for c in card_stats(results, 2, ["F", "G", "X"], {}, {})}
+    assert cards["X"]["games_played_in"] == 2 and cards["X"]["seat_games_drawn"] == 100
+    assert cards["X"]["lift"] is None and cards["X"]["draw_follows_play"]
+    # G is held by the losers and by the winners of the last 100 games only: drawing it goes with losing, and it is
+    # never played, so it has no lift either, but for the plain reason that nobody played it
+    assert cards["G"]["lift"] is None and not cards["G"]["draw_follows_play"]
+    s = summarise("g", results, 1, ["automaton"], 2, "", ["F", "G", "X"], {})
+    assert s["draw_follows_play"] == ["X"]
+
+
 def test_first_player_choices_and_events_are_counted() -> None:
     from wizprint.solo.runner import GameResult
 

@@ -551,8 +551,8 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
         ca = self.conf_attrs(v)
         if c.gear in ("weapon", "armour"):
             def bonus(card: Card) -> float:
-                return max(v.bonus_of(card.passives, ATTRS[a], ()) for a in range(3)) * 0.6 + sum(
-                    v.bonus_of(card.passives, ATTRS[a], ()) for a in ca) / len(ca) * 0.6 + 0.7 * card.charges
+                return max(self._expected_bonus(v, card, ATTRS[a]) for a in range(3)) * 0.6 + sum(
+                    self._expected_bonus(v, card, ATTRS[a]) for a in ca) / len(ca) * 0.6 + 0.7 * card.charges
             have = max([bonus(C[g]) for g in v.gear(c.gear)] + [0.0])
             return bonus(c) - have
         p = c.passives
@@ -561,11 +561,19 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
         val += 2.0 * len(p.evade) + 1.2 * (p.movement_dice > 1) + 0.4 * c.charges
         return val
 
+    @staticmethod
+    def _expected_bonus(v: RelicView, card: Card, form: str) -> float:
+        """A card's battle bonus in a battle of ``form``, a bonus against a trait counted at the share of the
+        Threat decks' enemies that have it."""
+        share = v.data.trait_share
+        return sum(n * (share.get(vs, 0.0) if vs else 1.0) for fm, n, vs in card.passives.battle_bonus
+                   if fm == "any" or fm == form)
+
     def _relic_value(self, v: RelicView, x: str) -> float:
         c = v.data.cards[x]
         p = c.passives
         ca = self.conf_attrs(v)
-        val = sum(v.bonus_of(p, ATTRS[a], ()) for a in ca) / len(ca) * 2
+        val = sum(self._expected_bonus(v, c, ATTRS[a]) for a in ca) / len(ca) * 2
         val += sum(n for a, n in p.skill_bonus if a in ca) * 0.8 + 2.0 * (p.extra_battle_dice + p.extra_test_dice)
         val += sum(n for w, n in p.limits if w == "corruption") * 0.8 + c.charges * 0.5
         return val

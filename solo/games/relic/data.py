@@ -298,6 +298,10 @@ class RelicData(RulesData):
         self.scenario_ids = sorted(self.scenarios)
         self.by_deck: dict[str, list[str]] = {d: sorted(i for i, c in self.cards.items() if c.deck == d)
                                               for d in DECKS}
+        # the share of the Threat decks' enemies (copies) with each trait: what a bonus against a trait is worth on
+        # average to a player choosing an asset
+        foes = [c.trait for c in self.cards.values() if c.category == "enemy"]
+        self.trait_share: dict[str, float] = {t: foes.count(t) / len(foes) for t in sorted(set(foes)) if t}
         self._purposes: dict[int, str] = {}
         self._caches: dict[str, object] = {}
 

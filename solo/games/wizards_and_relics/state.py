@@ -334,27 +334,41 @@ class WRState(StackGame, State[WRData]):
     def _resample(self, into: WRState, seat: int, rng: Rng) -> None:
         """Every card ``seat`` cannot see, redealt: the other hands (but for cards everyone has seen), every deck
         (but the tops everyone has seen; its own deck keeps its cards, in a new order), the unchosen piles and the
-        shrine pile; another seat's secret play is chosen again from its new hand, and its mulligan forgotten."""
-        pool: list[str] = []
+        shrine pile; another seat's secret play is chosen again from its new hand, and its mulligan forgotten.
+        A rival's unseen cards keep their kinds and rarities (how many Glorious wizards it has left, say): every
+        deck is dealt 3 Glorious, 6 Superb and 6 Common of each kind and every card that leaves a hand or deck is
+        seen, so the seat knows them; which unseen card is which, and which of them are in the hand, it does not."""
+        d = self.data
         n = self.players
+        hidden: dict[int, tuple[list[str], list[str]]] = {}  # a rival's unseen hand cards and unseen deck cards
+        pool: dict[tuple[str, str], list[str]] = {}
         for t in range(n):
             if t == seat:
                 continue
-            known = list(self.known_hand[t])
-            pool.extend(self._unknown(self.hands[t], known))
-            pool.extend(self.decks[t][:len(self.decks[t]) - len(self.known_top[t])])
+            hand = self._unknown(self.hands[t], list(self.known_hand[t]))
+            deck = self.decks[t][:len(self.decks[t]) - len(self.known_top[t])]
+            hidden[t] = (hand, deck)
+            for c in hand + deck:
+                pool.setdefault((d[c].kind, d[c].rarity), []).append(c)
         for p in self.piles:
-            pool.extend(p)
-        pool.sort()
-        rng.shuffle(pool)
+            for c in p:
+                pool.setdefault((d[c].kind, d[c].rarity), []).append(c)
+        for k in sorted(pool):
+            pool[k].sort()
+            rng.shuffle(pool[k])
         for t in range(n):
             if t == seat:
                 continue
+            hand, deck = hidden[t]
+            kinds = sorted((d[c].kind, d[c].rarity) for c in hand + deck)
+            rng.shuffle(kinds)
+            new = [pool[k].pop() for k in kinds]
             keep = sorted(self.known_hand[t])
-            into.hands[t] = keep + [pool.pop() for _ in range(len(self.hands[t]) - len(keep))]
-            top = self.known_top[t]
-            into.decks[t] = [pool.pop() for _ in range(len(self.decks[t]) - len(top))] + list(reversed(top))
-        into.piles = [[pool.pop() for _ in p] for p in self.piles]
+            into.hands[t] = keep + new[:len(hand)]
+            into.decks[t] = new[len(hand):] + list(reversed(self.known_top[t]))
+        rest = [c for k in sorted(pool) for c in pool[k]]
+        rng.shuffle(rest)
+        into.piles = [[rest.pop() for _ in p] for p in self.piles]
         own_top = self.known_top[seat]
         rest = sorted(self.decks[seat][:len(self.decks[seat]) - len(own_top)])
         rng.shuffle(rest)
