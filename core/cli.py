@@ -149,25 +149,37 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
+LAYOUT_HELP = ("auto (default): butted where every card of a sheet has the same edge colour, else spaced; "
+               "butted: cards share cut lines, bleed only round the block (9 poker cards a page on A4 and Letter); "
+               "spaced: each card with its own bleed (8 on A4, 6 on Letter); gutterfold: fronts and backs on one "
+               "page, to fold. ('duplex', the old name of auto, still works.)")
+
+
 @app.command("build")
 @friendly
 def build_cmd(
     game: str = typer.Argument(..., help="Game id or path, 'all', or 'calibrate' for the duplex calibration sheet."),
     output: Path | None = typer.Option(None, "-o", "--output",
-                                       help="Output folder (default output/<game>; with 'all', DIR/<game>)."),
+                                       help="Parent folder of the game folders: the build goes into DIR/<game> "
+                                            "(default: output/<game>), for one game and for 'all' alike; "
+                                            "'calibrate' writes into DIR/calibrate."),
     paper: str = typer.Option("a4", "--paper", help="a4 or letter."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed around each card in mm (0-6)."),
+    bleed: float = typer.Option(3.0, "--bleed", help="Bleed around each card (butted: around the block) in mm "
+                                                     "(0-6)."),
     duplex: str = typer.Option("long", "--duplex", help="long, short or off (fronts only)."),
     back_offset: str = typer.Option("0,0", "--back-offset", help="Shift backs by X,Y mm (see 'build calibrate')."),
     marks: bool = typer.Option(True, "--marks/--no-marks", help="Crop marks outside the cut lines."),
-    layout: str = typer.Option("duplex", "--layout", help="duplex, or gutterfold (fronts and backs on one page)."),
+    layout: str = typer.Option("auto", "--layout", help=LAYOUT_HELP),
     svg: bool = typer.Option(True, "--svg/--no-svg", help="Single cards as SVG."),
     png: bool = typer.Option(True, "--png/--no-png", help="PNG contact sheet of each deck."),
+    low_ink: bool = typer.Option(False, "--low-ink", help="Large floods (card backgrounds, backs, banners, board "
+                                                          "spaces) printed as light tints with an outline; light "
+                                                          "lettering on them turned dark. Saves toner."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
 ) -> None:
-    """Build print-ready PDFs (and SVG, PNG, CSV) of a game into output/<game>/."""
+    """Build print-ready PDFs (and SVG, PNG, CSV) of a game into output/<game>/ (or DIR/<game> with -o DIR)."""
     from wizprint.generator.build import BuildOptions, build_game
-    from wizprint.generator.deckpdf import PrintOptions
+    from wizprint.generator.deckpdf import LAYOUTS, PrintOptions
     from wizprint.generator.impose import PAPERS
     from wizprint.progress import for_terminal
     from wizprint.resources import game_ids
@@ -177,34 +189,38 @@ def build_cmd(
         raise UsageError(f"--paper must be one of {', '.join(PAPERS)}, not {paper!r}")
     if duplex not in ("long", "short", "off"):
         raise UsageError(f"--duplex must be long, short or off, not {duplex!r}")
-    if layout not in ("duplex", "gutterfold"):
-        raise UsageError(f"--layout must be duplex or gutterfold, not {layout!r}")
+    if layout not in (*LAYOUTS, "duplex"):
+        raise UsageError(f"--layout must be {', '.join(LAYOUTS[:-1])} or {LAYOUTS[-1]}, not {layout!r}")
     if not (math.isfinite(bleed) and 0 <= bleed <= 6):  # NaN and infinity refused in so many words
         raise UsageError(f"--bleed must be between 0 and 6 mm, not {bleed:g}")
     offset = _offset(back_offset)
+    parent = output or Path("output")
     if game == "calibrate":
         from wizprint.atomic import write_atomic
         from wizprint.generator.calibrate import calibration_pdf
 
         mode = duplex if duplex != "off" else "long"
-        target = (output or Path("output") / "calibrate") / f"calibration-{paper}-{mode}.pdf"
+        target = parent / "calibrate" / f"calibration-{paper}-{mode}.pdf"
         write_atomic(target, calibration_pdf(paper, mode, offset))
         if not quiet:
             err(f"wrote {target}")
         return
-    popts = PrintOptions(paper=paper, bleed=bleed, duplex=duplex, back_offset=offset, marks=marks, layout=layout)
-    opts = BuildOptions(print=popts, svg=svg, png=png)
+    popts = PrintOptions(paper=paper, bleed=bleed, duplex=duplex, back_offset=offset, marks=marks,
+                         layout="auto" if layout == "duplex" else layout)
+    opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink)
     targets = game_ids() if game == "all" else [game]
+    total_files = total_pages = 0
     for gid in targets:
-        out = (output or Path("output")) / gid if game == "all" else output
         progress = for_terminal(quiet)
         try:
-            result = build_game(gid, out, opts, progress)
+            result = build_game(gid, None, opts, progress, parent=parent)
         finally:
             progress.finish()
+        n = len(result.outputs) + 1  # and manifest.json
+        pages = result.printable_pages
+        total_files += n
+        total_pages += pages
         if not quiet:
-            n = len(result.outputs)
-            pages = sum(o.pages for o in result.outputs if o.kind in ("cards", "sheets", "board", "tokens"))
             err(f"built {result.game}: {n} files, {pages} printable pages in {result.out_dir}")
         if result.kept:
             from wizprint.errors import one_line
@@ -212,6 +228,8 @@ def build_cmd(
             names = ", ".join(result.kept[:5]) + (f" and {len(result.kept) - 5} more" if len(result.kept) > 5 else "")
             err(f"kept {len(result.kept)} file{'s' if len(result.kept) != 1 else ''} of yours from the earlier build "
                 f"in {result.out_dir} (not in its manifest): {one_line(names, 200)}")
+    if len(targets) > 1 and not quiet:
+        err(f"built {len(targets)} games: {total_files} files, {total_pages} printable pages in {parent}")
 
 
 def _add_solo() -> None:

@@ -7,9 +7,14 @@ from typing import Any, Protocol
 
 
 class Progress(Protocol):
+    """A task of ``total`` steps: ``step`` once per step; ``extend`` adds steps that were not known at the start
+    (so the count shown never passes its total)."""
+
     def start(self, total: int, label: str) -> None: ...
 
     def step(self, what: str) -> None: ...
+
+    def extend(self, more: int) -> None: ...
 
     def finish(self) -> None: ...
 
@@ -19,6 +24,9 @@ class Silent:
         pass
 
     def step(self, what: str) -> None:
+        pass
+
+    def extend(self, more: int) -> None:
         pass
 
     def finish(self) -> None:
@@ -44,6 +52,9 @@ class Plain:
         if self.done == 1 or self.done % every == 0 or self.done >= self.total:
             print(f"[{self.done}/{self.total}] {self.label}: {what}", file=self.stream, flush=True)
 
+    def extend(self, more: int) -> None:
+        self.total += more
+
     def finish(self) -> None:
         pass
 
@@ -56,16 +67,22 @@ class RichBar:
         self._p = RP(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                      TextColumn("{task.fields[what]}"), TimeElapsedColumn(), transient=False)
         self._task: Any = None
+        self._total = 0
         self._started = False
 
     def start(self, total: int, label: str) -> None:
         if not self._started:
             self._p.start()
             self._started = True
+        self._total = total
         self._task = self._p.add_task(label, total=total, what="")
 
     def step(self, what: str) -> None:
         self._p.update(self._task, advance=1, what=what)
+
+    def extend(self, more: int) -> None:
+        self._total += more
+        self._p.update(self._task, total=self._total)
 
     def finish(self) -> None:
         if self._started:

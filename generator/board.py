@@ -1,7 +1,10 @@
 """A game board drawn from its space records and ``layouts/<game>/board.toml``: square rings of spaces (corners
 and `per_side` area spaces per side) for the outer tiers, a path of spaces on an ellipse for the inner tier, and
-a centre space. Each space becomes one group whose SVG id is the space's id; its text boxes are rendered from
-their effects like card text, and a text that does not fit is an error naming the space."""
+a centre space with the dashed slot where the scenario sheet lies. Each space becomes one group whose SVG id is the
+space's id; its text boxes are rendered from their effects like card text, and a text that does not fit is an error
+naming the space. Arrows run from the edge of one space to the edge of the next. Inline icons on dark spaces sit on
+a light disc. The finished board is checked: no two labels (texts, icons), arrows or spaces overlap
+(:func:`overlaps`), and an overlap is an error naming both."""
 
 from __future__ import annotations
 
@@ -21,10 +24,15 @@ from wizprint.resources import layouts_dir
 
 from .icons import icon_problem
 from .layout import colour_problem, read_layout_file, shown_path
-from .scene import Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
-from .textlayout import layout_text
+from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
+from .textlayout import icon_box, layout_text
+from .units import PT
 
 MAX_SEALS = 12  # threat seals drawn on one space
+SLOT_TOP = 10.0  # mm from the top of the centre space to its scenario slot (the space's name sits above)
+SLOT_SIDE = 2.0  # mm the centre space needs at least beside and below the slot
+ARROW_GAP = 3.0  # mm between an arrow's ends and the spaces it joins
+OVERLAP_TOLERANCE = 0.05  # mm: shapes that overlap by less than this touch, they do not overlap
 
 
 def _rings_fit(board: Rec) -> str | None:
@@ -32,6 +40,16 @@ def _rings_fit(board: Rec) -> str | None:
         ring = board[name]
         if board.size - 2 * board.margin - 2 * ring.inset - 2 * ring.corner <= 0:
             return f"the {name} ring leaves no room for its spaces (size, margin, inset and corner)"
+    return None
+
+
+def _slot_fits(inner: Rec) -> str | None:
+    if inner.slot is None:
+        return None
+    (sw, sh), (cw, ch) = inner.slot, inner.centre
+    if sw > cw - 2 * SLOT_SIDE or sh > ch - SLOT_TOP - SLOT_SIDE:
+        return (f"the scenario slot ({sw:g} x {sh:g} mm) does not fit the centre space ({cw:g} x {ch:g} mm) below "
+                f"its name: the centre needs at least {sw + 2 * SLOT_SIDE:g} x {sh + SLOT_TOP + SLOT_SIDE:g} mm")
     return None
 
 
@@ -48,10 +66,10 @@ BOARD_FILE = Table({"board": Table({
     "text_size": _SIZE, "min_text_size": _SIZE, "name_size": _SIZE,
     "colours": Table({k: _COLOUR for k in ("corner", "outer", "middle", "inner", "inner_text", "centre",
                                             "corner_band", "movement", "choose", "arrow")}
-                     | {"band": (TableOf(_COLOUR, most=100), {})}),
+                     | {"band": (TableOf(_COLOUR, most=100), {}), "icon_disc": (_COLOUR, "#f3e6f7")}),
     "outer": _RING, "middle": _RING,
     "inner": Table({"rx": _MM, "ry": _MM, "space": _PAIR, "angles": ListOf(Number(-3600, 3600), most=100),
-                    "centre": _PAIR}),
+                    "centre": _PAIR, "slot": (_PAIR, None)}, then=_slot_fits),
 }, then=_rings_fit)})
 """The schema of a board layout (``layouts/<game>/board.toml``, or ``board-layout.toml`` in a game folder)."""
 
@@ -155,8 +173,36 @@ class BoardBuilder:
             return None
         return Text(x, y, w, h, lay, colour, self.game.id)
 
-    def space(self, sp: Record, place: Place) -> Group:
-        """One space, drawn upright in its own frame and turned to face the outer edge it belongs to."""
+    def discs(self, t: Text | None) -> list[Item]:
+        """A light disc behind each inline icon of a text on a dark space, so that dark icons keep their contrast."""
+        if t is None:
+            return []
+        out: list[Item] = []
+        for r in t.layout.runs:
+            if r.icon:
+                ix, iy, isz = icon_box(r)
+                rad = isz * 0.56  # the disc fills the icon's room on the line, no more
+                out.append(Ellipse(t.x + ix + isz / 2, t.y + iy + isz / 2, rad, rad,
+                                   Paint(fill=self.col["icon_disc"], stroke="#0c0c0c", stroke_width=0.15)))
+        return out
+
+    def slot(self, sp: Record, W: float, H: float) -> list[Item]:
+        """The centre space's dashed slot for the scenario sheet, below the space's name, and its label."""
+        slot = self.data["inner"].get("slot")
+        sw, sh = (float(v) for v in slot) if slot else (W - 2 * SLOT_SIDE - 4, H - SLOT_TOP - SLOT_SIDE - 2)
+        sx, sy = (W - sw) / 2, SLOT_TOP
+        items: list[Item] = [Rect(sx, sy, sw, sh, Paint(stroke=self.col["arrow"], stroke_width=0.6, dash=(3.0, 2.0)),
+                                  radius=2.0)]
+        sub = self._text(f"*{self.data.get('subtitle', '')}*\n\nplace the scenario sheet here", sx + 4,
+                         sy + sh - 34, sw - 8, 30, self.col["inner_text"], size=9, font="serif", align="center",
+                         valign="bottom", space=sp)
+        if sub:
+            items.append(sub)
+        return items
+
+    def space(self, sp: Record, place: Place, centre: bool = False) -> Group:
+        """One space, drawn upright in its own frame and turned to face the outer edge it belongs to (the centre
+        space with the scenario sheet's slot)."""
         W, H = place.local
         tier = sp.get("tier")
         inner = tier in ("inner", "centre")
@@ -231,27 +277,45 @@ class BoardBuilder:
         elif boxes:
             t = self._text("\n".join(boxes), 2.4, y, W - 4.8, bottom - y, ink, valign="middle", space=sp)
             if t:
+                if inner:
+                    items.extend(self.discs(t))
                 items.append(t)
+        if centre:
+            items.extend(self.slot(sp, W, H))
         group = Group(tuple(items), tx=place.x + (place.w - W) / 2, ty=place.y + (place.h - H) / 2, id=sp.id)
         if place.rotate:
             cx, cy = place.centre
             return Group((group,), rotate=place.rotate, cx=cx, cy=cy, id="")
         return group
 
-    def arrow(self, a: tuple[float, float], b: tuple[float, float], shorten: float = 26.0) -> Poly:
-        ax, ay = a
-        bx, by = b
-        d = math.hypot(bx - ax, by - ay) or 1.0
+    def arrow(self, a: Place, b: Place, name: str) -> Group:
+        """An arrow from the edge of space ``a`` to the edge of space ``b`` (ARROW_GAP clear of both), as a group
+        whose id names it (``arrow-<from>-<to>``)."""
+        (ax, ay), (bx, by) = a.centre, b.centre
+        d = math.hypot(bx - ax, by - ay)
+        if d <= 0:
+            raise ValueError(f"{name}: the two spaces have the same centre")
         ux, uy = (bx - ax) / d, (by - ay) / d
-        sx, sy = ax + ux * shorten, ay + uy * shorten
-        ex, ey = bx - ux * shorten, by - uy * shorten
-        px, py = -uy, ux
+
         w, head = 2.6, 6.0
+
+        def edge(p: Place, grow: float) -> float:  # from a box's centre along the arrow to its edge, box grown
+            return min((p.w / 2 + grow) / abs(ux) if ux else math.inf, (p.h / 2 + grow) / abs(uy) if uy else math.inf)
+
+        # the box grown by the arrow's half width (at its tail) and by the head's (at its tip): the whole arrow, not
+        # just its middle line, keeps ARROW_GAP clear of both spaces and of their neighbours
+        start, end = edge(a, w / 2) + ARROW_GAP, d - edge(b, w * 1.6) - ARROW_GAP
+        if end - start < head + 2.0:
+            raise ValueError(f"{name}: the spaces are too close for an arrow between them ({max(end - start, 0):.1f} "
+                             f"mm, at least {head + 2.0:g})")
+        sx, sy = ax + ux * start, ay + uy * start
+        ex, ey = ax + ux * end, ay + uy * end
+        px, py = -uy, ux
         hx, hy = ex - ux * head, ey - uy * head
         pts = ((sx + px * w / 2, sy + py * w / 2), (hx + px * w / 2, hy + py * w / 2),
                (hx + px * w * 1.6, hy + py * w * 1.6), (ex, ey), (hx - px * w * 1.6, hy - py * w * 1.6),
                (hx - px * w / 2, hy - py * w / 2), (sx - px * w / 2, sy - py * w / 2))
-        return Poly(pts, Paint(fill=self.col["arrow"], stroke="#3b2a05", stroke_width=0.3))
+        return Group((Poly(pts, Paint(fill=self.col["arrow"], stroke="#3b2a05", stroke_width=0.3)),), id=name)
 
     def scene(self) -> Scene:
         size = self.size
@@ -293,7 +357,7 @@ class BoardBuilder:
         for sid, place in places.items():
             sp = spaces[sid]
             try:
-                sc.add(self.space(sp, place))
+                sc.add(self.space(sp, place, centre=centre is not None and sid == centre.id))
             except (jinja2.TemplateError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError,
                     WizprintError) as exc:
                 if isinstance(exc, DataErrors):
@@ -301,23 +365,16 @@ class BoardBuilder:
                 msg = f"template error: {exc.message}" if isinstance(exc, jinja2.TemplateError) else str(exc)
                 self.issues.append(Issue(sp.source.file, sp.source.line, sp.id, f"board: {msg}"))
         # the Inner tier's directional arrows, and the way in from the space whose movement box enters it
-        for sid, place in places.items():
-            nxt = spaces[sid].get("next")
-            if nxt and nxt in places:
-                sc.add(self.arrow(place.centre, places[nxt].centre, shorten=31.0))
-        for sid, sp in spaces.items():
-            for e in sp.get("movement_box") or ():
-                if e.word == "enter_inner" and e.get("to") in places and sid in places:
-                    sc.add(self.arrow(places[sid].centre, places[e.get("to")].centre, shorten=40.0))
-        if centre is not None:
-            p = places[centre.id]
-            sc.add(Rect(p.x + 4, p.y + 10, p.w - 8, p.h - 14, Paint(stroke=self.col["arrow"], stroke_width=0.6,
-                                                                      dash=(3.0, 2.0)), radius=2.0))
-            sub = self._text(f"*{self.data.get('subtitle', '')}*\n\nplace the scenario sheet here", p.x + 8,
-                             p.y + p.h - 40, p.w - 16, 30, self.col["inner_text"], size=9, font="serif",
-                             align="center", valign="bottom")
-            if sub:
-                sc.add(sub)
+        arrows = [(sid, str(spaces[sid].get("next"))) for sid in places if spaces[sid].get("next") in places]
+        arrows += [(sid, str(e.get("to"))) for sid, sp in spaces.items() for e in sp.get("movement_box") or ()
+                   if e.word == "enter_inner" and e.get("to") in places and sid in places]
+        for a, b in arrows:
+            try:
+                sc.add(self.arrow(places[a], places[b], f"arrow-{a}-{b}"))
+            except ValueError as exc:
+                self.issues.append(Issue(spaces[a].source.file, spaces[a].source.line, a, f"board: {exc}"))
+        if not self.issues:
+            self.issues.extend(Issue(self.shown, 0, "", f"board: {msg}") for msg in overlaps(sc))
         if self.issues:
             raise DataErrors(self.issues)
         return sc
@@ -337,3 +394,166 @@ def check_board(game: Game) -> list[Issue]:
     except DataErrors as exc:
         return list(exc.issues)
     return []
+
+
+# -- the overlap check ----------------------------------------------------------------------------------------
+Shape = tuple[tuple[float, float], ...]  # a convex polygon on the board, in mm
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Something drawn on the board that must not overlap another mark: a label (a text's lines, an icon), an
+    arrow or a space; ``shapes`` are convex polygons in board coordinates."""
+
+    what: str
+    shapes: tuple[Shape, ...]
+    owner: str = ""  # the space it belongs to: a space's own labels lie on it
+
+
+def _transform(pts: Shape, frames: tuple[Group, ...]) -> Shape:
+    """Points of a group's children in board coordinates (frames: the enclosing groups, outermost first)."""
+    out = []
+    for x, y in pts:
+        for g in reversed(frames):  # as the back ends draw a group: scaled, turned about (cx, cy), then moved
+            if g.scale != 1:
+                x, y = g.cx + (x - g.cx) * g.scale, g.cy + (y - g.cy) * g.scale
+            if g.rotate:
+                a = math.radians(g.rotate)
+                dx, dy = x - g.cx, y - g.cy
+                x, y = g.cx + dx * math.cos(a) - dy * math.sin(a), g.cy + dx * math.sin(a) + dy * math.cos(a)
+            x, y = x + g.tx, y + g.ty
+        out.append((x, y))
+    return tuple(out)
+
+
+def _box(x: float, y: float, w: float, h: float) -> Shape:
+    return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+
+
+def _hull(pts: Shape) -> Shape:
+    """The convex hull of points (monotone chain)."""
+    ps = sorted(set(pts))
+    if len(ps) < 3:
+        return tuple(ps)
+
+    def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in ps:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(ps):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return tuple(lower[:-1] + upper[:-1])
+
+
+def _text_lines(t: Text) -> list[Shape]:
+    """The ink of a text, line by line (cap height to descender), and of its inline icons, relative to its box."""
+    lines: dict[float, list[float]] = {}
+    out: list[Shape] = []
+    for r in t.layout.runs:
+        if r.icon:
+            ix, iy, isz = icon_box(r)
+            out.append(_box(t.x + ix, t.y + iy, isz, isz))
+            continue
+        size = r.size * PT
+        top, bottom = r.baseline - 0.72 * size, r.baseline + 0.22 * size
+        box = lines.setdefault(r.baseline, [math.inf, top, -math.inf, bottom])
+        box[0], box[2] = min(box[0], r.x), max(box[2], r.x + r.w)
+        box[1], box[3] = min(box[1], top), max(box[3], bottom)
+    out += [_box(t.x + x0, t.y + y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in lines.values()]
+    return out
+
+
+def _plain_text(t: Text) -> str:
+    words = " ".join(r.text if r.text else f":{r.icon}:" for r in t.layout.runs)
+    return words if len(words) <= 40 else words[:39] + "\u2026"
+
+
+def board_marks(scene: Scene) -> list[Mark]:
+    """The marks of a board scene: every text and icon (labels), every arrow and every space."""
+    out: list[Mark] = []
+
+    def walk(items: tuple[Item, ...] | list[Item], frames: tuple[Group, ...], space: str) -> None:
+        for it in items:
+            if isinstance(it, Group):
+                sid = space
+                if it.id.startswith("arrow-"):
+                    pts = tuple(p for ch in it.children if isinstance(ch, Poly) for p in ch.points)
+                    out.append(Mark(f"the arrow {it.id[6:].replace('-', ' -> ', 1)}",
+                                    (_hull(_transform(pts, (*frames, it))),)))
+                    continue
+                if it.id and not space:
+                    sid = it.id
+                    frame = next((ch for ch in it.children if isinstance(ch, Rect)), None)
+                    if frame is not None:
+                        out.append(Mark(f"the space {sid}", (_transform(_box(frame.x, frame.y, frame.w, frame.h),
+                                                                        (*frames, it)),), owner=sid))
+                walk(it.children, (*frames, it), sid)
+            elif isinstance(it, Text):
+                where = f" on {space}" if space else ""
+                out.append(Mark(f"the text {quote(_plain_text(it))}{where}",
+                                tuple(_transform(s, frames) for s in _text_lines(it)), owner=space))
+            elif isinstance(it, IconPlace):
+                where = f" on {space}" if space else ""
+                out.append(Mark(f"the icon {quote(it.name)}{where}",
+                                (_transform(_box(it.x, it.y, it.size, it.size), frames),), owner=space))
+
+    walk(scene.items, (), "")
+    return out
+
+
+def _bounds(s: Shape) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in s], [p[1] for p in s]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _overlap(a: Shape, b: Shape) -> bool:
+    """True when two convex polygons overlap by more than OVERLAP_TOLERANCE (separating axis test)."""
+    for poly in (a, b):
+        n = len(poly)
+        for i in range(n):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+            nx, ny = y2 - y1, x1 - x2
+            ln = math.hypot(nx, ny)
+            if ln == 0:
+                continue
+            nx, ny = nx / ln, ny / ln
+            pa = [x * nx + y * ny for x, y in a]
+            pb = [x * nx + y * ny for x, y in b]
+            if min(max(pa), max(pb)) - max(min(pa), min(pb)) <= OVERLAP_TOLERANCE:
+                return False
+    return True
+
+
+def overlaps(scene: Scene, limit: int = 20) -> list[str]:
+    """Every pair of marks on a board scene that overlap, as messages naming both (at most ``limit``). A space's
+    own labels lie on the space; any other overlap (two labels, a label and an arrow, an arrow and a space, two
+    spaces...) is reported."""
+    marks = board_marks(scene)
+    shapes = [(i, s, _bounds(s)) for i, m in enumerate(marks) for s in m.shapes]
+    shapes.sort(key=lambda e: e[2][0])
+    found: dict[tuple[int, int], None] = {}
+    active: list[tuple[int, Shape, tuple[float, float, float, float]]] = []
+    for i, s, bb in shapes:
+        active = [e for e in active if e[2][2] > bb[0] + OVERLAP_TOLERANCE]
+        for j, t, cc in active:
+            if i == j or (min(i, j), max(i, j)) in found:
+                continue
+            a, b = marks[i], marks[j]
+            if a.owner and a.owner == b.owner and (a.what.startswith("the space ") or b.what.startswith("the space ")):
+                continue
+            if cc[1] >= bb[3] - OVERLAP_TOLERANCE or bb[1] >= cc[3] - OVERLAP_TOLERANCE:
+                continue
+            if _overlap(s, t):
+                found[(min(i, j), max(i, j))] = None
+        active.append((i, s, bb))
+    msgs = [f"{marks[i].what} overlaps {marks[j].what}" for i, j in sorted(found)]
+    if len(msgs) > limit:
+        msgs = [*msgs[:limit], f"and {len(msgs) - limit} more overlaps"]
+    return msgs

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +22,10 @@ from .board import board_scene
 from .components import dial_boards_pdf, load_components, tokens_pdf
 from .contact import contact_png
 from .csvio import export_csv
-from .deckpdf import PrintOptions, deck_pdf
+from .deckpdf import PrintOptions, deck_pdf, sheet_count
 from .faces import FaceBuilder
 from .layout import GameLayout, load_layout
+from .lowink import low_ink
 from .playmap import check_paper, load_map, map_pdf
 from .poster import poster_pdf
 from .scene import Scene
@@ -37,6 +40,7 @@ class BuildOptions:
     png: bool = True
     csv: bool = True
     sheets: bool = True
+    low_ink: bool = False  # floods as tints with outlines (generator/lowink.py)
 
 
 @dataclass
@@ -49,6 +53,7 @@ class Output:
 
 
 MANIFEST = "manifest.json"
+PRINTED = ("cards", "sheets", "board", "tokens")  # the kinds of file that are printed on paper
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 
 
@@ -58,6 +63,11 @@ class BuildResult:
     out_dir: Path
     outputs: list[Output]
     kept: list[str] = field(default_factory=list)  # the user's own files carried over from the earlier build
+
+    @property
+    def printable_pages(self) -> int:
+        """The pages to print: the PDFs of cards, sheets, boards and tokens (not the SVG, PNG or CSV files)."""
+        return sum(o.pages for o in self.outputs if o.kind in PRINTED and o.file.endswith(".pdf"))
 
     def manifest(self) -> dict[str, Any]:
         return {"game": self.game, "files": [dict(file=o.file, kind=o.kind, pages=o.pages, sha256=o.sha256, **o.extra)
@@ -81,6 +91,7 @@ class Context:
     outputs: list[Output]
 
     pending: list[tuple[str, bytes]] = field(default_factory=list)
+    planned: int = 0  # the files the progress counts (manifest.json apart)
 
     def emit(self, name: str, kind: str, data: bytes | str, pages: int = 1, **extra: Any) -> None:
         """Add a file to the build; nothing is written until every file has been made (see ``write``).
@@ -89,6 +100,9 @@ class Context:
         payload = data.encode("utf-8") if isinstance(data, str) else data
         self.pending.append((name, payload))
         self.outputs.append(Output(name, kind, pages, hashlib.sha256(payload).hexdigest(), dict(extra)))
+        if len(self.outputs) > self.planned:  # a file no plan counted (an extra builder's): the total grows
+            self.planned += 1
+            self.progress.extend(1)
         self.progress.step(name)
 
     def write(self, stage: StagedFolder) -> None:
@@ -151,6 +165,9 @@ def front_scenes(game: Game, layout: GameLayout, fb: FaceBuilder, deck: str) -> 
             scenes[card.id] = fb.scene(layout.front_face(deck, card.type), card, deck)
         except DataErrors as exc:
             issues.extend(exc.issues)
+    from .artcheck import art_issues  # a rule icon is never card art (validate and build both check it here)
+
+    issues.extend(art_issues(game, layout, deck, scenes))
     if issues:
         raise DataErrors(issues)
     return scenes
@@ -226,16 +243,118 @@ def back_file(deck: str, back: str) -> str:
     return f"svg/{deck}/back-{name_part(back, 'back name')}.svg" if back else f"svg/{deck}/back.svg"
 
 
-def _count_steps(game: Game, opts: BuildOptions, sheets: dict[str, Any]) -> int:
-    n = len(game.decl.decks) * (1 + int(opts.png))
-    if opts.svg:
-        n += sum(len(game.cards(d)) + max(1, len(decl.backs)) for d, decl in game.decl.decks.items())
-    n += len(sheets) if opts.sheets else 0
-    return n + int(opts.csv) + 1
+def shared_sheets(game: Game, seqs: dict[str, tuple[list[tuple[str, Scene]], list[Scene], Any]],
+                  opts: PrintOptions) -> dict[str, list[str]]:
+    """Which decks print in which deck's file: {host: [guests]}, every deck once. A deck with one back whose
+    cards all fit the free slots of an earlier deck's last sheet (same card size) prints there instead of on a
+    sheet of its own, each card with its own back (Wizard Cards' 2 reference cards after the 54 spells); a sheet
+    of cards whose edge colours then disagree is spaced, so the guests must fit the spaced sheet."""
+    decks = list(game.decl.decks)
+    plan: dict[str, list[str]] = {}
+    taken: set[str] = set()
+    for k, d in enumerate(decks):
+        if d in taken:
+            continue
+        seq, card_backs, groups = seqs[d]
+        plan[d] = []
+        if not seq:
+            continue
+        size = (card_backs[0].w, card_backs[0].h)
+        fronts = [sc for _, sc in seq]
+        backs = list(card_backs)
+        alone = sheet_count(len(seq), groups, size, opts, fronts, backs)
+        guests: list[tuple[str, int]] = []
+        for g in decks[k + 1:]:
+            gseq, gbacks, ggroups = seqs[g]
+            if g in taken or ggroups is not None or not gseq or (gbacks[0].w, gbacks[0].h) != size:
+                continue
+            with_g = [*guests, (g, len(gseq))]
+            n = len(fronts) + len(gseq)
+            if sheet_count(n, groups, size, opts, fronts + [sc for _, sc in gseq], backs + list(gbacks),
+                           with_g) == alone:
+                guests, fronts, backs = with_g, fronts + [sc for _, sc in gseq], backs + list(gbacks)
+                plan[d].append(g)
+                taken.add(g)
+    return plan
+
+
+def _emit_deck(ctx: Context, host: str, guests: list[str],
+               seqs: dict[str, tuple[list[tuple[str, Scene]], list[Scene], list[tuple[str, int]] | None]]) -> None:
+    """Write ``cards-<host>.pdf``: the host deck, then the decks that share its last sheet."""
+    game, po = ctx.game, ctx.opts.print
+    deck = game.decl.decks[host]
+    seq, card_backs, groups = seqs[host]
+    fronts, backs = list(seq), list(card_backs)
+    shared: list[tuple[str, int]] = []
+    for g in guests:
+        gseq, gbacks, _ = seqs[g]
+        fronts += gseq
+        backs += gbacks
+        shared.append((f"with the {game.decl.decks[g].name}", len(gseq)))
+    title = " and ".join([f"{game.name} - {deck.name}", *(game.decl.decks[g].name for g in guests)])
+    pdf = deck_pdf(title, fronts, backs, po, [(f"{name} backs", n) for name, n in groups] if groups else None,
+                   shared)
+    extra: dict[str, Any] = {"backs": dict(groups)} if groups else {}  # only decks whose copies have their own backs
+    if guests:  # the decks printed in this file, and how many cards each
+        extra["decks"] = {host: len(seq), **{g: len(seqs[g][0]) for g in guests}}
+    ctx.emit(f"cards-{host}.pdf", "cards", pdf.data, pdf.pages, deck=host, cards=len(seq), per_page=pdf.per_page,
+             paper=po.paper, duplex="gutterfold" if po.imposition == "gutterfold" else po.duplex, bleed=po.bleed,
+             layout="gutterfold" if po.imposition == "gutterfold" else pdf.layout, **extra)
+
+
+def _emit_sheet(ctx: Context, sid: str, spec: Any) -> None:
+    po = ctx.opts.print
+    data, pages = sheet_pdf(ctx.game, sid, spec, po.paper)
+    ctx.emit(f"sheet-{sid}.pdf", "sheets", data, pages, paper=po.paper)
+
+
+def _emit_records(ctx: Context, kind: str, record: tuple[list[tuple[str, Scene]], list[Scene]]) -> None:
+    """``sheets-<kind>.pdf``: records printed like cards (Relic's character and scenario sheets)."""
+    po = ctx.opts.print
+    fronts_k, backs_k = record
+    name = ctx.game.decl.kinds[kind].name
+    sheets_opts = po if backs_k else dataclasses.replace(po, duplex="off")
+    pdf = deck_pdf(f"{ctx.game.name} - {name}s", fronts_k, backs_k or [fronts_k[0][1]] * len(fronts_k), sheets_opts)
+    ctx.emit(f"sheets-{kind}.pdf", "sheets", pdf.data, pdf.pages, records=len(fronts_k), per_page=pdf.per_page,
+             paper=po.paper, layout="gutterfold" if po.imposition == "gutterfold" else pdf.layout)
+
+
+def _emit_poster(ctx: Context, board: Scene) -> None:
+    po = ctx.opts.print
+    data, ts = poster_pdf(board, po.paper, f"{ctx.game.name} board")
+    ctx.emit("board-poster.pdf", "board", data, 1 + len(ts), tiles=len(ts), paper=po.paper)
+
+
+def _emit_map(ctx: Context, pmap: Any, whole: Scene) -> None:
+    po = ctx.opts.print
+    data, pages = map_pdf(pmap, whole, po.paper, f"{ctx.game.name} - {pmap.title}")
+    ctx.emit(f"{pmap.component}.pdf", "board", data, pages, sheets=len(pmap.sheets), paper=po.paper)
+
+
+def _emit_dial_boards(ctx: Context, spec: Any) -> None:
+    po = ctx.opts.print
+    data, pages = dial_boards_pdf(ctx.game, spec, po.paper)
+    ctx.emit("boards-characters.pdf", "board", data, pages, paper=po.paper)
+
+
+def _emit_tokens(ctx: Context, sets: list[Any]) -> None:
+    po = ctx.opts.print
+    data, pages, counts = tokens_pdf(ctx.game, sets, po.paper, po.duplex, po.back_offset,
+                                     "gutterfold" if po.imposition == "gutterfold" else "duplex")
+    ctx.emit("tokens.pdf", "tokens", data, pages, tokens=counts, paper=po.paper)
+
+
+def _emit_preview(ctx: Context, deck: str, scenes: list[Scene]) -> None:
+    ctx.emit(f"preview-{deck}.png", "preview", contact_png(f"{ctx.game.name} {deck}", scenes), deck=deck)
+
+
+def _emit_csv(ctx: Context) -> None:
+    ctx.emit(f"{ctx.game.id}.csv", "csv", export_csv(ctx.game), 1)
 
 
 def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOptions | None = None,
-               progress: Progress | None = None) -> BuildResult:
+               progress: Progress | None = None, *, parent: Path | None = None) -> BuildResult:
+    """Build a game into ``out_dir``, or into ``parent/<game id>`` (default ``output/<game id>``)."""
     opts = opts or BuildOptions()
     progress = progress or Silent()
     game = load_game(game_ref)
@@ -243,7 +362,7 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
     # every id that becomes part of a file name, checked before anything is drawn (and again, as a whole path,
     # by Context.emit and StagedFolder.write)
     name_part(game.id, "game id")
-    out = Path(out_dir) if out_dir is not None else Path("output") / game.id
+    out = Path(out_dir) if out_dir is not None else (Path("output") if parent is None else Path(parent)) / game.id
     for d in game.decl.decks:
         name_part(d, "deck id")
         if opts.svg:
@@ -293,6 +412,12 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
         raise DataErrors(issues)
     backs = {d: {name: fb.scene(face, None, d) for name, face in layout.back_faces(d).items()}
              for d in game.decl.decks}
+    if opts.low_ink:
+        fronts = {d: {k: low_ink(sc) for k, sc in f.items()} for d, f in fronts.items()}
+        backs = {d: {k: low_ink(sc) for k, sc in b.items()} for d, b in backs.items()}
+        records = {k: ([(i, low_ink(sc)) for i, sc in fr], [low_ink(sc) for sc in bk])
+                   for k, (fr, bk) in records.items()}
+        board = low_ink(board) if board is not None else None
     sheets = load_sheets(game) if opts.sheets else {}
     known = {c.id for c in game.decl.components}
     for sid in sheets:
@@ -306,59 +431,54 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
         name_part(pmap.component, "map component id")
         check_paper(pmap, opts.print.paper)
     comps = load_components(game)
-    steps = (_count_steps(game, opts, sheets) + len(layout.records) + (2 if board is not None else 0)
-             + (2 if pmap is not None else 0) + int("dial_boards" in comps) + int(bool(comps.get("tokens"))))
-    progress.start(steps, f"build {game.id}")
     po = opts.print
-    for d, deck in game.decl.decks.items():
-        seq, card_backs, groups = deck_sequence(game, d, fronts[d], backs[d])
-        pdf = deck_pdf(f"{game.name} - {deck.name}", seq, card_backs, po,
-                       [(f"{name} backs", n) for name, n in groups] if groups else None)
-        by_back = {"backs": dict(groups)} if groups else {}  # only decks whose copies have their own backs
-        ctx.emit(f"cards-{d}.pdf", "cards", pdf.data, pdf.pages, deck=d, cards=len(seq), per_page=pdf.per_page,
-                 paper=po.paper, duplex=po.duplex if po.layout == "duplex" else "gutterfold", bleed=po.bleed,
-                 **by_back)
+    # every file to make, as a job and the number of files it emits (an extra builder's are counted as they
+    # come), so that the progress counts exactly
+    jobs: list[tuple[Callable[[], None], int]] = []
+
+    def job(fn: Callable[..., None], *args: Any, **kw: Any) -> None:
+        jobs.append((partial(fn, *args, **kw), 1))
+
+    def svg(name: str, sc: Scene, title: str, kind: str = "svg", **extra_fields: Any) -> None:
+        ctx.emit(name, kind, scene_svg(sc, title), **extra_fields)
+
+    seqs = {d: deck_sequence(game, d, fronts[d], backs[d]) for d in game.decl.decks}
+    for host, guests in shared_sheets(game, seqs, po).items():
+        job(_emit_deck, ctx, host, guests, seqs)
     for sid, spec in sheets.items():
-        data, pages = sheet_pdf(game, sid, spec, po.paper)
-        ctx.emit(f"sheet-{sid}.pdf", "sheets", data, pages, paper=po.paper)
+        job(_emit_sheet, ctx, sid, spec)
     for kind in layout.records:
-        fronts_k, backs_k = records[kind]
-        name = game.decl.kinds[kind].name
-        sheets_opts = po if backs_k else PrintOptions(po.paper, po.bleed, "off", po.back_offset, po.marks, po.layout)
-        pdf = deck_pdf(f"{game.name} - {name}s", fronts_k, backs_k or [fronts_k[0][1]] * len(fronts_k), sheets_opts)
-        ctx.emit(f"sheets-{kind}.pdf", "sheets", pdf.data, pdf.pages, records=len(fronts_k), per_page=pdf.per_page,
-                 paper=po.paper)
+        job(_emit_records, ctx, kind, records[kind])
     if board is not None:
-        ctx.emit("board.svg", "board", scene_svg(board, f"{game.name} board"), 1)
-        data, ts = poster_pdf(board, po.paper, f"{game.name} board")
-        ctx.emit("board-poster.pdf", "board", data, 1 + len(ts), tiles=len(ts), paper=po.paper)
+        job(svg, "board.svg", board, f"{game.name} board", "board")
+        job(_emit_poster, ctx, board)
     if pmap is not None:
         whole = pmap.scene(f"{game.id}/{pmap.component}")
-        ctx.emit(f"{pmap.component}.svg", "board", scene_svg(whole, f"{game.name} - {pmap.title}"), 1)
-        data, pages = map_pdf(pmap, whole, po.paper, f"{game.name} - {pmap.title}")
-        ctx.emit(f"{pmap.component}.pdf", "board", data, pages, sheets=len(pmap.sheets), paper=po.paper)
+        job(svg, f"{pmap.component}.svg", whole, f"{game.name} - {pmap.title}", "board")
+        job(_emit_map, ctx, pmap, whole)
     if "dial_boards" in comps:
-        data, pages = dial_boards_pdf(game, comps["dial_boards"], po.paper)
-        ctx.emit("boards-characters.pdf", "board", data, pages, paper=po.paper)
+        job(_emit_dial_boards, ctx, comps["dial_boards"])
     if comps.get("tokens"):
-        data, pages, counts = tokens_pdf(game, list(comps["tokens"]), po.paper, po.duplex, po.back_offset,
-                                         po.layout)
-        ctx.emit("tokens.pdf", "tokens", data, pages, tokens=counts, paper=po.paper)
+        job(_emit_tokens, ctx, list(comps["tokens"]))
     if extra is not None:
-        extra(ctx)
+        jobs.append((partial(extra, ctx), 0))
     if opts.svg:
         for d in game.decl.decks:
             for cid, sc in fronts[d].items():
-                ctx.emit(f"svg/{d}/{cid}.svg", "svg", scene_svg(sc, f"{game.name} {cid}"), card=cid)
+                job(svg, f"svg/{d}/{cid}.svg", sc, f"{game.name} {cid}", card=cid)
             for name, sc in backs[d].items():
-                what = f"{game.name} back of {d}" + (f" ({name})" if name else "")
                 named: dict[str, Any] = {"back": name} if name else {}
-                ctx.emit(back_file(d, name), "svg", scene_svg(sc, what), card="back", **named)
+                job(svg, back_file(d, name), sc, f"{game.name} back of {d}" + (f" ({name})" if name else ""),
+                    card="back", **named)
     if opts.png:
         for d in game.decl.decks:
-            ctx.emit(f"preview-{d}.png", "preview", contact_png(f"{game.name} {d}", list(fronts[d].values())), deck=d)
+            job(_emit_preview, ctx, d, list(fronts[d].values()))
     if opts.csv:
-        ctx.emit(f"{game.id}.csv", "csv", export_csv(game), 1)
+        job(_emit_csv, ctx)
+    ctx.planned = sum(n for _, n in jobs)
+    progress.start(ctx.planned + 1, f"build {game.id}")  # + manifest.json
+    for run, _ in jobs:
+        run()
     result = BuildResult(game.id, out, outputs)
     manifest = json.dumps(result.manifest(), indent=2, sort_keys=False) + "\n"
     ctx.write(stage)

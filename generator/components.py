@@ -8,6 +8,7 @@ finite and in range, colours, icons, counts), with one error per problem at its 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,8 @@ _BOX = ListOf(_COORD, most=4, least=4)
 DIAL_BOARDS = Table({
     "component": (_LABEL, ""), "size": _PAIR, "title": (_LABEL, ""), "colours": _COLOURS,
     "paper": (_COLOUR, "#f3ecdc"),
-    "track": Table({"box": _BOX, "slots": Whole(1, 50), "labels": ListOf(Str(20), most=50)}, then=_labelled),
+    # a level track on the board itself (optional: Relic's character sheets carry their own)
+    "track": (Table({"box": _BOX, "slots": Whole(1, 50), "labels": ListOf(Str(20), most=50)}, then=_labelled), None),
     "slot": _BOX, "wheel_radius": Number(5, 60), "number_radius": Number(1, 60), "window": _PAIR,
     "dials": ListOf(Table({"name": _LABEL, "colour": _COLOUR, "centre": _POINT,
                            "numbers": ListOf(Whole(-999, 999), most=2, least=2, then=_going_up)}),
@@ -166,8 +168,8 @@ def _check_paper(spec: Mapping[str, Any], paper_name: str) -> None:
     w, h = (float(v) for v in spec["size"])
     if w > paper[0] - 10 or h > paper[1] - 10:
         raise BuildError(f"a {w:g} x {h:g} mm board does not fit {paper_name} paper")
-    cell = 2 * float(spec["wheel_radius"]) + 8
-    if (paper[0] - 16) // cell < 1 or (paper[1] - 24) // (cell + 4) < 1:
+    cell = 2 * float(spec["wheel_radius"]) + 2 * WHEEL_BLEED + WHEEL_GAP
+    if (paper[0] - 16 + WHEEL_GAP) // cell < 1 or (paper[1] - 8 - FOOT + WHEEL_GAP) // cell < 1:
         raise BuildError(f"a dial wheel of radius {float(spec['wheel_radius']):g} mm does not fit {paper_name} paper")
 
 
@@ -192,20 +194,8 @@ def dial_board_items(spec: Mapping[str, Any], colour_name: str, colour: str, gam
     paper = str(spec.get("paper", "#f3ecdc"))
     items: list[Item] = [Rect(0, 0, w, h, Paint(fill=colour), radius=3.0),
                          Rect(2.5, 2.5, w - 5, h - 5, Paint(fill=paper), radius=2.0)]
-    tx, ty, tw, th = (float(v) for v in spec["track"]["box"])
-    n = int(spec["track"]["slots"])
-    labels = list(spec["track"]["labels"])
-    sw = tw / n
-    items.append(Rect(tx, ty, tw, th, Paint(fill="#ffffff", stroke=colour, stroke_width=0.5), radius=1.0))
-    for i in range(n):
-        x = tx + i * sw
-        if i:
-            items.append(Poly(((x, ty), (x, ty + th)), Paint(stroke=colour, stroke_width=0.3), closed=False))
-        items.append(_text(f"**{labels[i]}**", x, ty + 0.8, sw, 4.6, "#231a12", 7.0))
-        # the peg's slot: a short cut line
-        items.append(Poly(((x + sw / 2 - 2.5, ty + th - 5), (x + sw / 2 + 2.5, ty + th - 5)),
-                          Paint(stroke="#231a12", stroke_width=0.5, dash=(1.0, 0.8)), closed=False))
-    items.append(_text("LEVEL", tx, ty + th + 0.2, 30, 4.0, colour, 6.0, align="left"))
+    if spec.get("track"):
+        items.extend(_track_items(spec["track"], colour))
     sx, sy, sw2, sh = (float(v) for v in spec["slot"])
     items.append(Rect(sx, sy, sw2, sh, Paint(fill="#ffffff", stroke=colour, stroke_width=0.4, dash=(2.0, 1.5)),
                       radius=1.5))
@@ -230,6 +220,25 @@ def dial_board_items(spec: Mapping[str, Any], colour_name: str, colour: str, gam
     return items
 
 
+def _track_items(track: Mapping[str, Any], colour: str) -> list[Item]:
+    """A level track on the board: a box of labelled slots, each with a short cut line for the peg."""
+    tx, ty, tw, th = (float(v) for v in track["box"])
+    n = int(track["slots"])
+    labels = list(track["labels"])
+    sw = tw / n
+    items: list[Item] = [Rect(tx, ty, tw, th, Paint(fill="#ffffff", stroke=colour, stroke_width=0.5), radius=1.0)]
+    for i in range(n):
+        x = tx + i * sw
+        if i:
+            items.append(Poly(((x, ty), (x, ty + th)), Paint(stroke=colour, stroke_width=0.3), closed=False))
+        items.append(_text(f"**{labels[i]}**", x, ty + 0.8, sw, 4.6, "#231a12", 7.0))
+        # the peg's slot: a short cut line
+        items.append(Poly(((x + sw / 2 - 2.5, ty + th - 5), (x + sw / 2 + 2.5, ty + th - 5)),
+                          Paint(stroke="#231a12", stroke_width=0.5, dash=(1.0, 0.8)), closed=False))
+    items.append(_text("LEVEL", tx, ty + th + 0.2, 30, 4.0, colour, 6.0, align="left"))
+    return items
+
+
 def wheel_items(spec: Mapping[str, Any], dial: Mapping[str, Any], label: str) -> list[Item]:
     """A dial's paper wheel, centred at (R, R): numbers around it, each upright when turned under the window;
     turning the wheel clockwise raises the number in the window."""
@@ -249,40 +258,92 @@ def wheel_items(spec: Mapping[str, Any], dial: Mapping[str, Any], label: str) ->
     return items
 
 
+BOARD_TOP = 7.0  # mm from the paper's top to a character board when its wheels share its page
+WHEEL_GAP = 2.0  # mm between two wheels' bleed
+WHEEL_BLEED = 1.0  # mm of colour past a wheel's cut circle
+FOOT = 9.0  # mm at the foot of a page kept for its label
+
+
+def wheels_under_board(spec: Mapping[str, Any], paper: tuple[float, float]) -> tuple[int, int] | None:
+    """Whether a board's own wheels fit on its page, under it: (wheels per row, rows), or None."""
+    h = float(spec["size"][1])
+    d = 2 * float(spec["wheel_radius"]) + 2 * WHEEL_BLEED
+    per_row = int((paper[0] - 16 + WHEEL_GAP) // (d + WHEEL_GAP))
+    if per_row < 1:
+        return None
+    rows = -(-len(spec["dials"]) // per_row)
+    if BOARD_TOP + h + 2 * WHEEL_GAP + rows * (d + WHEEL_GAP) - WHEEL_GAP > paper[1] - FOOT:
+        return None
+    return per_row, rows
+
+
+def _wheel_at(c: Any, painter: PdfPainter, spec: Mapping[str, Any], dial: Mapping[str, Any], label: str,
+              cx: float, cy: float) -> None:
+    """Draw a wheel centred at (cx, cy) (mm from the page's lower-left corner)."""
+    R = float(spec["wheel_radius"])
+    c.saveState()
+    c.translate((cx - R) * MM, (cy - R) * MM)
+    painter.draw_items(wheel_items(spec, dial, label), 2 * R)
+    c.restoreState()
+
+
+def _wheel_rows(n: int, per_row: int, d: float, pw: float, top: float) -> list[tuple[float, float]]:
+    """Centres of ``n`` wheels ``d`` mm across (bleed included), ``per_row`` a row, rows centred across the page,
+    the first row's top at ``top`` (mm from the page's foot)."""
+    out = []
+    for k in range(n):
+        r, col = divmod(k, per_row)
+        in_row = min(per_row, n - r * per_row)
+        left = (pw - (in_row * d + (in_row - 1) * WHEEL_GAP)) / 2
+        out.append((left + col * (d + WHEEL_GAP) + d / 2, top - r * (d + WHEEL_GAP) - d / 2))
+    return out
+
+
 def dial_boards_pdf(game: Game, spec: Mapping[str, Any], paper_name: str) -> tuple[bytes, int]:
+    """One page per board colour; each board's wheels under it on its page when they fit (Relic's four on A4 and
+    on Letter), else every wheel on pages of their own after the boards, as many a page as fit."""
     paper = PAPERS[paper_name]
+    pw, ph = paper
     _check_paper(spec, paper_name)
     w, h = (float(v) for v in spec["size"])
     buf = io.BytesIO()
-    c = new_canvas(buf, (paper[0] * MM, paper[1] * MM), f"{game.name} - character boards")
+    c = new_canvas(buf, (pw * MM, ph * MM), f"{game.name} - character boards")
     painter = PdfPainter(c)
     colours = dict(spec["colours"])
+    R = float(spec["wheel_radius"])
+    d = 2 * R + 2 * WHEEL_BLEED
+    under = wheels_under_board(spec, paper)
     pages = 0
     for name, col in colours.items():
-        _centred_on_page(c, painter, dial_board_items(spec, name, col, game.id), w, h, paper)
+        items = dial_board_items(spec, name, col, game.id)
+        what = "cut along the outline; cut out the four windows and the two slits"
+        if under is None:
+            _centred_on_page(c, painter, items, w, h, paper)
+        else:
+            c.saveState()
+            c.translate((pw - w) / 2 * MM, (ph - BOARD_TOP - h) * MM)
+            painter.draw_items(items, h)
+            c.restoreState()
+            top = ph - BOARD_TOP - h - 2 * WHEEL_GAP
+            for dial, (cx, cy) in zip(spec["dials"], _wheel_rows(len(spec["dials"]), under[0], d, pw, top)):
+                _wheel_at(c, painter, spec, dial, f"{dial['name']} dial - {name} board", cx, cy)
+            what += "; cut out its wheels and fix each behind its window with a paper fastener"
         c.setFont(family("text").face(), 7)
-        c.drawString(8 * MM, 5 * MM, f"{game.name} - {spec.get('title', 'board')} ({name}): cut along the outline; "
-                                     "cut out the four windows and the two slits")
+        c.drawString(8 * MM, 5 * MM, f"{game.name} - {spec.get('title', 'board')} ({name}): {what}")
         c.showPage()
         pages += 1
-    # the wheels: every board needs one of each dial
-    R = float(spec["wheel_radius"])
-    cell = 2 * R + 8
-    cols = int((paper[0] - 16) // cell)
-    rows = int((paper[1] - 24) // (cell + 4))
-    wheels = [(d, f"{d['name']} dial - {name} board") for name in colours for d in spec["dials"]]
+    if under is not None:
+        c.save()
+        return buf.getvalue(), pages
+    # the wheels on pages of their own: every board needs one of each dial
+    cols = max(1, int((pw - 16 + WHEEL_GAP) // (d + WHEEL_GAP)))
+    rows = max(1, int((ph - 8 - FOOT + WHEEL_GAP) // (d + WHEEL_GAP)))
+    wheels = [(dl, f"{dl['name']} dial - {name} board") for name in colours for dl in spec["dials"]]
     per = cols * rows
     for p0 in range(0, len(wheels), per):
         chunk = wheels[p0:p0 + per]
-        gx = (paper[0] - cols * cell) / 2
-        for k, (d, label) in enumerate(chunk):
-            r_, c_ = divmod(k, cols)
-            x = gx + c_ * cell + 4
-            ytop = 14 + r_ * (cell + 4)
-            c.saveState()
-            c.translate(x * MM, (paper[1] - ytop - 2 * R) * MM)
-            painter.draw_items(wheel_items(spec, d, label), 2 * R)
-            c.restoreState()
+        for (dl, label), (cx, cy) in zip(chunk, _wheel_rows(len(chunk), cols, d, pw, ph - 8)):
+            _wheel_at(c, painter, spec, dl, label, cx, cy)
         c.setFont(family("text").face(), 7)
         c.drawString(8 * MM, 5 * MM, f"{game.name} - dial wheels: cut each circle; push a paper fastener through the "
                                      "board's hole and the wheel's centre, wheel behind the board")
@@ -313,47 +374,39 @@ def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str, duple
             tokens.extend((d, str(s["colour"]), str(s.get("icon") or ""), str(s["component"]))
                           for _ in range(int(s["count"])))
         counts[str(s["component"])] = sum(1 for t in tokens if t[3] == s["component"])
+    try:
+        pages = token_pages(paper, [t[0] for t in tokens], paper[1] - TOKEN_MARGIN, TOKEN_FOOT)
+    except BuildError:
+        raise BuildError(f"a token does not fit {paper_name} paper") from None
     buf = io.BytesIO()
     c = new_canvas(buf, (paper[0] * MM, paper[1] * MM), f"{game.name} - tokens")
     painter = PdfPainter(c)
-    margin, gap = 10.0, 3.0
-    pages = 0
-    i = 0
-    while i < len(tokens):
-        y = margin
+    n = 0
+    for pno, slots in enumerate(pages, start=1):
         items: list[Item] = []
-        while i < len(tokens):
-            d = tokens[i][0]
-            row_h = d + gap
-            if y + d > paper[1] - margin:
-                break
-            x = margin
-            while i < len(tokens) and tokens[i][0] == d and x + d <= paper[0] - margin:
-                _, col, icon, _comp = tokens[i]
-                r = d / 2
-                cx, cy = x + r, y + r
-                items.append(Ellipse(cx, cy, r + 1.0, r + 1.0, Paint(fill=col)))
-                items.append(Ellipse(cx, cy, r - 1.2, r - 1.2, Paint(stroke="#ffffff", stroke_width=0.35)))
-                if icon:
-                    isz = d * 0.58
-                    items.append(IconPlace(icon, cx - isz / 2, cy - isz / 2, isz, "#ffffff", game.id))
-                items.append(Ellipse(cx, cy, r, r, Paint(stroke="#000000", stroke_width=0.2, dash=(1.2, 0.8))))
-                x += d + gap
-                i += 1
-            y += row_h
-        if not items:  # a token wider or taller than the page: stop, never loop for ever
-            raise BuildError(f"a token {tokens[i][0]:g} mm across does not fit {paper_name} paper")
+        for (d, col, icon, _comp), sl in zip(tokens[n:n + len(slots)], slots):
+            r = d / 2
+            cx, cy = sl.x + r, paper[1] - (sl.y + r)  # y down from the page's top, as draw_items takes it
+            items.append(Ellipse(cx, cy, r + TOKEN_BLEED, r + TOKEN_BLEED, Paint(fill=col)))
+            items.append(Ellipse(cx, cy, r - 1.2, r - 1.2, Paint(stroke="#ffffff", stroke_width=0.35)))
+            if icon:
+                isz = d * 0.58
+                items.append(IconPlace(icon, cx - isz / 2, cy - isz / 2, isz, "#ffffff", game.id))
+            items.append(Ellipse(cx, cy, r, r, Paint(stroke="#000000", stroke_width=0.2, dash=(1.2, 0.8))))
+        n += len(slots)
         painter.draw_items(items, paper[1])
         c.setFont(family("text").face(), 7)
-        c.drawString(margin * MM, 5 * MM, f"{game.name} - tokens: cut along the dashed circles "
-                                          f"(page {pages + 1})")
+        c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens: cut along the dashed circles "
+                                                f"(page {pno} of {len(pages)})")
         c.showPage()
-        pages += 1
     c.save()
-    return buf.getvalue(), pages, counts
+    return buf.getvalue(), len(pages), counts
 
 
-TOKEN_MARGIN, TOKEN_GAP, TOKEN_BLEED = 10.0, 3.0, 1.0
+TOKEN_MARGIN = 8.0  # mm from the paper's sides and top to a token's cut circle
+TOKEN_FOOT = 10.0  # mm from the paper's foot (the page's label below)
+TOKEN_GAP = 2.0  # mm between two tokens' cut circles: their 1 mm bleeds meet
+TOKEN_BLEED = 1.0
 
 
 def token_face(game: Game, d: float, colour: str, icon: str | None, text: str | None, text_colour: str,
@@ -399,29 +452,74 @@ def _token_faces(game: Game, sets: list[Mapping[str, Any]]) -> tuple[list[tuple[
     return out, counts
 
 
+def _pack(diameters: list[float], start: int, pw: float, top: float, bottom: float) -> list[Slot]:
+    """Tokens from ``start`` on one page, in rows from ``top`` down to ``bottom`` (mm from the page's foot): the
+    rows of one diameter staggered like a honeycomb, each row as full as the width allows; a row holds tokens of
+    one diameter. The rows are centred across the page."""
+    slots: list[Slot] = []
+    prev: tuple[float, float, bool] | None = None  # the last row's diameter, centre height, and whether shifted
+    i = start
+    x1 = pw - TOKEN_MARGIN
+    while i < len(diameters):
+        d = diameters[i]
+        pitch = d + TOKEN_GAP
+        if prev is not None and prev[0] == d:  # nest in the hollows of the row above
+            tries = [(prev[1] - pitch * math.sqrt(3) / 2, not prev[2]), (prev[1] - pitch, prev[2])]
+        elif prev is not None:
+            tries = [(prev[1] - (prev[0] + d) / 2 - TOKEN_GAP, False)]
+        else:
+            tries = [(top - d / 2, False)]
+        row: list[Slot] = []
+        for cy, shifted in tries:  # a shifted row too narrow for one token: the row right under the last
+            if cy - d / 2 < bottom - 1e-9:
+                break
+            x = TOKEN_MARGIN + (pitch / 2 if shifted else 0.0)
+            k = i
+            while k < len(diameters) and diameters[k] == d and x + d <= x1 + 1e-9:
+                row.append(Slot(x, cy - d / 2, d, d))
+                x += pitch
+                k += 1
+            if row:
+                prev = (d, cy, shifted)
+                break
+        if not row:
+            break
+        slots += row
+        i += len(row)
+    if slots:
+        dx = (pw - (min(s.x for s in slots) + max(s.x + s.w for s in slots))) / 2
+        slots = [Slot(s.x + dx, s.y, s.w, s.h) for s in slots]
+    return slots
+
+
 def token_pages(paper: tuple[float, float], diameters: list[float], top: float, bottom: float
                 ) -> list[list[Slot]]:
-    """Where the tokens go: rows from the top of the area [bottom, top] (mm from the page's foot), left to
-    right; each page's slots (trim boxes, PDF coordinates). BuildError for a token too big for the area."""
-    pw = paper[0]
-    pages: list[list[Slot]] = []
-    i = 0
-    while i < len(diameters):
-        slots: list[Slot] = []
-        y = top  # the top of the next row
+    """Where the tokens go: each page's slots (trim boxes, PDF coordinates) in rows from the top of the area
+    [bottom, top] (mm from the page's foot), honeycombed (see ``_pack``). The tokens are spread evenly over the
+    fewest pages: the area's height is cut down as far as it can be without needing another page, so that no
+    page is left nearly empty. BuildError for a token too big for the area."""
+    def paginate(low: float) -> list[list[Slot]]:
+        pages: list[list[Slot]] = []
+        i = 0
         while i < len(diameters):
-            d = diameters[i]
-            if y - d < bottom - 1e-9:
-                break
-            x = TOKEN_MARGIN
-            while i < len(diameters) and diameters[i] == d and x + d <= pw - TOKEN_MARGIN + 1e-9:
-                slots.append(Slot(x, y - d, d, d))
-                x += d + TOKEN_GAP
-                i += 1
-            y -= d + TOKEN_GAP
-        if not slots:
-            raise BuildError(f"a token {diameters[i]:g} mm across does not fit the paper")
-        pages.append(slots)
+            slots = _pack(diameters, i, paper[0], top, low)
+            if not slots:
+                raise BuildError(f"a token {diameters[i]:g} mm across does not fit the paper")
+            pages.append(slots)
+            i += len(slots)
+        return pages
+
+    pages = paginate(bottom)
+    if len(pages) > 1:
+        lo, hi = bottom, top  # the lowest foot that still needs no more pages: a bisection to 0.5 mm
+        while hi - lo > 0.5:
+            mid = (lo + hi) / 2
+            try:
+                fits = len(paginate(mid)) == len(pages)
+            except BuildError:
+                fits = False
+            lo, hi = (mid, hi) if fits else (lo, mid)
+        pages = paginate(lo)
     return pages
 
 
@@ -440,7 +538,7 @@ def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name:
     faces, counts = _token_faces(game, sets)
     fold = layout == "gutterfold"
     gap = max(TOKEN_BLEED, 1.0) + 1.0
-    top, bottom = ph - TOKEN_MARGIN, (ph / 2 + gap if fold else TOKEN_MARGIN)
+    top, bottom = ph - TOKEN_MARGIN, (ph / 2 + gap if fold else TOKEN_FOOT)
     try:
         pages = token_pages(paper, [f.w for f, _, _ in faces], top, bottom)
     except BuildError:

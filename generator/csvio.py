@@ -1,5 +1,11 @@
 """CSV export and import of a game's cards: one row per design, with a ``copies`` column.
 
+The file starts with a byte-order mark (UTF-8 with BOM, Python's ``utf-8-sig``), so that a spreadsheet opened by
+a double click reads it as UTF-8 ("−", "·", "×" intact); import reads files with and without one. The ``name``
+column holds the title printed on the card (the face's title line, e.g. Wizard Cards' spell name); where that
+differs from the record's own name, a ``record_name`` column keeps the record's name, and import takes the name
+from it (``name`` is then, like ``rules_text``, derived and not read back).
+
 Cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or carriage
 return) are written with a leading apostrophe; a leading apostrophe is also doubled-up for cells that start with
 one, so import can strip exactly one and get the value back.
@@ -29,6 +35,8 @@ from wizprint.errors import MAX_SHOWN, DataErrors, Issue, WizprintError, one_lin
 
 BASE = ["id", "name", "type", "deck", "copies"]
 TAIL = ["effects", "text", "flavor", "rules_text"]
+RECORD_NAME = "record_name"  # the record's own name, when the printed title (``name``) differs from it
+BOM = "\ufeff"
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
@@ -71,19 +79,70 @@ def _plainify(v: Any) -> Any:
     return v
 
 
-def export_csv(game: Game, deck: str | None = None) -> str:
+def _face_title(game: Game, layout: Any, r: Record) -> str | None:
+    """The title printed on a card's front: the text of the face's first text element in the display font that
+    the card draws (None when the face has none, or it cannot be worked out)."""
+    from .faces import card_context, eval_expr, render_value
+
+    dl = layout.decks.get(r.deck)
+    if dl is None:
+        return None
+    face = layout.front_face(r.deck, r.type)
+    ctx = card_context(game, layout, r, dl.size, r.deck)
+    for el in face.elements:
+        p = el.props
+        if el.kind != "text":
+            continue
+        if str(render_value(p.get("font", "text"), ctx)) != "display":
+            continue
+        if "when" in p and not eval_expr(p["when"], dict(ctx, i=0)):
+            continue
+        title = " ".join(plain(str(render_value(p.get("text", ""), dict(ctx, i=0)))).split())
+        return title or None
+    return None
+
+
+def printed_titles(game: Game, deck: str | None = None) -> dict[str, str]:
+    """The title printed on each card (by id), from the game's layout; a card whose face has no title line, or a
+    game without a (valid) layout, is left out: its record name is what it shows."""
+    from .faces import _ERRORS
+    from .layout import load_layout
+
+    try:
+        layout = load_layout(game)
+    except (DataErrors, OSError):
+        return {}
+    out: dict[str, str] = {}
+    for r in game.cards(deck):
+        try:
+            title = _face_title(game, layout, r)
+        except (*_ERRORS, KeyError):
+            title = None
+        if title:
+            out[r.id] = title
+    return out
+
+
+def export_csv(game: Game, deck: str | None = None, *, bom: bool = True) -> str:
+    """The cards as CSV text, starting with a byte-order mark unless ``bom`` is false (see the module's doc)."""
     if deck is not None and deck not in game.decl.decks:
         raise WizprintError(f"game '{game.id}' has no deck '{deck}' (decks: {', '.join(game.decl.decks)})")
+    cards = game.cards(deck)
+    titles = printed_titles(game, deck)
     cols = columns(game, deck)
+    if any(titles.get(r.id, r.name) != r.name for r in cards):
+        cols.insert(cols.index("name") + 1, RECORD_NAME)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
-    for r in game.cards(deck):
+    for r in cards:
         row = []
         for col in cols:
             if col == "id":
                 v = r.id
             elif col == "name":
+                v = titles.get(r.id, r.name)
+            elif col == RECORD_NAME:
                 v = r.name
             elif col == "type":
                 v = r.type
@@ -103,7 +162,7 @@ def export_csv(game: Game, deck: str | None = None) -> str:
                 v = _cell(game.decl.fields.get(col), r.fields.get(col))
             row.append(escape(v))
         w.writerow(row)
-    return buf.getvalue()
+    return (BOM if bom else "") + buf.getvalue()
 
 
 # -- reading a CSV file: bounded, in any of the usual encodings, every problem with its row and column ----------
@@ -268,7 +327,7 @@ def _header(game: Game, raw: list[str], problems: _Problems) -> list[str]:
     missing = [c for c in ("id", "name", "type") if c not in header]
     if missing:
         problems.add(1, "", f"the header lacks column(s) {', '.join(missing)}")
-    known = set(BASE) | set(TAIL) | set(game.decl.fields)
+    known = set(BASE) | set(TAIL) | {RECORD_NAME} | set(game.decl.fields)
     seen: dict[str, int] = {}
     for i, h in enumerate(header, start=1):
         if not h:
@@ -288,6 +347,7 @@ def _header(game: Game, raw: list[str], problems: _Problems) -> list[str]:
 def _rows(game: Game, text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
     """(line, card table) of every row; raises :class:`DataErrors` naming row and column of each problem."""
     problems = _Problems(source)
+    text = text.removeprefix(BOM)  # a text read some other way than read_csv_text may still start with its BOM
     limit = csv.field_size_limit()
     csv.field_size_limit(max(limit, len(text) + 1))  # our own, smaller, cell limit names the column
     try:
@@ -307,7 +367,8 @@ def _read_rows(game: Game, reader: Any, problems: _Problems) -> list[tuple[int, 
         problems.add(1, "", "the CSV file is empty" if first is None else "the first line (the header) is empty")
         problems.check()
     header = _header(game, first or [], problems)
-    ignored = {h for h in header if h not in game.decl.fields and h not in BASE and h not in TAIL}
+    ignored = {h for h in header if h not in game.decl.fields and h not in BASE and h not in TAIL
+               and h != RECORD_NAME}
     out: list[tuple[int, dict[str, Any]]] = []
     end = reader.line_num
     count = 0
@@ -361,7 +422,9 @@ def _row(game: Game, header: list[str], ignored: set[str], row: list[str], line:
         if h not in ignored and h != "rules_text":
             cells[h] = unescape(raw)
     cid = one_line(cells.get("id", ""), 40)
-    rec: dict[str, Any] = {"id": cells.get("id", ""), "name": cells.get("name", ""), "type": cells.get("type", "")}
+    # the record's own name: its column when the export wrote one (``name`` is then the printed title)
+    name = cells.get(RECORD_NAME) or cells.get("name", "")
+    rec: dict[str, Any] = {"id": cells.get("id", ""), "name": name, "type": cells.get("type", "")}
     if cells.get("deck"):
         rec["deck"] = cells["deck"]
     copies = cells.get("copies", "").strip() or "1"
@@ -370,7 +433,7 @@ def _row(game: Game, header: list[str], ignored: set[str], row: list[str], line:
     elif int(copies) != 1:
         rec["copies"] = int(copies)
     for h, v in cells.items():
-        if h in BASE or h in TAIL or v == "":
+        if h in BASE or h in TAIL or h == RECORD_NAME or v == "":
             continue
         try:
             rec[h] = _from_cell(game.decl.fields[h], h, v)

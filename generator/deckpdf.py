@@ -1,22 +1,45 @@
-"""Deck PDFs: fronts on one page, their backs on the next (for duplex), or both on one page (gutterfold)."""
+"""Deck PDFs: fronts on one page, their backs on the next (for duplex), or both on one page (gutterfold).
+
+A deck is cut into sheets; each sheet is *butted* (its cards touch, sharing cut lines, with bleed only round the
+block: 9 poker cards on A4 and on Letter) or *spaced* (each card with its own bleed: 8 on A4, 6 on Letter).
+``--layout auto`` (the default) butts a sheet when every card on it has the same edge colour, front and back (see
+:func:`edge_colour`), and spaces it otherwise; ``butted`` and ``spaced`` force one style for every sheet.
+"""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.colors import HexColor
 
 from .fonts import family
-from .impose import PAPERS, Slot, crop_marks, gutterfold, mirror_slot, page_grid
+from .impose import (
+    MARK_GAP,
+    MARK_LEN,
+    PAPERS,
+    Grid,
+    Slot,
+    butted_grid,
+    cell_clip,
+    crop_marks,
+    gutterfold,
+    mirror_slot,
+    page_grid,
+)
 from .pdf import PdfPainter, new_canvas
-from .scene import Scene
+from .scene import Ellipse, IconPlace, Item, Poly, Rect, Scene, Text
 from .units import MM
 
 MARK_COLOUR = HexColor("#000000")
 LABEL_COLOUR = HexColor("#555555")
+
+
+LAYOUTS = ("auto", "butted", "spaced", "gutterfold")
+"""The values of ``--layout``; ``duplex``, its old name for the default, still means ``auto``."""
 
 
 @dataclass(frozen=True)
@@ -26,11 +49,16 @@ class PrintOptions:
     duplex: str = "long"  # long | short | off
     back_offset: tuple[float, float] = (0.0, 0.0)
     marks: bool = True
-    layout: str = "duplex"  # duplex | gutterfold
+    layout: str = "auto"  # auto | butted | spaced | gutterfold ("duplex": auto)
 
     @property
     def paper_size(self) -> tuple[float, float]:
         return PAPERS[self.paper]
+
+    @property
+    def imposition(self) -> str:
+        """auto, butted, spaced or gutterfold (the old name ``duplex`` is ``auto``)."""
+        return "auto" if self.layout == "duplex" else self.layout
 
 
 @dataclass(frozen=True)
@@ -39,14 +67,185 @@ class PlacedPage:
 
     role: str  # fronts | backs | fold
     slots: tuple[tuple[Slot, str, str], ...]  # (slot, card id or 'back', side 'front'|'back')
+    butted: bool = False  # the cards touch, sharing their cut lines
 
 
 @dataclass
 class DeckPdf:
     data: bytes
     pages: int
-    per_page: int
+    per_page: int  # the most cards a sheet of this file holds (the butted count when a sheet is butted)
     placed: list[PlacedPage]
+    sheets: int = 0
+    butted_sheets: int = 0
+
+    @property
+    def layout(self) -> str:
+        """butted, spaced, or butted+spaced when the file has sheets of both (the manifest's ``layout``)."""
+        if self.butted_sheets == 0:
+            return "spaced"
+        return "butted" if self.butted_sheets == self.sheets else "butted+spaced"
+
+
+# -- edge colours -------------------------------------------------------------------------------------------------
+EDGE_BAND = 1.5  # mm inside the cut line that must show only the background for a card to have an edge colour
+
+
+def _box(it: Item) -> tuple[float, float, float, float] | None:
+    """An item's bounding box (x0, y0, x1, y1) in the scene's mm, stroke included; None for an empty group."""
+    if isinstance(it, (Rect, Ellipse, Poly)):
+        sw = it.paint.stroke_width / 2 if it.paint.stroke else 0.0
+        if isinstance(it, Rect):
+            x0, y0, x1, y1 = it.x, it.y, it.x + it.w, it.y + it.h
+        elif isinstance(it, Ellipse):
+            x0, y0, x1, y1 = it.cx - it.rx, it.cy - it.ry, it.cx + it.rx, it.cy + it.ry
+        else:
+            xs, ys = [p[0] for p in it.points], [p[1] for p in it.points]
+            x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+        return (x0 - sw, y0 - sw, x1 + sw, y1 + sw)
+    if isinstance(it, Text):
+        return (it.x, it.y, it.x + it.w, it.y + it.h)
+    if isinstance(it, IconPlace):
+        return (it.x, it.y, it.x + it.size, it.y + it.size)
+    boxes = [b for b in (_box(ch) for ch in it.children) if b is not None]
+    if not boxes:
+        return None
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    a = math.radians(it.rotate)
+    cos, sin = math.cos(a), math.sin(a)
+    pts = []
+    for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):  # the group's transform, as the back ends apply it
+        dx, dy = (x - it.cx) * it.scale, (y - it.cy) * it.scale
+        pts.append((it.cx + dx * cos - dy * sin + it.tx, it.cy + dx * sin + dy * cos + it.ty))
+    return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+
+
+def edge_colour(scene: Scene) -> str | None:
+    """The colour a card shows along its cut line: its background, when nothing is drawn within EDGE_BAND of the
+    cut line (or beyond it, in the bleed); None otherwise, or without a background. A cut a little off the line on
+    a butted sheet shows the neighbour's edge, so ``--layout auto`` butts only cards whose edge colours agree."""
+    if not scene.background:
+        return None
+    for it in scene.items:
+        b = _box(it)
+        if b is not None and min(b[0], b[1], scene.w - b[2], scene.h - b[3]) < EDGE_BAND - 1e-9:
+            return None
+    return scene.background.lower()
+
+
+# -- sheets -------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Run:
+    """Consecutive cards of a deck file: ``n`` cards and the label printed on their sheets; ``new_sheet`` starts
+    them on a sheet of their own (a group of cards with another back), otherwise they may follow the cards before
+    them on a sheet (another deck sharing the last sheet)."""
+
+    label: str
+    n: int
+    new_sheet: bool = True
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    start: int
+    end: int
+    butted: bool
+    label: str
+
+
+def plan_sheets(runs: Sequence[Run], per_butted: int, per_spaced: int, layout: str,
+                edges: Sequence[Hashable | None] | None = None) -> list[SheetPlan]:
+    """Cut the cards into sheets, in order; a sheet never crosses the start of a ``new_sheet`` run. ``layout``
+    butted or spaced (gutterfold: spaced) fills every sheet in that style. ``auto`` may butt the cards of a sheet
+    when their ``edges`` (one key per card: its edge colours; None: unknown) are equal, and spaces them otherwise,
+    choosing the sheets so that there are as few as possible (the fullest sheet first, butted on a tie)."""
+    bounds: list[tuple[int, int]] = []
+    labels: list[tuple[int, int, str]] = []
+    pos = 0
+    for r in runs:
+        if r.new_sheet or not bounds:
+            bounds.append((pos, pos + r.n))
+        else:
+            bounds[-1] = (bounds[-1][0], pos + r.n)
+        labels.append((pos, pos + r.n, r.label))
+        pos += r.n
+    keys = list(edges) if edges is not None else [None] * pos
+    same = [0] * (pos + 1)  # how many cards from i on have the same known edges as card i
+    for i in range(pos - 1, -1, -1):
+        same[i] = 0 if keys[i] is None else 1 + (same[i + 1] if i + 1 < pos and keys[i + 1] == keys[i] else 0)
+    out: list[SheetPlan] = []
+    for a, b in bounds:
+        # best[i]: (sheets for cards i..b, cards on the sheet at i, butted) - fewest sheets from the back
+        best: dict[int, tuple[int, int, bool]] = {b: (0, 0, False)}
+        for i in range(b - 1, a - 1, -1):
+            choices: list[tuple[int, int, bool]] = []
+            if layout == "butted" or (layout == "auto" and per_spaced <= 0):
+                choices.append((1 + best[min(i + per_butted, b)][0], min(per_butted, b - i), True))
+            elif layout != "auto":
+                choices.append((1 + best[min(i + per_spaced, b)][0], min(per_spaced, b - i), False))
+            else:
+                t = min(per_spaced, b - i)
+                choices.append((1 + best[i + t][0], t, False))
+                for k in range(1, min(per_butted, b - i, same[i]) + 1):
+                    choices.append((1 + best[i + k][0], k, True))
+            if choices[0][1] <= 0:
+                raise ValueError("no card fits the sheet")
+            best[i] = min(choices, key=lambda c: (c[0], -c[1], not c[2]))
+        i = a
+        while i < b:
+            _, k, butt = best[i]
+            names = [lab for s0, s1, lab in labels if lab and s0 < i + k and s1 > i]
+            out.append(SheetPlan(i, i + k, butt, ", ".join(dict.fromkeys(names))))
+            i += k
+    return out
+
+
+def sheet_count(n: int, groups: Sequence[tuple[str, int]] | None, card: tuple[float, float], opts: PrintOptions,
+                fronts: Sequence[Scene] | None = None, backs: Sequence[Scene] | None = None,
+                guests: Sequence[tuple[str, int]] = ()) -> int:
+    """How many sheets ``deck_pdf`` prints for these cards (with ``guests`` following them), without drawing."""
+    runs = _make_runs(n - sum(k for _, k in guests), groups, guests)
+    return len(_plan(runs, card, opts, fronts, backs))
+
+
+def _make_runs(n: int, groups: Sequence[tuple[str, int]] | None, guests: Sequence[tuple[str, int]]) -> list[Run]:
+    if groups is None:
+        groups = [("", n)]
+    if sum(k for _, k in groups) != n:
+        raise ValueError("the groups must hold every card once")
+    return [Run(label, k) for label, k in groups] + [Run(label, k, new_sheet=False) for label, k in guests]
+
+
+def _plan(runs: Sequence[Run], card: tuple[float, float], opts: PrintOptions, fronts: Sequence[Scene] | None,
+          backs: Sequence[Scene] | None) -> list[SheetPlan]:
+    paper, bleed = opts.paper_size, opts.bleed
+    layout = opts.imposition
+    if layout == "gutterfold":
+        per_s, per_b = gutterfold(paper, card, bleed).fronts.count, 0
+    else:
+        per_s, per_b = page_grid(paper, card, bleed).count, butted_grid(paper, card, bleed).count
+    if (per_b if layout in ("butted", "auto") else per_s) == 0:
+        from wizprint.errors import BuildError
+
+        where = f"half a {opts.paper} page for gutterfold" if layout == "gutterfold" else f"{opts.paper} paper"
+        raise BuildError(f"a {card[0]:g}x{card[1]:g} mm card with {bleed:g} mm bleed does not fit {where}")
+    edges: list[Hashable | None] | None = None
+    if layout == "auto" and fronts is not None:
+        with_backs = backs is not None and opts.duplex != "off"
+        seen: dict[int, str | None] = {}  # copies share their scene: each is looked at once
+
+        def edge(sc: Scene) -> str | None:
+            if id(sc) not in seen:
+                seen[id(sc)] = edge_colour(sc)
+            return seen[id(sc)]
+
+        edges = []
+        for k, sc in enumerate(fronts):
+            front = edge(sc)
+            back = edge(backs[k]) if with_backs and backs is not None else ""
+            edges.append(None if front is None or back is None else (front, back))
+    return plan_sheets(runs, per_b, per_s, layout, edges)
 
 
 def _boxes(c: Any, slots: list[Slot], bleed: float) -> None:
@@ -58,20 +257,28 @@ def _boxes(c: Any, slots: list[Slot], bleed: float) -> None:
     c.setBleedBox([(x1 - bleed) * MM, (y1 - bleed) * MM, (x2 + bleed) * MM, (y2 + bleed) * MM])
 
 
-def _marks(c: Any, slots: list[Slot], bleed: float) -> None:
+def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> None:
     c.saveState()
     c.setStrokeColor(MARK_COLOUR)
     c.setLineWidth(0.25)
-    for x1, y1, x2, y2 in crop_marks(slots, bleed):
+    for x1, y1, x2, y2 in crop_marks(slots, bleed, paper):
         c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
     c.restoreState()
 
 
-def _label(c: Any, text: str, x: float, y: float, align: str = "left") -> None:
+LABEL_SIZE = 6.5  # pt
+LABEL_BAND = 5.6  # mm the page label needs between the paper's edge and the nearest mark or bleed
+
+
+def _label(c: Any, text: str, x: float, y: float, align: str = "left", rotate: float = 0.0) -> None:
     face = family("text").face()
     c.saveState()
     c.setFillColor(LABEL_COLOUR)
-    c.setFont(face, 6.5)
+    c.setFont(face, LABEL_SIZE)
+    if rotate:
+        c.translate(x * MM, y * MM)
+        c.rotate(rotate)
+        x = y = 0.0
     if align == "right":
         c.drawRightString(x * MM, y * MM, text)
     elif align == "center":
@@ -81,31 +288,55 @@ def _label(c: Any, text: str, x: float, y: float, align: str = "left") -> None:
     c.restoreState()
 
 
+def _sheet_label(c: Any, text: str, slots: list[Slot], bleed: float, paper: tuple[float, float], marks: bool,
+                 back: bool) -> None:
+    """The page's label in the margin, clear of the cards, their bleed and the crop marks: along the foot (left
+    on a page of fronts, right on a page of backs) when the foot has room, else up the left (fronts) or right
+    (backs) side, turned a quarter (a butted block of 3 x 3 poker cards on Letter leaves 7.7 mm at the foot)."""
+    reach = bleed + (MARK_GAP + MARK_LEN if marks else 0.0)
+    foot = min(s.y for s in slots) - reach
+    if foot >= LABEL_BAND:
+        if back:
+            _label(c, text, paper[0] - 4, 3.0, align="right")
+        else:
+            _label(c, text, 4, 3.0)
+        return
+    side = (paper[0] - max(s.x + s.w for s in slots) if back else min(s.x for s in slots)) - reach
+    inset = min(4.0, side - 0.6)  # the baseline; the glyphs' tops point to the paper's edge
+    if back:  # down the right side, from the top of the block
+        _label(c, text, paper[0] - inset, max(s.y + s.h for s in slots), rotate=-90)
+    else:  # up the left side, from the foot of the block
+        _label(c, text, inset, min(s.y for s in slots), rotate=90)
+
+
 def _group(label: str) -> str:
     return f" ({label})" if label else ""
 
 
-def _runs(n: int, per: int, groups: Sequence[tuple[str, int]] | None) -> list[tuple[int, int, str]]:
-    """The cards of each sheet as (start, end, label): ``per`` at a time, each group of ``groups`` starting on a
-    sheet of its own."""
-    if groups is None:
-        groups = [("", n)]
-    if sum(k for _, k in groups) != n:
-        raise ValueError("the groups must hold every card once")
-    out: list[tuple[int, int, str]] = []
-    start = 0
-    for label, k in groups:
-        out.extend((i, min(i + per, start + k), label) for i in range(start, start + k, per))
-        start += k
-    return out
+def _place_all(c: Any, painter: PdfPainter, scenes: Sequence[Scene], slots: list[Slot], bleed: float,
+               butted: bool) -> None:
+    """Place each scene (bleed box) at its slot; on a butted sheet each is clipped to its cell (see cell_clip)."""
+    for sc, s in zip(scenes, slots):
+        if butted:
+            x0, y0, x1, y1 = cell_clip(s, slots, bleed)
+            c.saveState()
+            p = c.beginPath()
+            p.rect(x0 * MM, y0 * MM, (x1 - x0) * MM, (y1 - y0) * MM)
+            c.clipPath(p, stroke=0, fill=0)
+        painter.place(sc, (s.x - sc.bleed) * MM, (s.y - sc.bleed) * MM, s.rotate)
+        if butted:
+            c.restoreState()
 
 
 def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Scene], opts: PrintOptions,
-             groups: Sequence[tuple[str, int]] | None = None) -> DeckPdf:
+             groups: Sequence[tuple[str, int]] | None = None, guests: Sequence[tuple[str, int]] = ()) -> DeckPdf:
     """A deck as PDF bytes. ``fronts`` has one entry per physical card (design id, scene); equal scenes share
     one form. ``back`` is the deck's one back, or a list with each card's own back (sheets with a story on the
-    back, the Black and White sets of Wizards Cup). ``groups`` splits ``fronts`` into runs of (label, number of
-    cards) that each start on a new sheet, so that no sheet mixes two backs (its label is printed on the sheet)."""
+    back, the Black and White sets of Wizards Cup, a deck sharing its last sheet). ``groups`` splits the deck's
+    cards into runs of (label, number of cards) that each start on a new sheet, so that no sheet mixes two backs
+    (its label is printed on the sheet). ``guests`` are the cards of other decks at the end of ``fronts``, as
+    (label, number of cards): they follow the deck on its sheets (the caller checks with :func:`sheet_count` that
+    they fit the last one)."""
     backs = back if isinstance(back, list) else [back] * len(fronts)
     if len(backs) != len(fronts):
         raise ValueError("one back per front is needed")
@@ -117,24 +348,20 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
     card = (back.w, back.h)
     bleed = opts.bleed
     placed: list[PlacedPage] = []
-    if opts.layout == "gutterfold":
+    runs = _make_runs(len(fronts) - sum(k for _, k in guests), groups, guests)
+    plans = _plan(runs, card, opts, [sc for _, sc in fronts], backs)
+    per = 0
+    if opts.imposition == "gutterfold":
         fl = gutterfold(paper, card, bleed)
         per = fl.fronts.count
-        if per == 0:
-            from wizprint.errors import BuildError
-
-            raise BuildError(f"a {card[0]:g}x{card[1]:g} mm card with {bleed:g} mm bleed does not fit half a "
-                             f"{opts.paper} page for gutterfold")
-        runs = _runs(len(fronts), per, groups)
-        npages = len(runs)
-        for pno, (start, end, group) in enumerate(runs):
+        npages = len(plans)
+        for pno, plan in enumerate(plans):
+            start, end, group = plan.start, plan.end, plan.label
             chunk = fronts[start:end]
             fslots = list(fl.fronts.slots[:len(chunk)])
             bslots = list(fl.backs[:len(chunk)])
-            for (_cid, sc), s in zip(chunk, fslots):
-                painter.place(sc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
-            for bsc, s in zip(backs[start:end], bslots):
-                painter.place(bsc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
+            _place_all(c, painter, [sc for _, sc in chunk], fslots, bleed, False)
+            _place_all(c, painter, backs[start:end], bslots, bleed, False)
             c.saveState()
             c.setStrokeColor(HexColor("#888888"))
             c.setLineWidth(0.5)
@@ -143,7 +370,7 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             c.line(fx1 * MM, fy1 * MM, fx2 * MM, fy2 * MM)
             c.restoreState()
             if opts.marks:
-                _marks(c, fslots + bslots, bleed)
+                _marks(c, fslots + bslots, bleed, paper)
             _boxes(c, fslots + bslots, bleed)
             _label(c, f"{title} - page {pno + 1} of {npages}{_group(group)} - fold on the dashed line, glue, then cut",
                    4, 3.0)
@@ -151,37 +378,34 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
                                      tuple((s, "back", "back") for s in bslots)))
             c.showPage()
     else:
-        grid = page_grid(paper, card, bleed)
-        per = grid.count
-        if per == 0:
-            from wizprint.errors import BuildError
-
-            raise BuildError(f"a {card[0]:g}x{card[1]:g} mm card with {bleed:g} mm bleed does not fit on "
-                             f"{opts.paper} paper")
-        runs = _runs(len(fronts), per, groups)
-        nsheets = len(runs)
-        for sheet, (start, end, group) in enumerate(runs):
+        grids: dict[bool, Grid] = {False: page_grid(paper, card, bleed), True: butted_grid(paper, card, bleed)}
+        nsheets = len(plans)
+        for sheet, plan in enumerate(plans):
+            start, end, group = plan.start, plan.end, plan.label
+            grid = grids[plan.butted]
+            per = max(per, grid.count)
             chunk = fronts[start:end]
             fslots = list(grid.slots[:len(chunk)])
-            for (_cid, sc), s in zip(chunk, fslots):
-                painter.place(sc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
+            _place_all(c, painter, [sc for _, sc in chunk], fslots, bleed, plan.butted)
             if opts.marks:
-                _marks(c, fslots, bleed)
+                _marks(c, fslots, bleed, paper)
             _boxes(c, fslots, bleed)
-            _label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", 4, 3.0)
-            placed.append(PlacedPage("fronts", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots))))
+            _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", fslots, bleed, paper,
+                         opts.marks, back=False)
+            placed.append(PlacedPage("fronts", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots)),
+                                     plan.butted))
             c.showPage()
             if opts.duplex == "off":
                 continue
             bslots = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in fslots]
-            for bsc, s in zip(backs[start:end], bslots):
-                painter.place(bsc, (s.x - bleed) * MM, (s.y - bleed) * MM, s.rotate)
+            _place_all(c, painter, backs[start:end], bslots, bleed, plan.butted)
             if opts.marks:
-                _marks(c, bslots, bleed)
+                _marks(c, bslots, bleed, paper)
             _boxes(c, bslots, bleed)
-            _label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - backs ({opts.duplex}-edge duplex)",
-                   paper[0] - 4, 3.0, align="right")
-            placed.append(PlacedPage("backs", tuple((s, cid, "back") for (cid, _), s in zip(chunk, bslots))))
+            _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - backs ({opts.duplex}-edge "
+                         "duplex)", bslots, bleed, paper, opts.marks, back=True)
+            placed.append(PlacedPage("backs", tuple((s, cid, "back") for (cid, _), s in zip(chunk, bslots)),
+                                     plan.butted))
             c.showPage()
     c.save()
-    return DeckPdf(buf.getvalue(), len(placed), per, placed)
+    return DeckPdf(buf.getvalue(), len(placed), per, placed, len(plans), sum(p.butted for p in plans))

@@ -4,6 +4,15 @@ Page coordinates are millimetres from the page's lower-left corner (as in PDF). 
 *trim* box on the page; its bleed surrounds it. Pages are always portrait; cards are turned a quarter when that
 fits more of them.
 
+Two imposition styles:
+
+- *spaced*: every card has its own bleed all round, so neighbours sit ``2 * bleed`` apart (8 poker cards on A4
+  with 3 mm bleed, 6 on Letter);
+- *butted*: the cards of a sheet touch, sharing their cut lines, and the bleed runs only round the outside of the
+  block (9 poker cards on A4 and on Letter). Each card is clipped to its own cell: the trim on a side shared with
+  another card, trim plus bleed on an outer side. It suits sheets whose cards all have the same colour at the
+  edge, where a cut a little off the line shows the neighbour's edge, which is the card's own colour.
+
 Duplex: printed on both sides and flipped on the long edge, a point (x, y) of the front lies behind
 (W - x, y) of the back; flipped on the short edge, behind (x, H - y). Backs are placed at those mirror
 positions, shifted by the printer correction ``offset``.
@@ -19,6 +28,10 @@ MARK_GAP = 1.0  # mm between the bleed edge and a crop mark
 MARK_LEN = 4.0  # mm
 MIN_MARGIN = 8.0  # mm from the paper edge to the outermost bleed, leaving room for the marks
 FOLD_MARGIN = 6.0  # mm from the paper edge to the outermost bleed in gutterfold (marks only on three sides)
+# A butted block may come closer to the paper's edge: its outer bleed plus a crop mark of at least BUTT_MARK_MIN,
+# ending EDGE_CLEAR from the edge (3 rows of poker cards with 3 mm bleed on Letter leave 7.7 mm top and bottom).
+BUTT_MARK_MIN = 3.0  # mm, the shortest crop mark
+EDGE_CLEAR = 0.5  # mm between a crop mark's outer end and the paper's edge
 
 
 @dataclass(frozen=True)
@@ -43,6 +56,7 @@ class Grid:
     slots: tuple[Slot, ...]
     rotated: bool
     bleed: float
+    butted: bool = False  # the cards touch (shared cut lines), bleed only round the block
 
     @property
     def count(self) -> int:
@@ -89,6 +103,50 @@ def page_grid(paper: tuple[float, float], card: tuple[float, float], bleed: floa
               ) -> Grid:
     pw, ph = paper
     return grid_in(margin, margin, pw - 2 * margin, ph - 2 * margin, card[0], card[1], bleed)
+
+
+def butted_room(bleed: float) -> float:
+    """What a butted block needs between its trim and the paper's edge on every side: the outer bleed, the gap
+    and the shortest crop mark, and the clearance to the edge."""
+    return bleed + MARK_GAP + BUTT_MARK_MIN + EDGE_CLEAR
+
+
+def butted_grid(paper: tuple[float, float], card: tuple[float, float], bleed: float) -> Grid:
+    """The largest block of touching cards (upright or turned a quarter) that fits the paper with its outer bleed
+    and crop marks, centred on the page; slots in reading order (top row first, left to right)."""
+    pw, ph = paper
+    room = butted_room(bleed)
+    cols, rows, rot = fit(pw - 2 * room, ph - 2 * room, card[0], card[1], 0.0)
+    cw, ch = (card[1], card[0]) if rot else card
+    left, bottom = (pw - cols * cw) / 2, (ph - rows * ch) / 2
+    slots = tuple(Slot(left + col * cw, bottom + (rows - 1 - r) * ch, cw, ch, 90 if rot else 0)
+                  for r in range(rows) for col in range(cols))
+    return Grid(cols, rows, slots, rot, bleed, butted=True)
+
+
+def _touches(a: Slot, b: Slot, side: str) -> bool:
+    """Whether ``b`` lies against side ``side`` (left, right, bottom, top) of ``a``, sharing part of that edge."""
+    eps = 1e-6
+    if side in ("left", "right"):
+        edge = a.x if side == "left" else a.x + a.w
+        other = b.x + b.w if side == "left" else b.x
+        return abs(edge - other) < eps and min(a.y + a.h, b.y + b.h) - max(a.y, b.y) > eps
+    edge = a.y if side == "bottom" else a.y + a.h
+    other = b.y + b.h if side == "bottom" else b.y
+    return abs(edge - other) < eps and min(a.x + a.w, b.x + b.w) - max(a.x, b.x) > eps
+
+
+SEAM = 0.1  # mm a butted card paints past a shared cut line, so that no hairline of paper shows between two cards
+
+
+def cell_clip(s: Slot, slots: tuple[Slot, ...] | list[Slot], bleed: float, seam: float = SEAM
+              ) -> tuple[float, float, float, float]:
+    """The part of the page (x0, y0, x1, y1) a butted card may paint: its trim plus ``seam`` on every side it
+    shares with another card of ``slots`` (the card placed later covers the seam), its trim plus ``bleed`` on
+    every outer side."""
+    def out(side: str) -> float:
+        return seam if any(o is not s and _touches(s, o, side) for o in slots) else bleed
+    return (s.x - out("left"), s.y - out("bottom"), s.x + s.w + out("right"), s.y + s.h + out("top"))
 
 
 def mirror_slot(s: Slot, paper: tuple[float, float], duplex: str, offset: tuple[float, float] = (0.0, 0.0)
@@ -160,11 +218,18 @@ def _shift_grid(g: Grid, dx: float, dy: float) -> Grid:
                 g.bleed)
 
 
-def crop_marks(slots: tuple[Slot, ...] | list[Slot], bleed: float) -> list[tuple[float, float, float, float]]:
+def crop_marks(slots: tuple[Slot, ...] | list[Slot], bleed: float, paper: tuple[float, float] | None = None
+               ) -> list[tuple[float, float, float, float]]:
     """Crop mark lines (x1, y1, x2, y2) outside the cut area: each cut line is extended beyond the outer bleed of
-    the cards it bounds, never over a card or its bleed."""
+    the cards it bounds, never over a card or its bleed. With ``paper``, a mark is shortened where the paper's
+    edge is near, ending at least EDGE_CLEAR from it (a butted block of 3 x 3 poker cards on Letter)."""
     if not slots:
         return []
+    pw, ph = paper if paper is not None else (math.inf, math.inf)
+
+    def length(room: float) -> float:
+        return max(0.0, min(MARK_LEN, room - EDGE_CLEAR))
+
     xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
     ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
     out = []
@@ -172,12 +237,14 @@ def crop_marks(slots: tuple[Slot, ...] | list[Slot], bleed: float) -> list[tuple
         col = [s for s in slots if s.x - 1e-3 <= x <= s.x + s.w + 1e-3]
         top = max(s.y + s.h for s in col) + bleed
         bottom = min(s.y for s in col) - bleed
-        out.append((x, top + MARK_GAP, x, top + MARK_GAP + MARK_LEN))
-        out.append((x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LEN))
+        up, down = length(ph - top - MARK_GAP), length(bottom - MARK_GAP)
+        out.append((x, top + MARK_GAP, x, top + MARK_GAP + up))
+        out.append((x, bottom - MARK_GAP, x, bottom - MARK_GAP - down))
     for y in ys:
         row = [s for s in slots if s.y - 1e-3 <= y <= s.y + s.h + 1e-3]
         right = max(s.x + s.w for s in row) + bleed
         left = min(s.x for s in row) - bleed
-        out.append((right + MARK_GAP, y, right + MARK_GAP + MARK_LEN, y))
-        out.append((left - MARK_GAP, y, left - MARK_GAP - MARK_LEN, y))
-    return out
+        rgt, lft = length(pw - right - MARK_GAP), length(left - MARK_GAP)
+        out.append((right + MARK_GAP, y, right + MARK_GAP + rgt, y))
+        out.append((left - MARK_GAP, y, left - MARK_GAP - lft, y))
+    return [m for m in out if m[0] != m[2] or m[1] != m[3]]

@@ -14,7 +14,7 @@ from svgwrite.container import Group as SvgGroup
 from .fonts import families
 from .icons import CURRENT, load_icon
 from .scene import Ellipse, Group, IconPlace, Item, Poly, Rect, Scene, Text
-from .textlayout import icon_box
+from .textlayout import Run, icon_box
 from .units import PT
 
 
@@ -98,21 +98,7 @@ class SvgPainter:
                 el["fill"] = "none"
             parent.add(el)
         elif isinstance(it, Text):
-            for r in it.layout.runs:
-                if r.icon:
-                    ix, iy, isz = icon_box(r)
-                    self._use(parent, r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)
-                    continue
-                css, weight, style = self._faces.get(r.face, ("sans-serif", "normal", "normal"))
-                t = d.text(r.text, insert=(_n(it.x + r.x), _n(it.y + r.baseline)), fill=it.color)
-                t["font-family"] = f"{css}, serif" if css == "Vollkorn" else f"{css}, sans-serif"
-                t["font-size"] = _n(r.size * PT)
-                if weight != "normal":
-                    t["font-weight"] = weight
-                if style != "normal":
-                    t["font-style"] = style
-                t["xml:space"] = "preserve"
-                parent.add(t)
+            self._text(parent, it)
         elif isinstance(it, IconPlace):
             self._use(parent, it.name, it.x, it.y, it.size, it.color, it.game)
         elif isinstance(it, Group):
@@ -130,6 +116,83 @@ class SvgPainter:
             for ch in it.children:
                 self.item(g, ch)
             parent.add(g)
+
+    def _font(self, face: str) -> tuple[str, str, str]:
+        """(font-family list, weight, style) of a font face."""
+        css, weight, style = self._faces.get(face, ("sans-serif", "normal", "normal"))
+        family = f"{css}, serif" if css == "Vollkorn" else f"{css}, sans-serif"
+        return family, weight, style
+
+    def _text(self, parent: Any, it: Text) -> None:
+        """Each line of laid-out text as one ``<text>`` whose ``<tspan>`` runs carry bold and italic: the renderer
+        spaces the words itself with its own font metrics. Inline icons are placed where the layout put them, and
+        the run after an icon starts at the layout's position (its ``x``), so text never runs under an icon."""
+        lines: list[list[Run]] = []
+        for r in it.layout.runs:
+            if lines and lines[-1][0].baseline == r.baseline:
+                lines[-1].append(r)
+            else:
+                lines.append([r])
+        for line in lines:
+            for r in line:
+                if r.icon:
+                    ix, iy, isz = icon_box(r)
+                    self._use(parent, r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)
+            self._line(parent, it, line)
+
+    def _line(self, parent: Any, it: Text, line: list[Run]) -> None:
+        words = [r for r in line if not r.icon]
+        if not words:
+            return
+        d = self.dwg
+        align = it.layout.align if not any(r.icon for r in line) else "left"
+        base_family, _, _ = self._font(words[0].face)
+        base_size = words[0].size
+        if align == "center":
+            x, anchor = it.x + it.w / 2, "middle"
+        elif align == "right":
+            x, anchor = it.x + it.w, "end"
+        else:
+            x, anchor = it.x + words[0].x, ""
+        t = d.text("", insert=(_n(x), _n(it.y + words[0].baseline)), fill=it.color)
+        t["font-family"] = base_family
+        t["font-size"] = _n(base_size * PT)
+        if anchor:
+            t["text-anchor"] = anchor
+        t["xml:space"] = "preserve"
+        spans: list[tuple[str, str, float, float | None]] = []  # text, face, size, absolute x (after an icon)
+        prev: Run | None = None
+        for r in line:
+            if r.icon:
+                prev = r
+                continue
+            pin: float | None = None
+            text = r.text
+            if prev is not None and prev.icon:
+                pin = it.x + r.x
+            elif prev is not None and r.x - (prev.x + prev.w) > 1e-3:
+                text = " " + text
+            if spans and pin is None and spans[-1][1] == r.face and spans[-1][2] == r.size:
+                spans[-1] = (spans[-1][0] + text, r.face, r.size, spans[-1][3])
+            else:
+                spans.append((text, r.face, r.size, pin))
+            prev = r
+        for text, face, size, pin in spans:
+            family, weight, style = self._font(face)
+            attrs: dict[str, Any] = {}
+            if pin is not None:
+                attrs["x"] = [_n(pin)]
+            span = d.tspan(text, **attrs)
+            if family != base_family:
+                span["font-family"] = family
+            if size != base_size:
+                span["font-size"] = _n(size * PT)
+            if weight != "normal":
+                span["font-weight"] = weight
+            if style != "normal":
+                span["font-style"] = style
+            t.add(span)
+        parent.add(t)
 
     def _use(self, parent: Any, name: str, x: float, y: float, size: float, col: str, game: str | None) -> None:
         sid = self.symbol(name, game)

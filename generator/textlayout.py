@@ -1,4 +1,5 @@
-"""Lay out rich text in a box: greedy line breaking, inline icons, shrink to fit.
+"""Lay out rich text in a box: greedy line breaking (never between a word and an inline icon next to it), inline
+icons, shrink to fit.
 
 Sizes are in points, positions in millimetres relative to the top-left of the box. A text that does not fit at
 ``min_size`` raises :class:`~wizprint.errors.FitError`; the caller adds which card it was.
@@ -45,12 +46,20 @@ class TextLayout:
     height: float = 0.0  # mm, of the laid-out text
     lines: int = 0
     family: str = "text"
+    align: str = "left"  # how the lines sit in the box: left, center or right
 
 
 @dataclass(frozen=True)
 class _Word:
     frags: tuple[Frag, ...]
     w1: float  # width at size 1, in points
+    glue: bool = False  # the space after this word does not break (a word and its inline icon stay on one line)
+    icon: bool = False  # the word is an inline icon (with punctuation only)
+
+
+def _icon_word(frags: list[Frag]) -> bool:
+    """A word that is an inline icon, alone or with punctuation only (``:life:``, ``(:willpower:``, ``:d6:.``)."""
+    return any(f.icon for f in frags) and not any(ch.isalnum() for f in frags for ch in f.text)
 
 
 def _frag_w1(f: Frag, fam: Family) -> float:
@@ -64,8 +73,47 @@ def _prepare(markup: str, fam_name: str) -> tuple[tuple[_Word, ...], ...]:
     fam = family(fam_name)
     out = []
     for para in paragraphs(markup):
-        out.append(tuple(_Word(tuple(w), sum(_frag_w1(f, fam) for f in w)) for w in para))
+        icons = [_icon_word(w) for w in para]
+        out.append(tuple(_Word(tuple(w), sum(_frag_w1(f, fam) for f in w),
+                               glue=i + 1 < len(para) and (icons[i] or icons[i + 1]), icon=icons[i])
+                         for i, w in enumerate(para)))
     return tuple(out)
+
+
+def _units(para: tuple[_Word, ...], width_pt: float, size: float, space: float) -> list[list[_Word]]:
+    """The words of a paragraph in unbreakable units: a word and the inline icons glued to it either side. A unit
+    too wide for a line keeps each icon with the word after it only; a part still too wide falls apart into its
+    words (which then break as usual)."""
+    units: list[list[_Word]] = []
+    cur: list[_Word] = []
+    for w in para:
+        cur.append(w)
+        if not w.glue:
+            units.append(cur)
+            cur = []
+    if cur:
+        units.append(cur)
+
+    def fits(u: list[_Word]) -> bool:
+        return len(u) < 2 or sum(w.w1 for w in u) * size + space * (len(u) - 1) <= width_pt + 1e-6
+
+    out: list[list[_Word]] = []
+    for u in units:
+        if fits(u):
+            out.append(u)
+            continue
+        # too wide for one line: an icon keeps only the word after it ("wardens" | "(:cunning: Cunning 9)")
+        parts: list[list[_Word]] = [[]]
+        for w in u:
+            if parts[-1] and w.icon:
+                parts.append([])
+            parts[-1].append(w)
+        for part in parts:
+            if fits(part):
+                out.append(part)
+            else:
+                out.extend([w] for w in part)
+    return out
 
 
 def _break(paras: tuple[tuple[_Word, ...], ...], width_pt: float, size: float, space1: float
@@ -76,16 +124,16 @@ def _break(paras: tuple[tuple[_Word, ...], ...], width_pt: float, size: float, s
     for para in paras:
         lines: list[list[_Word]] = [[]]
         cur = 0.0
-        for w in para:
-            ww = w.w1 * size
+        for unit in _units(para, width_pt, size, space):
+            ww = sum(w.w1 for w in unit) * size + space * (len(unit) - 1)
             if ww > width_pt + 1e-6:
                 return None
             if lines[-1] and cur + space + ww > width_pt + 1e-6:
-                lines.append([w])
+                lines.append(list(unit))
                 cur = ww
             else:
                 cur += (space if lines[-1] else 0.0) + ww
-                lines[-1].append(w)
+                lines[-1].extend(unit)
         out.append(lines)
     return out
 
@@ -208,7 +256,7 @@ def _place(broken: list[list[list[_Word]]], fam: Family, s: float, asc: float, d
                                         italic=f.italic, w=fw * PT))
                         x += fw
     runs = _merge(runs)
-    return TextLayout(size=s, runs=runs, height=total * PT, lines=nlines, family=family_name)
+    return TextLayout(size=s, runs=runs, height=total * PT, lines=nlines, family=family_name, align=align)
 
 
 def _merge(runs: list[Run]) -> list[Run]:

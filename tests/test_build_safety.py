@@ -87,14 +87,14 @@ def test_sigkill_at_any_moment_leaves_the_old_build_or_the_new_one(tmp_path: Pat
     """A real ``wizprint build`` killed with SIGKILL at seeded random moments over an older build: after each
     kill the folder's manifest lists exactly the files present with their sha256. Every round builds with another
     bleed than the build it replaces, so a folder half old and half new could not pass."""
-    out = tmp_path / "X"
+    out = tmp_path / "wizard-cards"  # -o names the parent of the game folders
     build_game("wizard-cards", out, BuildOptions(print=PrintOptions(paper="letter")))
     before = assert_consistent(out)
     rnd = random.Random(20240611)
     states = []
     start = time.monotonic()
     for i in range(10):
-        code = _kill_at_random(out, ["build", "wizard-cards", "-o", str(out), "-q", "--bleed", str(0.5 * (i + 1))],
+        code = _kill_at_random(out, ["build", "wizard-cards", "-o", str(tmp_path), "-q", "--bleed", str(0.5 * (i + 1))],
                                rnd, signal.SIGKILL, wait_for_stage=i % 5 != 4)
         left = siblings(out)  # a temporary folder left behind: killed while writing or swapping
         now = assert_consistent(out)
@@ -103,7 +103,7 @@ def test_sigkill_at_any_moment_leaves_the_old_build_or_the_new_one(tmp_path: Pat
     elapsed = time.monotonic() - start
     assert any(s.endswith("+tmp") for s in states), states  # some kills did land in the writing and the swap
     # a later build removes the temporary folders that the killed ones left
-    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(out), "-q"), capture_output=True,
+    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(tmp_path), "-q"), capture_output=True,
                          text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert_consistent(out)
@@ -112,11 +112,11 @@ def test_sigkill_at_any_moment_leaves_the_old_build_or_the_new_one(tmp_path: Pat
 
 
 def test_sigint_leaves_no_temporary_file_or_folder(tmp_path: Path) -> None:
-    out = tmp_path / "X"
+    out = tmp_path / "wizard-cards"
     build_game("wizard-cards", out, BuildOptions(print=PrintOptions(paper="letter")))
     rnd = random.Random(7)
     for i in range(6):
-        code = _kill_at_random(out, ["build", "wizard-cards", "-o", str(out), "-q", "--bleed", str(1 + i * 0.25)],
+        code = _kill_at_random(out, ["build", "wizard-cards", "-o", str(tmp_path), "-q", "--bleed", str(1 + i * 0.25)],
                                rnd, signal.SIGINT, wait_for_stage=i % 2 == 0)
         assert code in (0, 130, -signal.SIGINT), code
         assert siblings(out) == []
@@ -125,13 +125,14 @@ def test_sigint_leaves_no_temporary_file_or_folder(tmp_path: Path) -> None:
 
 def test_a_failed_build_leaves_the_old_build_untouched(tmp_path: Path,
                                                        game_copy: Callable[[str], Path]) -> None:
-    out = tmp_path / "out"
+    out = tmp_path / "builds" / "covenant"
     build_game("covenant", out, FAST)
     old = {n: (out / n).read_bytes() for n in files_under(out)}
     g = game_copy("covenant")
     p = g / "spells.toml"
     p.write_text(p.read_text().replace('name = "Charm"', 'name = "Charm of the Nineteen Whispering Serpent Queens"'))
-    res = subprocess.run(wizprint_cmd("build", str(g), "-o", str(out)), capture_output=True, text=True, timeout=300)
+    res = subprocess.run(wizprint_cmd("build", str(g), "-o", str(out.parent)), capture_output=True, text=True,
+                         timeout=300)
     assert res.returncode == 1 and "does not fit" in res.stderr
     assert {n: (out / n).read_bytes() for n in files_under(out)} == old
     assert siblings(out) == []
@@ -189,11 +190,11 @@ def test_the_exchange_is_atomic_on_linux(tmp_path: Path) -> None:
     (lambda d: (d / "manifest.json").mkdir(), "it has no manifest.json"),
 ])
 def test_a_folder_that_is_not_a_build_is_refused(tmp_path: Path, setup: object, words: str) -> None:
-    out = tmp_path / "mine"
+    out = tmp_path / "wizard-cards"
     out.mkdir()
     setup(out)  # type: ignore[operator]
     before = {n: (out / n).read_bytes() for n in files_under(out)}
-    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(out), "-q"), capture_output=True,
+    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(tmp_path), "-q"), capture_output=True,
                          text=True, timeout=120)
     assert res.returncode == 1 and "Traceback" not in res.stderr
     lines = res.stderr.strip().splitlines()
@@ -203,14 +204,14 @@ def test_a_folder_that_is_not_a_build_is_refused(tmp_path: Path, setup: object, 
 
 
 def test_the_users_own_files_in_an_earlier_build_are_kept(tmp_path: Path) -> None:
-    out = tmp_path / "X"
+    out = tmp_path / "wizard-cards"
     build_game("wizard-cards", out, FAST)
     (out / "notes.txt").write_text("print on thick paper")
     (out / "mine" / "empty").mkdir(parents=True)
     (out / "mine" / "todo.md").write_text("cut")
     (out / "link").symlink_to(out / "notes.txt")
     (out / ".cards-spells.pdf.abcd1234.tmp").write_text("left by an old wizprint")  # not the user's
-    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(out), "-q", "--no-svg", "--no-png",
+    res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-svg", "--no-png",
                                       "--paper", "letter"), capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     lines = res.stderr.strip().splitlines()

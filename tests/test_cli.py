@@ -42,7 +42,7 @@ def test_games_lists_counts() -> None:
     (["build", "covenant", "--duplex", "sideways"], "--duplex must be long, short or off"),
     (["build", "covenant", "--bleed", "9"], "--bleed must be between 0 and 6"),
     (["build", "covenant", "--back-offset", "1;2"], "--back-offset takes X,Y"),
-    (["build", "covenant", "--layout", "booklet"], "--layout must be duplex or gutterfold"),
+    (["build", "covenant", "--layout", "booklet"], "--layout must be auto, butted, spaced or gutterfold"),
     (["build", "nosuchgame"], "unknown game 'nosuchgame'"),
 ])
 def test_bad_options_give_one_clear_line(args: list[str], words: str, tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_calibration_sheet(tmp_path: Path) -> None:
 
     res = run("build", "calibrate", "--paper", "letter", "--duplex", "short", "-o", str(tmp_path))
     assert res.returncode == 0, res.stderr
-    with pikepdf.open(tmp_path / "calibration-letter-short.pdf") as pdf:
+    with pikepdf.open(tmp_path / "calibrate" / "calibration-letter-short.pdf") as pdf:  # -o: the parent folder
         assert len(pdf.pages) == 2
         assert [float(v) for v in pdf.pages[0].MediaBox] == [0, 0, 612, 792]
 

@@ -73,7 +73,8 @@ def test_cli_export_to_stdout_and_file_and_deck(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "wizprint", "export", "csv", "wizard-cards", "--deck", "reference"],
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0
-    assert [r["id"] for r in csv.DictReader(io.StringIO(res.stdout))] == ["REF1", "REF2"]
+    assert res.stdout.startswith("\ufeff")  # the CSV carries its byte-order mark (read as utf-8-sig)
+    assert [r["id"] for r in csv.DictReader(io.StringIO(res.stdout.removeprefix("\ufeff")))] == ["REF1", "REF2"]
     f = tmp_path / "wc.csv"
     res = subprocess.run([sys.executable, "-m", "wizprint", "export", "csv", "wizard-cards", "-o", str(f)],
                          capture_output=True, text=True, timeout=60)

@@ -32,7 +32,8 @@ from wizprint.generator.csvio import (
 
 @pytest.fixture(scope="module")
 def covenant_csv() -> str:
-    return export_csv(load_game("covenant"))
+    # the CSV's text without its byte-order mark: these tests encode it in other ways (the BOM: test_print_polish)
+    return export_csv(load_game("covenant"), bom=False)
 
 
 def rows_of(text: str) -> list[list[str]]:

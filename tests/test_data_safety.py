@@ -210,7 +210,10 @@ def test_sheets_are_checked_and_laid_out_by_validate(folder: Folder, content: st
     ("components-layout.toml", 'icon = "charge"', 'icon = "../../../x"', r"tokens\[2\]\.icon: an icon name is"),
     ("components-layout.toml", "diameter = 16", "diameter = inf", r"tokens\[2\]\.diameter: must be a finite"),
     ("components-layout.toml", "numbers = [1, 12]", "numbers = [1, 1000000000]", r"numbers\[2\]: must be at most"),
-    ("components-layout.toml", "slots = 13", "slots = 12", r"labels has 13 items, slots is 12"),
+    # Relic's boards have no level track of their own (the sheet's is the one): a track added is checked too
+    ("components-layout.toml", "slot = [5, 8, 180, 125]", 'track = { box = [6, 6, 178, 16], slots = 12, labels = '
+     '["Start", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"] }\nslot = [5, 8, 180, 125]',
+     r"labels has 13 items, slots is 12"),
 ])
 def test_board_and_components_are_checked(folder: Folder, file: str, old: str, new: str, words: str) -> None:
     g = folder("relic")

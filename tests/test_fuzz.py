@@ -150,7 +150,10 @@ def test_mutated_game_folders_validate_or_fail_cleanly(data: st.DataObject) -> N
         if r.exit_code == 0:  # what validates must build
             out = box / "out"
             r = invoke("build", str(g), "-o", str(out), "--no-svg", "--no-png", "-q")
-            assert_clean_output(out)
+            assert_clean_output(out)  # -o names the parent of the game's folder
+            for sub in (out.iterdir() if out.is_dir() else ()):
+                if sub.is_dir():
+                    assert_clean_output(sub)
             before |= {str(p.relative_to(box)) for p in box.rglob("*") if p.is_relative_to(out)} | {"out"}
         assert not (box / "PWNED").exists(), "a template ran a shell command"
         assert files_under(box) <= before, f"written outside the output: {files_under(box) - before}"

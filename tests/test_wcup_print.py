@@ -404,7 +404,7 @@ def test_build_makes_every_component(wcup) -> None:  # type: ignore[no-untyped-d
 
 def test_csv_lists_every_design_with_its_copies_and_imports_back(tmp_path: Path) -> None:
     text = export_csv(GAME)
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))  # the byte-order mark, as utf-8-sig reads
     assert len(rows) == 19 and sum(int(r["copies"]) for r in rows) == 38
     assert Counter(r["type"] for r in rows) == {"wizard": 18, "aid": 1}
     c13 = next(r for r in rows if r["id"] == "C13")
