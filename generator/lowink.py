@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from .pdf import colour as pdf_colour
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 
 FLOOD_AREA = 150.0  # mm²: a filled shape larger than this is a flood (a poker card is 5,544 mm²; a pip ~20)
@@ -23,19 +24,13 @@ LIGHT = 0.6  # relative luminance above which a colour counts as light
 INK = "#1a1a1a"  # dark text where nothing darker is known
 
 
-def rgb(colour: str | None) -> tuple[float, float, float] | None:
-    """``#rgb`` or ``#rrggbb`` as three channels 0..1; None for anything else (left alone)."""
-    if not colour or not colour.startswith("#"):
+def rgb(c: str | None) -> tuple[float, float, float] | None:
+    """A scene colour ('#rrggbb' or a named colour, read as the PDF back end reads it) as three channels 0..1;
+    None for no paint."""
+    if not c or c == "none":
         return None
-    h = colour[1:]
-    if len(h) == 3:
-        h = "".join(ch * 2 for ch in h)
-    if len(h) != 6:
-        return None
-    try:
-        return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255)
-    except ValueError:
-        return None
+    col = pdf_colour(c)
+    return (col.red, col.green, col.blue)
 
 
 def _hex(c: tuple[float, float, float]) -> str:
@@ -51,7 +46,7 @@ def luminance(c: tuple[float, float, float]) -> float:
 
 
 def tint(colour: str) -> str:
-    """The colour mixed with :data:`TINT` parts of white (unchanged if it is not a hex colour)."""
+    """The colour mixed with :data:`TINT` parts of white."""
     c = rgb(colour)
     return colour if c is None else _hex(tuple(v + (1 - v) * TINT for v in c))  # type: ignore[arg-type]
 

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from wizprint.generator.ink import ink
 from wizprint.generator.lowink import FLOOD_AREA, is_light, low_ink, luminance, rgb, tint
 from wizprint.generator.scene import Ellipse, Group, IconPlace, Paint, Rect, Scene, Text
 from wizprint.generator.textlayout import TextLayout
@@ -48,28 +49,12 @@ def test_groups_are_mapped_to_the_scene_and_dark_lettering_is_never_changed() ->
     assert low_ink(Scene(63, 88, 0, None, [small])).items == [small]
 
 
-def _ink(folder: Path) -> float:
-    """Mean darkness summed over every printed page (pypdfium2 at 20 dpi, greyscale)."""
-    import pypdfium2 as pdfium
-
-    total = 0.0
-    for pdf in sorted(folder.glob("*.pdf")):
-        doc = pdfium.PdfDocument(str(pdf))
-        try:
-            for i in range(len(doc)):
-                data = doc[i].render(scale=20 / 72, grayscale=True).to_pil().convert("L").tobytes()
-                total += 1 - sum(data) / (255 * len(data))
-        finally:
-            doc.close()
-    return total
-
-
 def test_a_low_ink_build_of_relic_uses_at_most_40_percent_of_the_ink(tmp_path: Path) -> None:
     for name, extra in (("full", []), ("low", ["--low-ink"])):
         r = subprocess.run([sys.executable, "-m", "wizprint", "build", "relic", "-o", str(tmp_path / name), "-q",
                             "--no-svg", "--no-png", *extra], capture_output=True, text=True, timeout=600)
         assert r.returncode == 0, r.stderr
-    full, low = _ink(tmp_path / "full" / "relic"), _ink(tmp_path / "low" / "relic")
+    full, low = ink(tmp_path / "full" / "relic", 20)[0], ink(tmp_path / "low" / "relic", 20)[0]
     assert full > 10  # the full build is ink-heavy: the comparison means something
     assert low <= 0.4 * full, (low, full)
     # the same pages: nothing dropped
