@@ -91,6 +91,13 @@ def card_value(c: Card) -> float:
 class WRAutomaton(Automaton[WRView]):
     name = "automaton"
     View = WRView
+    typical = TYPICAL_TOTAL  # a rival's total in a two-player battle
+    per_rival = 0.9  # what each further rival adds to the total to beat
+    spread = 1.4  # how far (in power) a total is from a sure win or loss
+    stake = 10.0  # a battle won, in power; ``high_stake`` when a seat is one wizard from winning
+    high_stake = 16.0
+    spend = 0.28  # the cost of spending a card, per point of its value
+    spoils_relic = 3.0  # the least value of a relic worth taking as spoils instead of a draw
 
     def __init__(self) -> None:
         super().__init__()
@@ -139,12 +146,10 @@ class WRAutomaton(Automaton[WRView]):
         halls = view.halls()
         need = view.hall_to_win()
         rivals = view.rivals()
-        stake = 10.0
-        if halls[view.seat] == need - 1:
-            stake = 16.0
-        if any(halls[x] == need - 1 for x in rivals):
-            stake = 16.0
-        target = TYPICAL_TOTAL + 0.9 * (len(rivals) - 1)
+        stake = self.stake
+        if halls[view.seat] == need - 1 or any(halls[x] == need - 1 for x in rivals):
+            stake = self.high_stake
+        target = self.typical + self.per_rival * (len(rivals) - 1)
         shrine = view.shrine()
         wizards: dict[str, tuple[float, float]] = {}  # card -> (estimate, value spent)
         relics: dict[str, tuple[float, float]] = {}
@@ -159,8 +164,8 @@ class WRAutomaton(Automaton[WRView]):
         best: tuple[float, Action] | None = None
         for a in legal:
             (we, ws), (re_, rs) = wizards[a.a], relics[a.b]
-            p = 1.0 / (1.0 + math.exp(-(we + re_ - target) / 1.4))
-            score = p * stake - 0.28 * (ws + rs) + self.rng.below(100) * 1e-4
+            p = 1.0 / (1.0 + math.exp(-(we + re_ - target) / self.spread))
+            score = p * stake - self.spend * (ws + rs) + self.rng.below(100) * 1e-4
             if best is None or score > best[0]:
                 best = (score, a)
         assert best is not None
@@ -197,7 +202,7 @@ class WRAutomaton(Automaton[WRView]):
             relics = [a for a in legal if a.kind == "take"]
             if relics:
                 best = max(relics, key=lambda a: (value_of(a), a.a))
-                if value_of(best) >= 3.0:
+                if value_of(best) >= self.spoils_relic:
                     return best
             return next(a for a in legal if a.kind == "draw")
         return legal[0]
