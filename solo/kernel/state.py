@@ -23,6 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import field
+from itertools import islice
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapError, quote
@@ -91,6 +92,11 @@ class State(Declared, ABC, Generic[D]):
     result: Outcome | None = None
     stats: Stats | None = transient()
     _legal: list[Action] | None = transient()
+    # the legal actions a game found while working out who decides next (``apply`` makes them the cache): a game
+    # that lists them anyway to see whether a decision is needed sets this as its ``_apply`` ends, and only then
+    next_legal: list[Action] | None = transient()
+    # determinize's log lines by seat, kept while the log only grows: seat -> (the log, lines read, lines kept)
+    _seen: dict[int, tuple[list[LogEntry], int, list[LogEntry]]] | None = transient()
 
     # checked when a saved game is loaded: int fields (or lists of ints) that name seats (-1, no seat, only once the
     # game is over), list fields with one entry per seat, and the sides of the dice a scenario may script
@@ -108,7 +114,8 @@ class State(Declared, ABC, Generic[D]):
         """The seat to decide next, or -1 when the game is over."""
 
     def legal_actions(self) -> list[Action]:
-        """The actions the current player may take (cached until the next ``apply``)."""
+        """The actions the current player may take (cached until the next ``apply``; a game that listed them while
+        working out who decides next hands them over in ``next_legal``)."""
         if self._legal is None:
             self._legal = [] if self.result is not None else self._legal_actions()
         return self._legal
@@ -125,9 +132,9 @@ class State(Declared, ABC, Generic[D]):
         self.steps += 1
         if self.steps > self.step_cap:
             raise StepCapError(f"{self.data.id}: the game passed its step cap of {self.step_cap} steps")
-        self._legal = None
+        self._legal = self.next_legal = None
         self._apply(action)
-        self._legal = None
+        self._legal, self.next_legal = self.next_legal, None
 
     def apply_key(self, key: str) -> Action:
         """Apply the legal action whose key is ``key`` (scenario files, the terminal)."""
@@ -359,10 +366,27 @@ class State(Declared, ABC, Generic[D]):
         generator is reseeded from ``rng``. The result depends only on ``observation(seat)`` and ``rng``."""
         s = self.clone()
         self._resample(s, seat, rng)
-        s.log = [e for e in self.log if e.seats is None or seat in e.seats]
+        s.log = list(self._seen_by(seat))
         s.chance = Chance()
         s.rng = Rng(rng.next64())
         return s
+
+    def _seen_by(self, seat: int) -> list[LogEntry]:
+        """The log lines ``seat`` may read (a search determinizes the same state many times: the lines already
+        sorted are kept, and only those added since are read; a log is only ever added to). The caller must not
+        change the list."""
+        log = self.log
+        memo = self._seen
+        if memo is None:
+            memo = self._seen = {}
+        got = memo.get(seat)
+        if got is not None and got[0] is log and got[1] <= len(log):
+            start, seen = got[1], got[2]
+        else:
+            start, seen = 0, []
+        seen.extend([e for e in islice(log, start, None) if e.seats is None or seat in e.seats])
+        memo[seat] = (log, len(log), seen)
+        return seen
 
     @abstractmethod
     def _resample(self, into: Self, seat: int, rng: Rng) -> None:
@@ -381,7 +405,7 @@ class State(Declared, ABC, Generic[D]):
             return v
         if ch.strict:
             raise EngineError("a die was rolled that the scenario does not script (strict mode)")
-        return self.rng.randint(1, sides)
+        return 1 + self.rng.below(sides)  # randint(1, sides)
 
     def pick(self, options: Sequence[str], what: str) -> str:
         """A random choice among ``options`` (sorted first, so it does not depend on their order): the next scripted

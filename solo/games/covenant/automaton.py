@@ -82,7 +82,7 @@ class CovenantView(SeatView[CovenantState]):
         """Abilities a resource gave the wizard for this turn."""
         return self._state().granted.get(wizard, ())
 
-    def abilities(self, wizard: str) -> set[str]:
+    def abilities(self, wizard: str) -> frozenset[str]:
         return self._state().abilities(wizard)
 
     def vp(self, seat: int) -> int:

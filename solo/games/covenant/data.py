@@ -22,6 +22,7 @@ HAND = 7
 HAND_LIMIT = 8
 WIN_VP = 25
 ROUND_LIMIT = 200  # project ruling: a game still running after this many rounds ends on points
+ABILITY_SETS = 50_000  # wizards' ability sets kept with the data (cleared when full)
 
 # the words a card resolves when it is played (ACTIVE) or answers a window (RESPONSE)
 ACTIVE_WORDS = frozenset({"draw", "search", "skip_turn", "destroy", "steal", "slay", "look_hand", "look_deck",
@@ -70,11 +71,14 @@ class Info:
     danger: int
     duel: bool
     castable: bool  # a spell or event that is played on its own in the Event phase (it has an active word)
+    active: CardEffect | None = None  # the first of ``resolve`` with an active word (``first_active``)
 
     @property
     def first_active(self) -> CardEffect:
         """The effect that names what the card is cast for (its target)."""
-        return next(e for e in self.resolve if e.word in ACTIVE_WORDS)
+        if self.active is not None:
+            return self.active
+        return next(e for e in self.resolve if e.word in ACTIVE_WORDS)  # none: raises, as it always did
 
 
 @dataclass
@@ -237,7 +241,8 @@ def compile_card(instance: str, card: Record) -> Info:
                 tuple(t.grants), tuple(t.grant_one), t.duel_bonus, t.quest_bonus, tuple(t.quest_bonus_on),
                 t.quest_level, t.attach, t.guard, t.extra_research, t.on_enter, t.on_complete, tuple(t.resolve),
                 frozenset(t.negate), t.reroll, t.prevent_slay, t.roll_bonus, t.roll_kind, t.danger, t.duel,
-                any(e.word in ACTIVE_WORDS for e in t.resolve))
+                any(e.word in ACTIVE_WORDS for e in t.resolve),
+                next((e for e in t.resolve if e.word in ACTIVE_WORDS), None))
 
 
 class CovenantData(RulesData):
@@ -251,6 +256,8 @@ class CovenantData(RulesData):
             iid = card.id if card.copies == 1 else f"{card.id}#{n}"
             self.cards[iid] = compile_card(iid, card)
         self.quest_odds: dict[tuple[Any, ...], tuple[float, float]] = {}
+        # a wizard's abilities by (wizard, what is attached to it, what was granted it this turn)
+        self.abilities: dict[tuple[str, tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
         self.records = {r.id: r for r in game.cards()}  # by design id: the printed cards (their rules text)
         self.labels = {c: f"{c} {info.name}" for c, info in self.cards.items()}  # ``W10 Mentalist``, for the log
 

@@ -58,6 +58,9 @@ def summon_slot(s: CovenantState, seat: int, typ: str) -> SummonSlot | None:
     return None if SummonSlot.BASE in s.summons else SummonSlot.BASE
 
 
+END = Action("end")  # a move is a value: the same one serves every list
+
+
 def phase_actions(s: CovenantState) -> list[Action]:
     p = s.turn_player
     c = s.data.cards
@@ -80,10 +83,14 @@ def phase_actions(s: CovenantState) -> list[Action]:
                 continue
             else:
                 out.append(Action(kind, x))
-        for w in s.wizards[p]:
+        wizards = s.wizards[p]
+        abilities = [s.abilities(w) for w in wizards]
+        stealable: bool | None = None  # a rival has an item (worked out when a wizard has stealth)
+        for w, ab in zip(wizards, abilities, strict=True):
             if w in s.acted:
                 continue
-            ab = s.abilities(w)
+            if ab.isdisjoint(ACTION_ABILITIES):
+                continue
             for a in ACTION_ABILITIES:
                 if a not in ab:
                     continue
@@ -92,7 +99,9 @@ def phase_actions(s: CovenantState) -> list[Action]:
                         out.append(Action("act", w, "scry:deck"))
                     out.extend(Action("act", w, f"scry:{r}") for r in s.rivals(p) if s.hands[r])
                 elif a == "stealth":
-                    if any(s.items_of(r) for r in s.rivals(p)):
+                    if stealable is None:
+                        stealable = any(s.items_of(r) for r in s.rivals(p))
+                    if stealable:
                         out.append(Action("act", w, a))
                 else:
                     out.append(Action("act", w, a))
@@ -100,8 +109,8 @@ def phase_actions(s: CovenantState) -> list[Action]:
             g = c[r].grant_one
             if not g or r in s.grants_used:
                 continue
-            for w in s.wizards[p]:
-                if not set(g) <= s.abilities(w):
+            for w, ab in zip(wizards, abilities, strict=True):
+                if not ab.issuperset(g):
                     out.append(Action("grant", r, w))
     elif phase is Phase.DUEL:
         if s.wizards[p] and any(c[x].duel for x in hand):
@@ -109,10 +118,14 @@ def phase_actions(s: CovenantState) -> list[Action]:
             for w in s.wizards[p]:
                 out.extend(Action("duel", w, str(r)) for r in foes)
     elif phase is Phase.SUMMON:
+        slots: dict[str, SummonSlot | None] = {}  # by card type: the same for every card of a type
         for x in one_per_design(hand):
             info = c[x]
             t = info.type
-            if t not in ("wizard", "item", "follower", "resource") or not summon_slot(s, p, t):
+            if t not in ("wizard", "item", "follower", "resource"):
+                continue
+            slot = slots[t] if t in slots else slots.setdefault(t, summon_slot(s, p, t))
+            if not slot:
                 continue
             if t == "item" or (t == "follower" and info.attach):
                 out.extend(Action("attach", x, w) for w in s.wizards[p])
@@ -120,7 +133,7 @@ def phase_actions(s: CovenantState) -> list[Action]:
                 out.append(Action("summon", x))
     elif phase is Phase.ADVENTURE and any(w not in s.acted and w not in s.duelled for w in s.wizards[p]):
         out.extend(Action("quest", x) for x in one_per_design(hand) if c[x].type == "quest")
-    out.append(Action("end"))
+    out.append(END)
     return out
 
 

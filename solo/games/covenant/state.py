@@ -18,14 +18,29 @@ from typing import Any
 
 from wizprint.cards.markup import dice
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Checks, Declared, Outcome, Rng, State, declare, value, zone, zone_map
+from wizprint.solo.kernel import (
+    Action,
+    Checks,
+    Declared,
+    Outcome,
+    Rng,
+    State,
+    declare,
+    transient,
+    value,
+    zone,
+    zone_map,
+)
 
 from .check import check_state
-from .data import HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
+from .data import ABILITY_SETS, HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
 from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
 from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
 from .texts import cards, listed
 from .view import Words, describe, heading, question, under_way
+
+# the other seats from each seat's left, by the number of players (``rivals``)
+_RIVALS = {n: tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(2, 9)}
 
 
 class Place(enum.StrEnum):
@@ -72,6 +87,8 @@ class CovenantState(State[CovenantData]):
     acted: list[str] = field(default_factory=list)  # wizards that used their action this turn
     duelled: list[str] = field(default_factory=list)
     granted: dict[str, tuple[str, ...]] = field(default_factory=dict)  # wizard -> abilities granted this turn
+    # each wizard's abilities and what they came from (``abilities``; never saved, empty in a clone)
+    ability_memo: dict[str, tuple[list[str] | None, tuple[str, ...], frozenset[str]]] | None = transient()
     grants_used: list[str] = field(default_factory=list)  # resources whose grant_one was used this turn
     summons: list[SummonSlot] = field(default_factory=list)  # summon slots used this turn
     skips: list[int] = field(default_factory=list)  # turns each seat must miss
@@ -116,7 +133,8 @@ class CovenantState(State[CovenantData]):
     def rivals(self, seat: int) -> list[int]:
         """The other seats, from ``seat``'s left (clockwise)."""
         n = self.players
-        return [(seat + i) % n for i in range(1, n)]
+        known = _RIVALS.get(n)
+        return list(known[seat]) if known is not None and 0 <= seat < n else [(seat + i) % n for i in range(1, n)]
 
     def controller(self, card: str) -> int:
         """The seat controlling a card in play, or -1."""
@@ -135,13 +153,30 @@ class CovenantState(State[CovenantData]):
                 return w
         return ""
 
-    def abilities(self, wizard: str) -> set[str]:
-        c = self.data.cards
-        out = set(c[wizard].abilities)
-        for a in self.attached.get(wizard, ()):
-            out.update(c[a].grants)
-        out.update(self.granted.get(wizard, ()))
-        return out
+    def abilities(self, wizard: str) -> frozenset[str]:
+        """The wizard's abilities: its own, its items' and followers' grants, those granted this turn (gathered
+        once per combination and kept with the data)."""
+        att = self.attached.get(wizard)
+        granted = self.granted.get(wizard, ())
+        memo = self.ability_memo
+        if memo is None:
+            memo = self.ability_memo = {}
+        m = memo.get(wizard)
+        if m is not None and m[0] == att and m[1] == granted:
+            return m[2]
+        key = (wizard, tuple(att) if att else (), granted)
+        got = self.data.abilities.get(key)
+        if got is None:
+            c = self.data.cards
+            out = set(c[wizard].abilities)
+            for a in key[1]:
+                out.update(c[a].grants)
+            out.update(key[2])
+            if len(self.data.abilities) >= ABILITY_SETS:
+                self.data.abilities.clear()
+            got = self.data.abilities[key] = frozenset(out)
+        memo[wizard] = (list(att) if att is not None else None, granted, got)
+        return got
 
     def has_ability(self, seat: int, ability: str) -> bool:
         return any(ability in self.abilities(w) for w in self.wizards[seat])
@@ -163,7 +198,7 @@ class CovenantState(State[CovenantData]):
 
     def vp(self, seat: int) -> int:
         c = self.data.cards
-        return sum(c[x].vp for x in self.in_play(seat)) + sum(c[q].vp for q in self.quests[seat])
+        return sum([c[x].vp for x in self.in_play(seat)]) + sum([c[q].vp for q in self.quests[seat]])
 
     def hand_limit(self, seat: int) -> int:
         return HAND_LIMIT + (1 if self.has_ability(seat, "scry") else 0)
@@ -426,10 +461,12 @@ class CovenantState(State[CovenantData]):
 
     def advance(self) -> None:
         """Resolve everything automatic until somebody must decide (or the game is over)."""
+        runners = RULES.runners
         while self.phase is not Phase.OVER:
             if self.stack:
                 top = self.stack[-1]
-                if RULES.run_item(self, top):
+                run = runners.get(type(top))  # (``run_item`` raises: nothing runs this kind)
+                if run(self, top) if run is not None else RULES.run_item(self, top):
                     self.current_seat = top.who
                     return
                 continue
@@ -444,6 +481,7 @@ class CovenantState(State[CovenantData]):
                 self.end_phase()
                 continue
             self.current_seat = self.turn_player
+            self.next_legal = acts  # the legal actions (nothing changes before the decision)
             return
         self.current_seat = -1
 

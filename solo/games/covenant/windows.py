@@ -115,8 +115,8 @@ def _run_negation(s: CovenantState, w: Negation) -> bool:
 
 @RULES.legal(Negation)
 def _legal_negation(s: CovenantState, w: Negation) -> list[Action]:
-    c = s.data.cards
-    return [PASS] + [Action("negate", x) for x in one_per_design(s.hands[w.who]) if w.what in c[x].negate]
+    c = s.data.cards  # (what a card answers is its design's: the copies are filtered with it)
+    return [PASS] + [Action("negate", x) for x in one_per_design([x for x in s.hands[w.who] if w.what in c[x].negate])]
 
 
 @RULES.apply(Negation)
@@ -142,8 +142,8 @@ def _run_roll(s: CovenantState, r: Roll) -> bool:
 
 @RULES.legal(Roll)
 def _legal_roll(s: CovenantState, r: Roll) -> list[Action]:
-    c = s.data.cards
-    return [PASS] + [Action("reroll", x) for x in one_per_design(s.hands[r.who]) if c[x].reroll]
+    c = s.data.cards  # (what a card answers is its design's: the copies are filtered with it)
+    return [PASS] + [Action("reroll", x) for x in one_per_design([x for x in s.hands[r.who] if c[x].reroll])]
 
 
 @RULES.apply(Roll)
@@ -223,7 +223,7 @@ def _slain_by(s: CovenantState) -> str:
 @RULES.legal(Slaying)
 def _legal_slaying(s: CovenantState, f: Slaying) -> list[Action]:
     c = s.data.cards
-    return [PASS] + [Action("heal", x) for x in one_per_design(s.hands[f.who]) if c[x].prevent_slay]
+    return [PASS] + [Action("heal", x) for x in one_per_design([x for x in s.hands[f.who] if c[x].prevent_slay])]
 
 
 @RULES.apply(Slaying)
@@ -313,8 +313,8 @@ def _run_bonus(s: CovenantState, f: BonusWindow) -> bool:
 def _legal_bonus(s: CovenantState, f: BonusWindow) -> list[Action]:
     c = s.data.cards
     ctx = f.context
-    return [PASS] + [Action("bonus", x) for x in one_per_design(s.hands[f.who])
-                     if c[x].roll_bonus and c[x].roll_kind in (ctx, "either")]
+    return [PASS] + [Action("bonus", x) for x in one_per_design(
+        [x for x in s.hands[f.who] if c[x].roll_bonus and c[x].roll_kind in (ctx, "either")])]
 
 
 @RULES.apply(BonusWindow)
@@ -340,7 +340,7 @@ def _run_traps(s: CovenantState, f: TrapsWindow) -> bool:
 @RULES.legal(TrapsWindow)
 def _legal_traps(s: CovenantState, f: TrapsWindow) -> list[Action]:
     c = s.data.cards
-    return [PASS] + [Action("danger", x) for x in one_per_design(s.hands[f.who]) if c[x].danger]
+    return [PASS] + [Action("danger", x) for x in one_per_design([x for x in s.hands[f.who] if c[x].danger])]
 
 
 @RULES.apply(TrapsWindow)

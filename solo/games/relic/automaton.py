@@ -126,16 +126,29 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
         return Action("roll")
 
     def _move_value(self, v: RelicView, pts: int) -> float:
-        best = -1e9
-        for d in (1, -1):
-            for end in self._landings(v, v.position, d, pts):
-                best = max(best, self._land(v, end))
-        return best
+        key = ("move", pts)
+        got: float | None = v.memo.get(key)
+        if got is None:
+            best = -1e9
+            for d in (1, -1):
+                for end in self._landings(v, v.position, d, pts):
+                    best = max(best, self._land(v, end))
+            got = v.memo[key] = best
+        return got
 
     def _land(self, v: RelicView, sid: str) -> float:
         return self.space_value(v, sid, self.goal(v))
 
     def _landings(self, v: RelicView, start: str, d: int, pts: int) -> set[str]:
+        """The spaces a move of ``pts`` from ``start`` in direction ``d`` may end on (the caller must not change
+        the set: it is kept for the decision)."""
+        key = ("landings", start, d, pts)
+        got: set[str] | None = v.memo.get(key)
+        if got is None:
+            got = v.memo[key] = self._walk(v, start, d, pts)
+        return got
+
+    def _walk(self, v: RelicView, start: str, d: int, pts: int) -> set[str]:
         D = v.data
         can_rift = v.relics() > 0
         out: set[str] = set()

@@ -25,11 +25,13 @@ from .pending import (
     BATTLE_PLAYER_ROLL,
     BATTLE_PREPARE,
     BATTLE_START,
+    END,
     ENGAGEMENT_CHOOSE_BOX,
     ENGAGEMENT_DONE,
     ENGAGEMENT_RESOLVE,
     ENGAGEMENT_START,
     ENGAGEMENT_WINDOW,
+    PASS,
     ROLL_BATTLE,
     RULES,
     THREAT_ASSETS,
@@ -82,53 +84,54 @@ def _box_ok(s: RelicState, seat: int, lid: int) -> bool:
 @RULES.run(Engagement)
 def run_engagement(s: RelicState, f: Engagement) -> bool:
     seat = f.seat
-    st = f.step
-    if st == ENGAGEMENT_START:
-        f.step = ENGAGEMENT_WINDOW
-        items = [(lid, x) for x in s.threats_here(seat) for m, lid in s.data.cards[x].special
-                 if m == "engagement_start"]
-        s.push_timed(seat, items + s.whens(seat, "engagement_start"), "engagement_start")
-        return False
-    if st == ENGAGEMENT_WINDOW:
-        if s.hands[seat] or objective_option(s, seat) or plays(s, seat, "eng"):
+    while True:
+        st = f.step
+        if st == ENGAGEMENT_START:
+            f.step = ENGAGEMENT_WINDOW
+            items = [(lid, x) for x in s.threats_here(seat) for m, lid in s.data.cards[x].special
+                     if m == "engagement_start"]
+            s.push_timed(seat, items + s.whens(seat, "engagement_start"), "engagement_start")
+        elif st == ENGAGEMENT_WINDOW:
+            if s.hands[seat] or objective_option(s, seat) or plays(s, seat, "eng"):
+                return True
+            f.step = ENGAGEMENT_RESOLVE
+        elif st == ENGAGEMENT_RESOLVE:
+            sp = s.space_of(seat)
+            if sp.tier in ("inner", "centre"):
+                f.step = ENGAGEMENT_DONE
+                resolve_space(s, seat)
+            elif s.threats_here(seat):
+                f.step = ENGAGEMENT_DONE
+                s.stack.append(Threats(seat=seat))
+                return False
+            elif not sp.boxes:
+                f.step = ENGAGEMENT_DONE
+            elif sp.choose_one:
+                f.step = ENGAGEMENT_CHOOSE_BOX
+                return True
+            else:
+                f.step = ENGAGEMENT_DONE
+                s.push_effect_lists(seat, [(b, sp.id) for b in sp.boxes])
+        elif st == ENGAGEMENT_CHOOSE_BOX:
             return True
-        f.step = ENGAGEMENT_RESOLVE
-        return False
-    if st == ENGAGEMENT_RESOLVE:
-        sp = s.space_of(seat)
-        if sp.tier in ("inner", "centre"):
-            f.step = ENGAGEMENT_DONE
-            resolve_space(s, seat)
+        else:
+            if s.stack and s.stack[-1] is f:
+                s.stack.pop()
             return False
-        if s.threats_here(seat):
-            f.step = ENGAGEMENT_DONE
-            s.push(Threats(seat=seat))
-            return False
-        if not sp.boxes:
-            f.step = ENGAGEMENT_DONE
-            return False
-        if sp.choose_one:
-            f.step = ENGAGEMENT_CHOOSE_BOX
-            return True
-        f.step = ENGAGEMENT_DONE
-        s.push_effect_lists(seat, [(b, sp.id) for b in sp.boxes])
-        return False
-    if st == ENGAGEMENT_CHOOSE_BOX:
-        return True
-    s.pop(f)
-    return False
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
+            return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
 @RULES.legal(Engagement)
 def engagement_legal(s: RelicState, f: Engagement) -> list[Action]:
     seat = f.seat
     if f.step == ENGAGEMENT_WINDOW:
-        out = [Action("pass")]
+        out = [PASS]
         if objective_option(s, seat):
             out.append(Action("objective"))
         return out + plays(s, seat, "eng")
     sp = s.space_of(seat)
-    return [Action("box", str(i + 1)) for i, b in enumerate(sp.boxes) if _box_ok(s, seat, b)] + [Action("end")]
+    return [Action("box", str(i + 1)) for i, b in enumerate(sp.boxes) if _box_ok(s, seat, b)] + [END]
 
 
 @RULES.apply(Engagement)
@@ -162,17 +165,13 @@ def engagement_apply(s: RelicState, f: Engagement, a: Action) -> None:
 
 @RULES.run(EndEngagement)
 def run_end_engagement(s: RelicState, f: EndEngagement) -> bool:
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     s.end_engagement()
     return False
 
 
 # -- the Threat cards here ---------------------------------------------------------------------------------------
-def _can_ignore(s: RelicState, seat: int, x: str) -> bool:
-    c = s.data.cards[x]
-    return any(cat == c.category and (not col or col == c.deck) for p in s.sources(seat) for cat, col in p.ignore)
-
-
 def _threat_options(s: RelicState, f: Threats) -> list[Action]:
     seat = f.seat
     C = s.data.cards
@@ -181,10 +180,14 @@ def _threat_options(s: RelicState, f: Threats) -> list[Action]:
     out: list[Action] = []
     if st in (THREAT_EVENTS, THREAT_ENCOUNTERS):
         cat = "event" if st == THREAT_EVENTS else "encounter"
+        ignore: tuple[tuple[str, str], ...] | None = None
         for x in here:
-            if C[x].category == cat and x not in f.resolved and x not in f.ignored:
+            c = C[x]
+            if c.category == cat and x not in f.resolved and x not in f.ignored:
                 out.append(Action(cat, x))
-                if _can_ignore(s, seat, x):
+                if ignore is None:
+                    ignore = s.kit(seat).ignore
+                if any(ct == c.category and (not col or col == c.deck) for ct, col in ignore):
                     out.append(Action("ignore", x))
     elif st == THREAT_BATTLES:
         groups = sorted({C[x].attribute for x in here if C[x].category == "enemy" and x not in s.evaded})
@@ -208,7 +211,8 @@ def run_threats(s: RelicState, f: Threats) -> bool:
             return False
         return True
     # 4. Acquire Assets
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     here = s.threats_here(seat)
     for x in [x for x in here if C[x].category == "asset"]:
         here.remove(x)
@@ -266,7 +270,8 @@ def threats_apply(s: RelicState, f: Threats, a: Action) -> None:
 @RULES.run(DiscardAfter)
 def run_discard_after(s: RelicState, f: DiscardAfter) -> bool:
     """After an encounter that says 'stays leave = true' resolves, it is discarded."""
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     _off_board(s, f.space, f.card)
     return False
 
@@ -296,12 +301,22 @@ def best_gear(s: RelicState, f: Battle, gear: str) -> str:
 
 def _prepare_options(s: RelicState, f: Battle) -> list[Action]:
     seat = f.seat
-    out = [Action("pass")]
+    out = [PASS]
     for gear, current, locked in (("weapon", f.weapon, f.weapon_locked), ("armour", f.armour, f.armour_locked)):
         if not locked:
             out.extend(Action(gear, g) for g in s.gear(seat, gear) if g != current)
     out.extend(plays(s, seat, "battle", f))
     return out
+
+
+def _can_prepare(s: RelicState, f: Battle) -> bool:
+    """``_prepare_options`` offers more than ``pass``."""
+    seat = f.seat
+    C = s.data.cards
+    for gear, current, locked in (("weapon", f.weapon, f.weapon_locked), ("armour", f.armour, f.armour_locked)):
+        if not locked and any(C[a].gear == gear and a != current for a in s.assets[seat]):
+            return True
+    return bool(plays(s, seat, "battle", f))
 
 
 def left_of(s: RelicState, seat: int) -> int:
@@ -317,43 +332,45 @@ def left_of(s: RelicState, seat: int) -> int:
 @RULES.run(Battle)
 def run_battle(s: RelicState, f: Battle) -> bool:
     seat = f.seat
-    st = f.step
     C = s.data.cards
-    if st == BATTLE_START:
-        f.step = BATTLE_PREPARE
-        f.weapon = best_gear(s, f, "weapon")
-        f.armour = best_gear(s, f, "armour")
-        s.say(f"{s.who(seat)} battles {f.foe_name} ({ATTRS[f.attribute].capitalize()} "
-              f"{sum(C[x].value for x in f.foes) if f.foes else f.value})")
-        items = [(C[x].at_battle_start, x) for x in f.foes if C[x].at_battle_start]
-        s.push_timed(seat, items + s.whens(seat, "battle_start", s.traits(f)), "battle_start")
-        return False
-    if st == BATTLE_PREPARE:
-        if s.hands[seat] or len(_prepare_options(s, f)) > 1:
-            return True
-        f.step = BATTLE_ENEMY_ROLL
-        return False
-    if st == BATTLE_ENEMY_ROLL:
-        n = 1 + sum(C[x].enemy_dice for x in f.foes)
-        dice = [s.roll() for _ in range(n)]
-        extra = []
-        pend = sum(1 for v in dice if v == 6)
-        while pend:
-            v = s.roll()
-            extra.append(v)
-            pend += (v == 6) - 1
-        f.enemy_roll = sum(dice) + sum(extra)
-        s.say(f"The enemy's battle roll (made by {s.who(left_of(s, seat))}): " +
-              "+".join(map(str, dice + extra)) + (f" = {f.enemy_roll}" if len(dice) + len(extra) > 1 else ""))
-        f.step = BATTLE_PLAYER_ROLL
-        return False
-    if st == BATTLE_PLAYER_ROLL:
-        f.step = BATTLE_COMPARE
-        s.push(Dice(seat=seat, context=ROLL_BATTLE, count=1 + s.extra_dice(seat, "battle")))
-        return False
-    s.pop(f)
-    _compare(s, f)
-    return False
+    while True:
+        st = f.step
+        if st == BATTLE_START:
+            f.step = BATTLE_PREPARE
+            f.weapon = best_gear(s, f, "weapon")
+            f.armour = best_gear(s, f, "armour")
+            s.say(f"{s.who(seat)} battles {f.foe_name} ({ATTRS[f.attribute].capitalize()} "
+                  f"{sum(C[x].value for x in f.foes) if f.foes else f.value})")
+            items = [(C[x].at_battle_start, x) for x in f.foes if C[x].at_battle_start]
+            s.push_timed(seat, items + s.whens(seat, "battle_start", s.traits(f)), "battle_start")
+        elif st == BATTLE_PREPARE:
+            if s.hands[seat] or _can_prepare(s, f):
+                return True
+            f.step = BATTLE_ENEMY_ROLL
+        elif st == BATTLE_ENEMY_ROLL:
+            n = 1 + sum(C[x].enemy_dice for x in f.foes)
+            dice = [s.roll() for _ in range(n)]
+            extra = []
+            pend = sum(1 for v in dice if v == 6)
+            while pend:
+                v = s.roll()
+                extra.append(v)
+                pend += (v == 6) - 1
+            f.enemy_roll = sum(dice) + sum(extra)
+            s.say(f"The enemy's battle roll (made by {s.who(left_of(s, seat))}): " +
+                  "+".join(map(str, dice + extra)) + (f" = {f.enemy_roll}" if len(dice) + len(extra) > 1 else ""))
+            f.step = BATTLE_PLAYER_ROLL
+        elif st == BATTLE_PLAYER_ROLL:
+            f.step = BATTLE_COMPARE
+            s.stack.append(Dice(seat=seat, context=ROLL_BATTLE, count=1 + s.extra_dice(seat, "battle")))
+            return False
+        else:
+            if s.stack and s.stack[-1] is f:
+                s.stack.pop()
+            _compare(s, f)
+            return False
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
+            return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
 def _compare(s: RelicState, f: Battle) -> None:
@@ -439,7 +456,8 @@ def battle_apply(s: RelicState, f: Battle, a: Action) -> None:
 
 @RULES.run(TakeTrophies)
 def run_trophies(s: RelicState, f: TakeTrophies) -> bool:
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     seat = f.seat
     for x in f.foes:
         for sp, here in list(s.board.items()):
@@ -456,6 +474,7 @@ def run_trophies(s: RelicState, f: TakeTrophies) -> bool:
 
 @RULES.run(LoseLife)
 def run_lose_life(s: RelicState, f: LoseLife) -> bool:
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     lose(s, f.seat, "life", 1, f.why)
     return False

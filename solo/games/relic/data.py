@@ -232,6 +232,32 @@ class Space:
     next: str
 
 
+@dataclass(frozen=True, slots=True)
+class Kit:
+    """The passive words in force for one seat, gathered from its character sheet, assets and face-up Corruption
+    cards (``RelicData.kit``): what the rules ask of them many times a turn, summed once per combination.
+
+    ``sources`` are the passives outside a battle's weapon and armour (the character, assets other than a weapon or
+    armour, face-up Corruption), in that order; ``when`` holds every triggered ability of the character, all assets
+    and face-up Corruption (in that order) by event, as (vs, effects, source); ``evade`` the evading abilities of the
+    sources as (source, attribute, max value, per turn)."""
+
+    sources: tuple[Passives, ...]
+    cannot: frozenset[str]
+    limits: dict[str, int]
+    skill: tuple[int, int, int]
+    extra_battle_dice: int
+    extra_test_dice: int
+    movement_dice: int  # at least 1
+    battle_bonus: tuple[tuple[str, int, str], ...]
+    ignore: tuple[tuple[str, str], ...]
+    evade: tuple[tuple[str, str, int, int], ...]
+    when: dict[str, tuple[tuple[str, int, str], ...]]
+
+
+KIT_CACHE = 50_000  # combinations kept per data (cleared when full)
+
+
 class RelicData(RulesData):
     """Relic's cards, characters, scenarios and board, compiled from the loaded game (shared by every state)."""
 
@@ -253,6 +279,10 @@ class RelicData(RulesData):
             sps = sorted((s for s in self.spaces.values() if s.tier == t), key=lambda s: s.position)
             self.rings[t] = [s.id for s in sps]
         self.ring_index = {sid: i for t in self.rings.values() for i, sid in enumerate(t)}
+        # the next space of a ring space clockwise and anticlockwise
+        self.ring_steps: dict[str, tuple[str, str]] = {
+            sid: (ring[(i + 1) % len(ring)], ring[(i - 1) % len(ring)])
+            for ring in self.rings.values() for i, sid in enumerate(ring)}
         cen = [s.id for s in self.spaces.values() if s.tier == "centre"]
         if len(cen) != 1:
             raise EngineError("relic: the board must have one scenario space (tier 'centre')")
@@ -303,7 +333,27 @@ class RelicData(RulesData):
         foes = [c.trait for c in self.cards.values() if c.category == "enemy"]
         self.trait_share: dict[str, float] = {t: foes.count(t) / len(foes) for t in sorted(set(foes)) if t}
         self._purposes: dict[int, str] = {}
+        # what each card offers in each window (``plays.plays``): by (card, window, on the Outer or Middle tier)
+        self.hand_offers: dict[tuple[str, str, bool], str] = {}
+        self.asset_offers: dict[tuple[str, str, bool], tuple[bool, bool]] = {}
+        # how many charge abilities of a card reroll a die in a roll's window (``dice.reroll_charges``)
+        self.reroll_charges: dict[tuple[str, str], int] = {}
         self._caches: dict[str, object] = {}
+        # the automaton's compiled effect values (``estimates.eff_value``), by the effect's id (with the effect)
+        self.effect_values: dict[int, tuple[Effect, Any]] = {}
+        self.kits: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Kit] = {}  # by (character, assets, face up)
+        # the events that trigger an ability of some card or character sheet (any other event triggers only the
+        # scenario's, if any: no seat's abilities need gathering)
+        self.when_events = frozenset(ev for p in [*(c.passives for c in self.cards.values()),
+                                                  *(ch.passives for ch in self.characters.values())]
+                                     for ev, _, _ in p.when)
+        # the scenarios' triggered abilities by event (``scenario_when``), in their printed order
+        self.scenario_whens: dict[str, dict[str, tuple[int, ...]]] = {}
+        for sid, sc in self.scenarios.items():
+            by: dict[str, list[int]] = {}
+            for ev, lid in sc.passives.scenario_when:
+                by.setdefault(ev, []).append(lid)
+            self.scenario_whens[sid] = {ev: tuple(v) for ev, v in by.items()}
 
     @property
     def instances(self) -> dict[str, Card]:
@@ -376,6 +426,48 @@ class RelicData(RulesData):
                 got = str(effs[0].word)
             self._purposes[lid] = got
         return got
+
+    def kit(self, character: str, assets: tuple[str, ...], corruption_up: tuple[str, ...]) -> Kit:
+        """The passive words in force for a seat with this character, these assets and these face-up Corruption
+        cards (:class:`Kit`); made once per combination and kept with the data."""
+        key = (character, assets, corruption_up)
+        got = self.kits.get(key)
+        if got is None:
+            if len(self.kits) >= KIT_CACHE:
+                self.kits.clear()
+            got = self.kits[key] = self._make_kit(character, assets, corruption_up)
+        return got
+
+    def _make_kit(self, character: str, assets: tuple[str, ...], corruption_up: tuple[str, ...]) -> Kit:
+        C = self.cards
+        named: list[tuple[str, Passives]] = [(character, self.characters[character].passives)] if character else []
+        named += [(a, C[a].passives) for a in assets if C[a].gear not in ("weapon", "armour")]
+        named += [(x, C[x].passives) for x in corruption_up]
+        srcs = tuple(p for _, p in named)
+        limits: dict[str, int] = {}
+        for p in srcs:
+            for w, n in p.limits:
+                limits[w] = limits.get(w, 0) + n
+        skill = [0, 0, 0]
+        for p in srcs:
+            for ai, n in p.skill_bonus:
+                skill[ai] += n
+        triggered: list[tuple[Passives, str]] = [(self.characters[character].passives, character)] if character \
+            else []
+        triggered += [(C[a].passives, a) for a in assets]
+        triggered += [(C[x].passives, x) for x in corruption_up]
+        when: dict[str, list[tuple[str, int, str]]] = {}
+        for p, src in triggered:
+            for ev, vs, lid in p.when:
+                when.setdefault(ev, []).append((vs, lid, src))
+        return Kit(sources=srcs, cannot=frozenset(w for p in srcs for w in p.cannot), limits=limits,
+                   skill=(skill[0], skill[1], skill[2]), extra_battle_dice=sum(p.extra_battle_dice for p in srcs),
+                   extra_test_dice=sum(p.extra_test_dice for p in srcs),
+                   movement_dice=max([1] + [p.movement_dice for p in srcs]),
+                   battle_bonus=tuple(b for p in srcs for b in p.battle_bonus),
+                   ignore=tuple(i for p in srcs for i in p.ignore),
+                   evade=tuple((src, a, mv, per) for src, p in named for a, mv, per in p.evade),
+                   when={ev: tuple(v) for ev, v in when.items()})
 
     def cached(self, key: str, make: Callable[[], T]) -> T:
         """A value derived from the data once (the automaton's board distances...), kept with the data."""

@@ -21,6 +21,9 @@ from .pending import (
     DICE_EXPLODE,
     DICE_KEEP,
     DICE_ROLLED,
+    PASS,
+    RIFT,
+    ROLL,
     ROLL_BATTLE,
     ROLL_MOVE,
     ROLL_TEST,
@@ -46,20 +49,26 @@ def _extras(s: RelicState, f: Dice) -> list[Action]:
         return []
     out = plays(s, f.seat, f.context)
     if f.context == ROLL_MOVE and s.can_enter_rift(f.seat):
-        out.append(Action("rift"))
+        out.append(RIFT)
     return out
 
 
 def reroll_charges(s: RelicState, f: Dice) -> list[str]:
     """The assets whose unspent charge rerolls a die in this roll's window."""
-    C = s.data.cards
-    out = []
-    for a in sorted(s.assets[f.seat]):
-        for moment, lid in C[a].passives.charge:
-            mw = TIMING_WINDOWS[moment]
-            if (mw == "*" or mw == f.context) and s.charges.get(a, 0) > 0 and a not in s.spent and \
-                    s.data.purpose(lid) == "reroll":
-                out.append(a)
+    out: list[str] = []
+    assets = s.assets[f.seat]
+    if not assets:
+        return out
+    D = s.data
+    counts = D.reroll_charges
+    for a in sorted(assets):
+        k = counts.get((a, f.context))
+        if k is None:  # how many of the card's charge abilities reroll in this window (by what it is)
+            k = counts[(a, f.context)] = sum(
+                1 for moment, lid in D.cards[a].passives.charge
+                if TIMING_WINDOWS[moment] in ("*", f.context) and D.purpose(lid) == "reroll")
+        if k and s.charges.get(a, 0) > 0 and a not in s.spent:
+            out.extend([a] * k)
     return out
 
 
@@ -82,40 +91,41 @@ def _reroll_actions(s: RelicState, f: Dice) -> list[Action]:
 @RULES.run(Dice)
 def run_dice(s: RelicState, f: Dice) -> bool:
     seat = f.seat
-    st = f.step
-    if st == DICE_BEFORE:
-        if f.context == ROLL_BATTLE:
-            need = s.numbers_ok(seat)
-        else:
-            need = bool(s.hands[seat]) or bool(_extras(s, f))
-        if need:
-            return True
-        _do_roll(s, f, "")
-        return False
-    if st == DICE_ROLLED:
-        if _can_reroll(s, f):
-            return True
-        f.step = DICE_KEEP
-        return False
-    if st == DICE_KEEP:
-        vals = f.values
-        if f.context == ROLL_MOVE:
-            if f.count > 1 and not f.number_card and len(set(vals)) > 1:
-                f.step = DICE_CHOOSE_DIE
+    while True:
+        st = f.step
+        if st == DICE_BEFORE:
+            if f.context == ROLL_BATTLE:
+                need = s.numbers_ok(seat)
+            else:
+                need = bool(s.hands[seat]) or bool(_extras(s, f))
+            if need:
                 return True
-            _dice_done(s, f, vals[0] if len(set(vals)) == 1 or f.number_card else max(vals))
-            return False
-        f.explosions = sum(1 for v in vals if v == 6)
-        f.step = DICE_EXPLODE
-        return False
-    if st == DICE_CHOOSE_DIE:
-        return True
-    while f.explosions > 0:
-        if s.numbers_ok(seat):
+            _do_roll(s, f, "")
+        elif st == DICE_ROLLED:
+            if _can_reroll(s, f):
+                return True
+            f.step = DICE_KEEP
+        elif st == DICE_KEEP:
+            vals = f.values
+            if f.context == ROLL_MOVE:
+                if f.count > 1 and not f.number_card and len(set(vals)) > 1:
+                    f.step = DICE_CHOOSE_DIE
+                    return True
+                _dice_done(s, f, vals[0] if len(set(vals)) == 1 or f.number_card else max(vals))
+                return False
+            f.explosions = sum(1 for v in vals if v == 6)
+            f.step = DICE_EXPLODE
+        elif st == DICE_CHOOSE_DIE:
             return True
-        _explode(s, f, s.roll(), "")
-    _dice_done(s, f, sum(f.values) + sum(f.exploded))
-    return False
+        else:
+            while f.explosions > 0:
+                if s.numbers_ok(seat):
+                    return True
+                _explode(s, f, s.roll(), "")
+            _dice_done(s, f, sum(f.values) + sum(f.exploded))
+            return False
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
+            return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
 def _explode(s: RelicState, f: Dice, v: int, pc: str) -> None:
@@ -124,6 +134,9 @@ def _explode(s: RelicState, f: Dice, v: int, pc: str) -> None:
     if v == 6:
         f.explosions += 1
     s.say(f"{s.who(f.seat)}'s die explodes: " + (f"{s.label(pc)} for {v}" if pc else f"rolls {v}"))
+
+
+_ROLL_WORDS = {ROLL_MOVE: "movement", ROLL_BATTLE: "battle", ROLL_TEST: "skill"}
 
 
 def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
@@ -136,7 +149,7 @@ def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
     f.values = tuple(vals)
     f.number_card = pc
     f.step = DICE_ROLLED
-    what = {ROLL_MOVE: "movement", ROLL_BATTLE: "battle", ROLL_TEST: "skill"}[f.context]
+    what = _ROLL_WORDS[f.context]
     shown = "+".join(map(str, vals)) if f.context != ROLL_MOVE else "/".join(map(str, vals))
     s.say(f"{s.who(f.seat)} " + (f"plays {s.label(pc)} for its number: {what} roll {shown}" if pc else
                                  f"rolls {what} roll {shown}"))
@@ -144,11 +157,12 @@ def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
 
 def _dice_done(s: RelicState, f: Dice, total: int) -> None:
     """The roll goes to the kind beneath it: its total, whether every die showed 1, and the dice."""
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     parent = s.stack[-1]
     assert isinstance(parent, Rolling)
     parent.roll = total
-    parent.ones = all(v == 1 for v in f.values)
+    parent.ones = f.values.count(1) == len(f.values)  # every die showed 1
     parent.dice = f.values + f.exploded
     if f.exploded:
         s.say(f"{s.who(f.seat)}'s roll totals {total}")
@@ -158,12 +172,12 @@ def _dice_done(s: RelicState, f: Dice, total: int) -> None:
 def dice_legal(s: RelicState, f: Dice) -> list[Action]:
     st = f.step
     if st == DICE_BEFORE:
-        return [Action("roll"), *numbers(s, f.seat), *_extras(s, f)]
+        return [ROLL, *numbers(s, f.seat), *_extras(s, f)]
     if st == DICE_ROLLED:
-        return [Action("pass"), *_reroll_actions(s, f)]
+        return [PASS, *_reroll_actions(s, f)]
     if st == DICE_CHOOSE_DIE:
         return [Action("move", str(v)) for v in sorted(set(f.values))]
-    return [Action("roll"), *numbers(s, f.seat)]
+    return [ROLL, *numbers(s, f.seat)]
 
 
 @RULES.apply(Dice)
@@ -178,7 +192,8 @@ def dice_apply(s: RelicState, f: Dice, a: Action) -> None:
             play_number(s, seat, a.a)
             _do_roll(s, f, a.a)
         elif k == "rift":
-            s.pop(f)
+            if s.stack and s.stack[-1] is f:
+                s.stack.pop()
             mv = s.stack[-1]
             assert isinstance(mv, Movement)
             mv.rift = True
@@ -218,7 +233,8 @@ def run_test(s: RelicState, f: SkillTest) -> bool:
         s.say(f"{s.who(seat)} tests {ATTRS[f.attribute].capitalize()} {f.target}{test_where(s.data, f)}")
         s.push(Dice(seat=seat, context=ROLL_TEST, count=1 + s.extra_dice(seat, "test")))
         return False
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     score = s.attributes[seat][f.attribute] + s.skill(seat, f.attribute) + f.bonus + f.roll
     if s.stats is not None:
         C = s.data.cards

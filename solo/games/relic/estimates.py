@@ -179,10 +179,15 @@ class Estimates:
     # -- odds -----------------------------------------------------------------------------------------------------
     def power(self, v: RelicView, a: int, traits: tuple[str, ...] = (), gear: bool = True) -> int:
         """The seat's battle score without the roll in a battle of attribute a (with the best weapon and armour)."""
+        key = ("power", a, traits, gear)
+        got: int | None = v.memo.get(key)
+        if got is None:
+            got = v.memo[key] = self._power(v, a, traits, gear)
+        return got
+
+    def _power(self, v: RelicView, a: int, traits: tuple[str, ...], gear: bool) -> int:
         form = ATTRS[a]
-        total = v.attribute(a)
-        for p in v.sources():
-            total += v.bonus_of(p, form, traits)
+        total = v.attribute(a) + v.sources_bonus(form, traits)
         if gear:
             C = v.data.cards
             for g in ("weapon", "armour"):
@@ -194,6 +199,12 @@ class Estimates:
 
     def charge_boost(self, v: RelicView) -> int:
         """What the seat's unspent battle charges could add this turn."""
+        got: int | None = v.memo.get(("boost",))
+        if got is None:
+            got = v.memo[("boost",)] = self._charge_boost(v)
+        return got
+
+    def _charge_boost(self, v: RelicView) -> int:
         D = v.data
         total = 0
         for x in v.assets:
@@ -205,13 +216,26 @@ class Estimates:
         return total
 
     def p_fight(self, v: RelicView, attr: int, value: int, traits: tuple[str, ...] = (), edice: int = 0) -> float:
-        mine = self.power(v, attr, traits) + min(self.charge_boost(v), 4)
-        return p_beat(mine - value, 1 + v.extra_dice("battle"), 1 + edice)
+        key = ("fight", attr, value, traits, edice)
+        got: float | None = v.memo.get(key)
+        if got is None:
+            mine = self.power(v, attr, traits) + min(self.charge_boost(v), 4)
+            got = v.memo[key] = p_beat(mine - value, 1 + v.extra_dice("battle"), 1 + edice)
+        return got
 
     def p_test(self, v: RelicView, a: int, target: int) -> float:
-        return p_pass(target - v.attribute(a) - v.skill(a), 1 + v.extra_dice("test"))
+        key = ("test", a, target)
+        got: float | None = v.memo.get(key)
+        if got is None:
+            got = v.memo[key] = p_pass(target - v.attribute(a) - v.skill(a), 1 + v.extra_dice("test"))
+        return got
 
     def conf_options(self, v: RelicView) -> list[Effect]:
+        """The confrontation's battles and tests (every option of a choice); kept with the data by scenario (the
+        caller must not change the list)."""
+        return v.data.cached(f"relic.automaton.conf:{v.scenario}", lambda: self._conf_options(v))
+
+    def _conf_options(self, v: RelicView) -> list[Effect]:
         D = v.data
         out: list[Effect] = []
         for e in D.effects(D.scenarios[v.scenario].confrontation):
@@ -233,10 +257,16 @@ class Estimates:
         return best
 
     def conf_attrs(self, v: RelicView) -> list[int]:
-        out = [AI[str(e["attribute"])] for e in self.conf_options(v) if e.word in ("battle", "test")]
-        return out or [0, 1, 2]
+        return list(v.data.cached(f"relic.automaton.conf_attrs:{v.scenario}", lambda: tuple(
+            [AI[str(e["attribute"])] for e in self.conf_options(v) if e.word in ("battle", "test")] or [0, 1, 2])))
 
     def attr_weight(self, v: RelicView, a: int) -> float:
+        got: float | None = v.memo.get(("attr", a))
+        if got is None:
+            got = v.memo[("attr", a)] = self._attr_weight(v, a)
+        return got
+
+    def _attr_weight(self, v: RelicView, a: int) -> float:
         w = 1.0
         ca = self.conf_attrs(v)
         if a in ca:
@@ -248,6 +278,12 @@ class Estimates:
 
     def ready(self, v: RelicView) -> bool:
         """Strong enough, with a relic, to head for the Inner tier and the confrontation."""
+        got: bool | None = v.memo.get(("ready",))
+        if got is None:
+            got = v.memo[("ready",)] = self._ready(v)
+        return got
+
+    def _ready(self, v: RelicView) -> bool:
         if v.relics() == 0:
             return False
         late = v.turn_number > 120 * v.players
@@ -266,7 +302,7 @@ class Estimates:
 
     def _pick_goal(self, v: RelicView) -> str:
         D = v.data
-        guardian = next(sid for sid, sp in D.spaces.items() if sp.inner)
+        guardian = D.cached("relic.automaton.guardian", lambda: next(sid for sid, sp in D.spaces.items() if sp.inner))
         if self.ready(v):
             return guardian
         if v.life <= 2:
@@ -308,6 +344,14 @@ class Estimates:
 
     # -- the value of a space -------------------------------------------------------------------------------------
     def space_value(self, v: RelicView, sid: str, goal: str) -> float:
+        """What landing on space ``sid`` is worth now, heading for ``goal``."""
+        key = ("space", sid, goal)
+        got: float | None = v.memo.get(key)
+        if got is None:
+            got = v.memo[key] = self._space_value(v, sid, goal)
+        return got
+
+    def _space_value(self, v: RelicView, sid: str, goal: str) -> float:
         D = v.data
         sp = D.spaces[sid]
         val = 0.0
@@ -348,6 +392,13 @@ class Estimates:
         return val
 
     def colour_bonus(self, v: RelicView, col: str) -> float:
+        key = ("colour", col)
+        got: float | None = v.memo.get(key)
+        if got is None:
+            got = v.memo[key] = self._colour_bonus(v, col)
+        return got
+
+    def _colour_bonus(self, v: RelicView, col: str) -> float:
         obj = v.objective()
         if obj is None:
             return 0.0
@@ -380,12 +431,27 @@ class Estimates:
 
     # -- the value of effects -------------------------------------------------------------------------------------
     def box_value(self, v: RelicView, lid: int) -> float:
-        return sum(self.eff_value(v, e) for e in v.data.effects(lid))
+        key = ("box", lid)
+        got: float | None = v.memo.get(key)
+        if got is None:
+            got = v.memo[key] = sum(self.eff_value(v, e) for e in v.data.effects(lid))
+        return got
 
     def effs_value(self, v: RelicView, effs: Iterable[Effect]) -> float:
         return sum(self.eff_value(v, e) for e in effs)
 
     def eff_value(self, v: RelicView, e: Effect) -> float:
+        """What an effect is worth to the seat now (``_value_of``: compiled once per effect, kept with the data)."""
+        kept = v.data.effect_values
+        got = kept.get(id(e))
+        if got is None or got[0] is not e:
+            got = kept[id(e)] = (e, _value_of(e))
+        fn: EffectValue | None = got[1]
+        return fn(self, v) if fn is not None else self.eff_value_of(v, e)
+
+    def eff_value_of(self, v: RelicView, e: Effect) -> float:
+        """What an effect is worth to the seat now, read word by word (``_value_of`` compiles the common cases of
+        this into one function each; it must say the same)."""
         w = e.word
         D = v.data
         if w == "gain":
@@ -476,3 +542,161 @@ class Estimates:
         if w == "scenario_token":
             return 5.0 if v.scenario_tokens + 1 >= int(e["need"]) else 2.0
         return 0.0
+
+
+# -- effect values, compiled --------------------------------------------------------------------------------------
+EffectValue = Callable[[Estimates, RelicView], float]
+
+
+def _value_of(e: Effect) -> EffectValue | None:
+    """``Estimates.eff_value_of`` for one effect, as a function with the effect's words and numbers read once (the
+    automaton values the same printed effects again and again); None for an effect it leaves to ``eff_value_of``
+    (moves, which read the goal, and anything unusual). Each function computes exactly what ``eff_value_of`` does,
+    in the same order, so the values are the same to the last bit."""
+    try:
+        return _compile(e)
+    except (KeyError, ValueError, TypeError, ZeroDivisionError):
+        return None  # left to eff_value_of, which raises as it always did
+
+
+def _constant(x: float) -> EffectValue:
+    def value(a: Estimates, v: RelicView) -> float:
+        return x
+
+    return value
+
+
+def _compile(e: Effect) -> EffectValue | None:
+    w = e.word
+    p = e.params
+    if w == "gain":
+        st, n = str(p["stat"]), int(p["n"])
+        if st == "influence":
+            return _constant(0.45 * n)
+        if st == "life":
+            def gain_life(a: Estimates, v: RelicView) -> float:
+                life = v.life
+                return min(n, 12 - life) * (1.2 if life <= 3 else 0.6 if life < 6 else 0.25)
+            return gain_life
+        if st == "attribute":
+            return _constant(1.6 * n)
+        ai, k = AI[st], 1.2 * n
+
+        def gain_attribute(a: Estimates, v: RelicView) -> float:
+            return k * a.attr_weight(v, ai)
+        return gain_attribute
+    if w == "lose":
+        st, n = str(p["stat"]), int(p["n"])
+        if st == "influence":
+            def lose_influence(a: Estimates, v: RelicView) -> float:
+                return -0.4 * min(n, v.influence)
+            return lose_influence
+        if st == "life":
+            def lose_life(a: Estimates, v: RelicView) -> float:
+                return -n * (2.5 if v.life <= n + 1 else 1.0)
+            return lose_life
+        return _constant(-1.1 * n)
+    if w == "draw":
+        d, n = str(p["deck"]), int(p["n"])
+        if d == "power":
+            def draw_power(a: Estimates, v: RelicView) -> float:
+                return n * (1.0 if v.hand_size < v.power_limit() else 0.4)
+            return draw_power
+        if d == "corruption":
+            def draw_corruption(a: Estimates, v: RelicView) -> float:
+                return n * (-1.6 - 0.5 * v.corruption())
+            return draw_corruption
+        return _constant(n * {"wargear": 2.0, "mission": 0.3, "relic": 5.0}[d])
+    if w == "draw_threat":
+        col = str(p["colour"])
+        ci, n = COLOURS.index(col), int(p["n"])
+
+        def draw_threat(a: Estimates, v: RelicView) -> float:
+            q = a.p_fight(v, ci, 3)
+            return n * (q * (1.0 + a.colour_bonus(v, col)) - (1 - q) * 1.4)
+        return draw_threat
+    if w == "test":
+        ai, target, passed, failed = AI[str(p["attribute"])], int(p["target"]), p["then_pass"], p["then_fail"]
+
+        def test(a: Estimates, v: RelicView) -> float:
+            q = a.p_test(v, ai, target)
+            return q * a.effs_value(v, passed) + (1 - q) * a.effs_value(v, failed)
+        return test
+    if w == "battle":
+        ai, value, won, lost = AI[str(p["attribute"])], int(p["value"]), p["then_win"], p["then_lose"]
+
+        def battle(a: Estimates, v: RelicView) -> float:
+            q = a.p_fight(v, ai, value)
+            return q * (0.5 + a.effs_value(v, won)) + (1 - q) * (-1.2 + a.effs_value(v, lost))
+        return battle
+    if w == "roll":
+        results = [(len(r["faces"]) / 6, r["then"]) for r in p["results"]]
+
+        def roll(a: Estimates, v: RelicView) -> float:
+            return sum(q * a.effs_value(v, then) for q, then in results)
+        return roll
+    if w == "may":
+        then = p["then"]
+
+        def may(a: Estimates, v: RelicView) -> float:
+            return max(0.0, a.effs_value(v, then))
+        return may
+    if w == "pay":
+        cost, then = int(p["influence"]), p["then"]
+        k = 0.45 * cost
+
+        def pay(a: Estimates, v: RelicView) -> float:
+            if v.influence < cost:
+                return 0.0
+            return max(0.0, a.effs_value(v, then) - k)
+        return pay
+    if w == "choose":
+        options = [o["then"] for o in p["options"]]
+
+        def choose(a: Estimates, v: RelicView) -> float:
+            return max(a.effs_value(v, then) for then in options)
+        return choose
+    if w == "buy_power":
+        price = int(p["price"])
+        if price == 0:
+            return None
+
+        def buy_power(a: Estimates, v: RelicView) -> float:
+            room = v.power_limit() - v.hand_size
+            return 0.6 * min(room, v.influence // price) if room > 0 else 0.0
+        return buy_power
+    if w == "buy_wargear":
+        def buy_wargear(a: Estimates, v: RelicView) -> float:
+            return 1.5 if v.influence >= 4 and v.can("buy") else 0.0
+        return buy_wargear
+    if w == "remove_corruption":
+        n = int(p["n"])
+
+        def remove_corruption(a: Estimates, v: RelicView) -> float:
+            return min(n, v.corruption()) * (0.8 + 0.4 * v.corruption())
+        return remove_corruption
+    if w == "complete_mission":
+        return _constant(3.5 * int(p["n"]))
+    if w == "gain_level":
+        return _constant(4.0 * int(p["n"]))
+    if w == "miss_turn":
+        return _constant(-3.0)
+    if w == "discard":
+        return _constant(-1.0 * int(p["n"]))
+    if w == "each_player":
+        if p.get("others"):
+            return _constant(0.2)
+        then = p["then"]
+
+        def each_player(a: Estimates, v: RelicView) -> float:
+            return 0.3 * a.effs_value(v, then)
+        return each_player
+    if w == "win_game":
+        return _constant(100.0)
+    if w == "scenario_token":
+        need = int(p["need"])
+
+        def scenario_token(a: Estimates, v: RelicView) -> float:
+            return 5.0 if v.scenario_tokens + 1 >= need else 2.0
+        return scenario_token
+    return None  # gain_charge, cross, move_any, move_to and any other word: eff_value_of

@@ -21,6 +21,7 @@ from wizprint.solo.kernel import Action, one_per_design
 from .data import MAX_LEVEL, RELIC_MISSIONS, RELIC_REVEAL, TROPHY_POINTS
 from .heroes import activate_mission, check_level, complete_from_deck, corruption_step, discard_owned
 from .pending import (
+    END,
     EXPERIENCE_LIMITS,
     EXPERIENCE_MISSION,
     EXPERIENCE_SPEND,
@@ -57,7 +58,7 @@ def _trophy_options(s: RelicState, f: Experience) -> list[Action]:
         out = [Action("level", str(n))] if n else []
     else:
         out = [Action("level", str(n)) for n in range(1, pts // TROPHY_POINTS + 1)]
-    out.extend(Action("spend", x) for x in one_per_design(sorted(x for x in s.trophies[seat] if x not in f.aside)))
+    out.extend(Action("spend", x) for x in one_per_design([x for x in s.trophies[seat] if x not in f.aside]))
     out.extend(Action("unspend", x) for x in f.aside)
     return out
 
@@ -68,7 +69,7 @@ def _relic_ok(s: RelicState, seat: int) -> bool:
 
 def _options(s: RelicState, f: Experience) -> list[Action]:
     seat = f.seat
-    out = [Action("end"), *_trophy_options(s, f)]
+    out = [END, *_trophy_options(s, f)]
     if _relic_ok(s, seat):
         out.append(Action("relic"))
     out.extend(plays(s, seat, "exp"))
@@ -77,24 +78,34 @@ def _options(s: RelicState, f: Experience) -> list[Action]:
     return out
 
 
+def _has_options(s: RelicState, seat: int) -> bool:
+    """``_options`` offers more than ``end``: trophies worth a level, a relic, or a card to discard (the abilities
+    of ``plays`` are the hand's and the assets', which can be discarded)."""
+    return bool(s.hands[seat] or s.assets[seat]) or s.trophy_points(seat) >= TROPHY_POINTS or _relic_ok(s, seat)
+
+
 @RULES.run(Experience)
 def run_experience(s: RelicState, f: Experience) -> bool:
     seat = f.seat
-    st = f.step
-    if st == EXPERIENCE_SPEND:
-        if len(_options(s, f)) > 1:
-            return True
-        f.step = EXPERIENCE_MISSION
-        return False
-    if st == EXPERIENCE_MISSION:
-        f.step = EXPERIENCE_LIMITS
-        if not s.missions[seat]:
-            s.push(DrawMission(seat=seat, count=1))
-        return False
-    if len(s.hands[seat]) > s.power_limit(seat) or len(s.assets[seat]) > s.asset_limit(seat):
-        return True
-    s.pop(f)
-    return False
+    while True:
+        st = f.step
+        if st == EXPERIENCE_SPEND:
+            if _has_options(s, seat):
+                return True
+            f.step = EXPERIENCE_MISSION
+        elif st == EXPERIENCE_MISSION:
+            f.step = EXPERIENCE_LIMITS
+            if not s.missions[seat]:
+                s.stack.append(DrawMission(seat=seat, count=1))
+                return False
+        else:
+            if len(s.hands[seat]) > s.power_limit(seat) or len(s.assets[seat]) > s.asset_limit(seat):
+                return True
+            if s.stack and s.stack[-1] is f:
+                s.stack.pop()
+            return False
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
+            return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
 @RULES.legal(Experience)
@@ -194,7 +205,8 @@ def run_level_up(s: RelicState, f: LevelUp) -> bool:
         f.step = LEVEL_TRIGGERS
         if s.level[seat] >= MAX_LEVEL:
             s.say(f"{s.who(seat)} is already level {MAX_LEVEL}: a completed mission instead")
-            s.pop(f)
+            if s.stack and s.stack[-1] is f:
+                s.stack.pop()
             complete_from_deck(s, seat, 1)
             return False
         s.level[seat] += 1
@@ -205,7 +217,8 @@ def run_level_up(s: RelicState, f: LevelUp) -> bool:
         f.step = LEVEL_CHECK
         s.push_whens(seat, "level_up")
     else:
-        s.pop(f)
+        if s.stack and s.stack[-1] is f:
+            s.stack.pop()
         check_level(s, seat)
     return False
 
@@ -215,7 +228,8 @@ def run_level_up(s: RelicState, f: LevelUp) -> bool:
 def run_draw_corruption(s: RelicState, f: DrawCorruption) -> bool:
     seat = f.seat
     if f.count <= 0 or s.eliminated[seat]:
-        s.pop(f)
+        if s.stack and s.stack[-1] is f:
+            s.stack.pop()
         return False
     f.count -= 1
     if corruption_step(s, seat, f.why):
@@ -229,12 +243,14 @@ def run_draw_mission(s: RelicState, f: DrawMission) -> bool:
     if f.drawn:
         return True
     if f.count <= 0 or s.eliminated[seat]:
-        s.pop(f)
+        if s.stack and s.stack[-1] is f:
+            s.stack.pop()
         return False
     f.count -= 1
     x = s.take_top("mission")
     if not x:
-        s.pop(f)
+        if s.stack and s.stack[-1] is f:
+            s.stack.pop()
         s.say("The Mission deck is empty: no Mission card is drawn")
         return False
     s.note_draw(seat, x)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, TypeVar
 
-from wizprint.solo.kernel import Declared, Pending, Rules, declare, value
+from wizprint.solo.kernel import Action, Declared, Pending, Rules, declare, value
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -22,6 +22,10 @@ P = TypeVar("P", bound=Pending)
 
 
 RULES: Rules[RelicState] = Rules("relic")
+
+# the moves without a card or a choice in them, made once (a move is a value: equal moves are the same move)
+PASS, ROLL, END, STOP, CW, ACW, JUMP, RIFT, MORE = (Action(k) for k in (
+    "pass", "roll", "end", "stop", "cw", "acw", "jump", "rift", "more"))
 
 
 # Each step enum's members are also module constants (``TURN_START``...), which the handlers compare steps with:

@@ -17,6 +17,7 @@ from .heroes import check_threshold
 from .pending import Battle
 
 if TYPE_CHECKING:
+    from .data import RelicData
     from .state import RelicState
 
 
@@ -45,19 +46,19 @@ def _gear_free(s: RelicState, bat: Battle, a: str) -> bool:
 def evade_abilities(s: RelicState, seat: int) -> list[tuple[str, str, int, int]]:
     """The seat's own evading abilities (``may_evade``) as (source, attribute, max value, per turn): the character
     sheet, assets other than a weapon or armour, face-up Corruption cards (the sources of ``RelicState.sources``)."""
-    C = s.data.cards
-    srcs = [(s.characters[seat], s.data.characters[s.characters[seat]].passives)] if s.characters[seat] else []
-    srcs += [(a, C[a].passives) for a in s.assets[seat] if C[a].gear not in ("weapon", "armour")]
-    srcs += [(x, C[x].passives) for x in s.corruption_face_up[seat]]
-    return [(src, a, mv, per) for src, p in srcs for a, mv, per in p.evade]
+    return list(s.kit(seat).evade)
 
 
 def evade_source(s: RelicState, seat: int, x: str) -> str | None:
     """The ability that lets the seat evade enemy ``x`` now: one without a limit per turn first, else a limited one
     not used up this turn; None when none does."""
+    return _evade_source(s, s.kit(seat).evade, x)
+
+
+def _evade_source(s: RelicState, abilities: tuple[tuple[str, str, int, int], ...], x: str) -> str | None:
     c = s.data.cards[x]
     best: str | None = None
-    for src, a, mv, per in evade_abilities(s, seat):
+    for src, a, mv, per in abilities:
         if (a and a != ATTRS[c.attribute]) or (mv and c.value > mv):
             continue
         if not per:
@@ -70,7 +71,8 @@ def evade_source(s: RelicState, seat: int, x: str) -> str | None:
 def evadable(s: RelicState, seat: int, power: bool) -> list[str]:
     """The enemies here the seat may evade (``power``: with a Power card; else by its own abilities, within their
     limits per turn)."""
-    if not s.can(seat, "evade"):
+    kit = s.kit(seat)
+    if "evade" in kit.cannot:
         return []
     C = s.data.cards
     out = []
@@ -78,47 +80,72 @@ def evadable(s: RelicState, seat: int, power: bool) -> list[str]:
         c = C[x]
         if c.category != "enemy" or x in s.evaded:
             continue
-        if power or evade_source(s, seat, x) is not None:
+        if power or _evade_source(s, kit.evade, x) is not None:
             out.append(x)
     return out
 
 
 def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> list[Action]:
     """Power cards played for their ability, charges and one-shot uses that the seat may play now."""
-    D = s.data
-    C = D.cards
-    out: list[Action] = []
     free = s.space_of(seat).tier in ("outer", "middle")
-    for x in one_per_design(s.hands[seat]):
-        c = C[x]
-        tw = TIMING_WINDOWS.get(c.timing, "")
-        if tw != "*" and tw != win and not (tw == "move" and win == "move_end"):
-            continue
-        p = D.purpose(c.effects)
-        if p == "evade":
-            if win == "eng":
-                out.extend(Action("evade", e, x) for e in evadable(s, seat, True))
-            continue
-        if useful(p, win, free):
+    hand = s.hands[seat]
+    assets = s.assets[seat]
+    if not hand and not assets:
+        return []
+    D = s.data
+    out: list[Action] = []
+    for x in one_per_design(hand):
+        got = D.hand_offers.get((x, win, free))
+        if got is None:
+            got = D.hand_offers[(x, win, free)] = _hand_offer(D, x, win, free)
+        if got == "play":
             out.append(Action("play", x))
-    for a in sorted(s.assets[seat]):
+        elif got == "evade":
+            out.extend(Action("evade", e, x) for e in evadable(s, seat, True))
+    if not assets:
+        return out
+    C = D.cards
+    for a in sorted(assets):
         c = C[a]
         if c.gear in ("weapon", "armour") and (bat is None or not _gear_free(s, bat, a)):
             continue
-        for moment, lid in c.passives.charge:
-            mw = TIMING_WINDOWS[moment]
-            mw = "move_end" if mw == "move" and win == "move_end" else mw
-            if (mw == "*" or mw == win) and s.charges.get(a, 0) > 0 and a not in s.spent and \
-                    useful(D.purpose(lid), win, free):
-                out.append(Action("charge", a))
-                break
-        for moment, lid in c.passives.use:
-            mw = TIMING_WINDOWS[moment]
-            mw = "move_end" if mw == "move" and win == "move_end" else mw
-            if (mw == "*" or mw == win) and useful(D.purpose(lid), win, free):
-                out.append(Action("use", a))
-                break
+        charge, use = D.asset_offers.get((a, win, free)) or _asset_offer(D, a, win, free)
+        if charge and s.charges.get(a, 0) > 0 and a not in s.spent:
+            out.append(Action("charge", a))
+        if use:
+            out.append(Action("use", a))
     return out
+
+
+def _hand_offer(D: RelicData, x: str, win: str, free: bool) -> str:
+    """What Power card ``x`` in hand offers in window ``win`` (``free``: on the Outer or Middle tier), by what it
+    is: ``play``, ``evade`` (in the Engagement window) or ``""``; ``plays`` keeps the answers with the data."""
+    c = D.cards[x]
+    tw = TIMING_WINDOWS.get(c.timing, "")
+    if tw != "*" and tw != win and not (tw == "move" and win == "move_end"):
+        return ""
+    p = D.purpose(c.effects)
+    if p == "evade":
+        return "evade" if win == "eng" else ""
+    return "play" if useful(p, win, free) else ""
+
+
+def _asset_offer(D: RelicData, a: str, win: str, free: bool) -> tuple[bool, bool]:
+    """Whether asset ``a`` has a charge ability (if a charge is left) and a use ability worth offering in window
+    ``win``, by what it is; kept with the data."""
+    c = D.cards[a]
+    got = (_any_offer(D, c.passives.charge, win, free), _any_offer(D, c.passives.use, win, free))
+    D.asset_offers[(a, win, free)] = got
+    return got
+
+
+def _any_offer(D: RelicData, abilities: tuple[tuple[str, int], ...], win: str, free: bool) -> bool:
+    for moment, lid in abilities:
+        mw = TIMING_WINDOWS[moment]
+        mw = "move_end" if mw == "move" and win == "move_end" else mw
+        if (mw == "*" or mw == win) and useful(D.purpose(lid), win, free):
+            return True
+    return False
 
 
 def numbers(s: RelicState, seat: int) -> list[Action]:

@@ -24,6 +24,7 @@ from .data import (
     SEAT_COLOURS,
     START_INFLUENCE,
     THRESHOLD,
+    Kit,
     Passives,
     RelicData,
     Space,
@@ -47,6 +48,27 @@ from .texts import cause
 from .view import PHASES, last_words
 
 P = TypeVar("P", bound=RelicPending)
+
+
+class _Seats(dict[int, str]):
+    """The seats as the log names them (seat 0 is ``P1``)."""
+
+    def __missing__(self, s: int) -> str:
+        return f"P{s + 1}"
+
+
+WHO = _Seats({s: f"P{s + 1}" for s in range(4)})
+
+
+def _deal(pool: list[str], k: int) -> list[str]:
+    """The top ``k`` cards of ``pool`` (its end), taken one by one: the last card first."""
+    cut = len(pool) - k
+    if cut < 0:
+        raise IndexError("pop from empty list")  # as taking one card too many always did
+    out = pool[cut:]
+    out.reverse()
+    del pool[cut:]
+    return out
 
 
 @declare
@@ -96,6 +118,8 @@ class RelicState(State[RelicData]):
     # the effect list resolving now, for the causes the log gives (set by ``run_effects``; never saved)
     cause_src: str = transient("")
     cause_why: str = transient("")
+    # each seat's last kit and what it was gathered from (``kit``; never saved, empty in a clone)
+    kit_memo: list[tuple[str, list[str], list[str], Kit] | None] | None = transient()
 
     SEATS_IN_RANGE = ("turn_player", "deciding")
 
@@ -179,8 +203,8 @@ class RelicState(State[RelicData]):
         self.turn_player = self.players - 1  # the oldest player, seat 0, takes the first turn
 
     # -- small queries --------------------------------------------------------------------------------------------
-    def who(self, s: int) -> str:
-        return f"P{s + 1}"
+    # the seat as the log names it (``s.who(0)`` is ``P1``): a lookup without a Python call (millions are made)
+    who = staticmethod(WHO.__getitem__)
 
     def label(self, x: str) -> str:
         c = self.data.cards.get(x)
@@ -206,23 +230,31 @@ class RelicState(State[RelicData]):
     def space_of(self, s: int) -> Space:
         return self.data.spaces[self.positions[s]]
 
+    def kit(self, s: int) -> Kit:
+        """The passive words in force for seat s, gathered (:class:`~.data.Kit`, kept with the data)."""
+        memo = self.kit_memo
+        if memo is None:
+            memo = self.kit_memo = [None] * self.players
+        m = memo[s]
+        ch, assets, up = self.characters[s], self.assets[s], self.corruption_face_up[s]
+        if m is not None and m[0] == ch and m[1] == assets and m[2] == up:
+            return m[3]
+        key = (ch, tuple(assets), tuple(up))
+        got = self.data.kits.get(key)
+        if got is None:
+            got = self.data.kit(*key)
+        memo[s] = (ch, list(assets), list(up), got)
+        return got
+
     def sources(self, s: int) -> list[Passives]:
         """The passive words in force for seat s outside a battle's weapon and armour."""
-        C = self.data.cards
-        out = [self.data.characters[self.characters[s]].passives] if self.characters[s] else []
-        for a in self.assets[s]:
-            c = C[a]
-            if c.gear not in ("weapon", "armour"):
-                out.append(c.passives)
-        for x in self.corruption_face_up[s]:
-            out.append(C[x].passives)
-        return out
+        return list(self.kit(s).sources)
 
     def can(self, s: int, what: str) -> bool:
-        return not any(what in p.cannot for p in self.sources(s))
+        return what not in self.kit(s).cannot
 
     def limit_change(self, s: int, what: str) -> int:
-        return sum(n for p in self.sources(s) for w, n in p.limits if w == what)
+        return self.kit(s).limits.get(what, 0)
 
     def power_limit(self, s: int) -> int:
         ch = self.data.characters[self.characters[s]]
@@ -239,17 +271,18 @@ class RelicState(State[RelicData]):
         return max(1, THRESHOLD + self.limit_change(s, "corruption"))
 
     def skill(self, s: int, a: int) -> int:
-        return sum(n for p in self.sources(s) for ai, n in p.skill_bonus if ai == a)
+        return self.kit(s).skill[a]
 
     def extra_dice(self, s: int, kind: str) -> int:
-        return sum(p.extra_battle_dice if kind == "battle" else p.extra_test_dice for p in self.sources(s))
+        k = self.kit(s)
+        return k.extra_battle_dice if kind == "battle" else k.extra_test_dice
 
     def movement_dice(self, s: int) -> int:
-        return max([1] + [p.movement_dice for p in self.sources(s)])
+        return self.kit(s).movement_dice
 
     def relics(self, s: int) -> int:
         C = self.data.cards
-        return sum(1 for a in self.assets[s] if C[a].deck == "relic")
+        return [C[a].deck for a in self.assets[s]].count("relic")
 
     def corruption(self, s: int) -> int:
         return len(self.corruption_face_up[s]) + len(self.corruption_face_down[s])
@@ -259,7 +292,7 @@ class RelicState(State[RelicData]):
 
     def trophy_points(self, s: int) -> int:
         C = self.data.cards
-        return sum(C[t].value for t in self.trophies[s])
+        return sum([C[t].value for t in self.trophies[s]])
 
     def numbers_ok(self, s: int) -> bool:
         """Seat s may play a Power card for its number instead of a roll."""
@@ -268,6 +301,8 @@ class RelicState(State[RelicData]):
     def next_space(self, here: str, d: int) -> str:
         """The space ``d`` steps along the ring of ``here`` (1 clockwise, -1 anticlockwise)."""
         D = self.data
+        if d == 1 or d == -1:
+            return D.ring_steps[here][d < 0]
         ring = D.rings[D.spaces[here].tier]
         return ring[(D.ring_index[here] + d) % len(ring)]
 
@@ -281,19 +316,14 @@ class RelicState(State[RelicData]):
     def whens(self, s: int, event: str, traits: Sequence[str] = ()) -> list[tuple[int, str]]:
         """The abilities of seat s triggered by ``event`` (character, assets, face-up Corruption, then the
         scenario), as (effects, source)."""
-        out: list[tuple[int, str]] = []
-        C = self.data.cards
-        srcs: list[tuple[Passives, str]] = [(self.data.characters[self.characters[s]].passives, self.characters[s])] \
-            if self.characters[s] else []
-        srcs += [(C[a].passives, a) for a in self.assets[s]]
-        srcs += [(C[x].passives, x) for x in self.corruption_face_up[s]]
-        for p, src in srcs:
-            for ev, vs, lid in p.when:
-                if ev == event and (not vs or vs in traits):
-                    out.append((lid, src))
-        for ev2, lid in self.data.scenarios[self.scenario].passives.scenario_when:
-            if ev2 == event:
-                out.append((lid, self.scenario))
+        D = self.data
+        scen = D.scenario_whens[self.scenario].get(event)
+        mine = self.kit(s).when.get(event) if event in D.when_events else None
+        if not mine:
+            return [(lid, self.scenario) for lid in scen] if scen else []
+        out = [(lid, src) for vs, lid, src in mine if not vs or vs in traits]
+        if scen:
+            out.extend((lid, self.scenario) for lid in scen)
         return out
 
     def push_whens(self, s: int, event: str, traits: Sequence[str] = ()) -> None:
@@ -305,6 +335,8 @@ class RelicState(State[RelicData]):
         """Abilities with the same timing word ("start", "end"): the active player chooses the order in which they
         resolve (relic.txt, Timing Language); abilities that do the same thing (copies) need no choice. ``event``:
         when they happen, for the causes the log gives."""
+        if not items:
+            return
         items = [(lid, src) for lid, src in items if lid]
         if len({lid for lid, _ in items}) < 2:
             for lid, src in reversed(items):
@@ -316,11 +348,11 @@ class RelicState(State[RelicData]):
     # -- battles: the scores --------------------------------------------------------------------------------------
     def traits(self, f: Battle) -> tuple[str, ...]:
         C = self.data.cards
-        return tuple(C[x].trait for x in f.foes if C[x].trait)
+        return tuple([C[x].trait for x in f.foes if C[x].trait])
 
     def gear(self, s: int, gear: str) -> list[str]:
         C = self.data.cards
-        return sorted(a for a in self.assets[s] if C[a].gear == gear)
+        return sorted([a for a in self.assets[s] if C[a].gear == gear])
 
     @staticmethod
     def bonus_of(p: Passives, form: str, traits: Sequence[str]) -> int:
@@ -334,8 +366,9 @@ class RelicState(State[RelicData]):
         traits = self.traits(f)
         C = self.data.cards
         total = self.attributes[s][f.attribute] + f.bonus
-        for p in self.sources(s):
-            total += self.bonus_of(p, form, traits)
+        for fm, n, vs in self.kit(s).battle_bonus:
+            if (fm == "any" or fm == form) and (not vs or vs in traits):
+                total += n
         for g in (f.weapon, f.armour):
             if g and g in self.assets[s]:
                 total += self.bonus_of(C[g].passives, form, traits)
@@ -348,14 +381,17 @@ class RelicState(State[RelicData]):
         if not f.foes:
             return f.value
         total = 0
-        omens = sum(1 for x in self.threats_here(s) if C[x].omen)
-        per = {"": 1, "power": len(self.hands[s]), "asset": len(self.assets[s]), "corruption": self.corruption(s),
-               "trophy": len(self.trophies[s]), "omen": omens}
+        per: dict[str, int] | None = None
         scen = self.data.scenarios[self.scenario].passives.scenario_enemy
         for x in f.foes:
             c = C[x]
             total += c.value
+            if c.enemy_bonus and per is None:  # what the per-card bonuses count (only when a foe has one)
+                omens = sum(1 for y in self.threats_here(s) if C[y].omen)
+                per = {"": 1, "power": len(self.hands[s]), "asset": len(self.assets[s]),
+                       "corruption": self.corruption(s), "trophy": len(self.trophies[s]), "omen": omens}
             for n, what in c.enemy_bonus:
+                assert per is not None
                 total += n * per[what]
             for trait, colour, n in scen:
                 if (trait and c.trait == trait) or (colour and c.deck == colour):
@@ -628,9 +664,8 @@ class RelicState(State[RelicData]):
             rng.shuffle(pool)
             if zones is not None:
                 for t in others:
-                    k = len(zones[t])
-                    zones[t] = [pool.pop() for _ in range(k)]
-            into.decks[d] = [pool.pop() for _ in range(len(self.decks[d]))]
+                    zones[t] = _deal(pool, len(zones[t]))
+            into.decks[d] = _deal(pool, len(self.decks[d]))
         if self.selection is not None and into.selection is not None:
             own = set(self.dealt[seat])
             pool = sorted(c for c in self.data.character_ids if c not in own)

@@ -17,6 +17,10 @@ from wizprint.solo.kernel import Action
 from .data import COLOURS
 from .heroes import check_trophies, visit
 from .pending import (
+    ACW,
+    CW,
+    JUMP,
+    MORE,
     MOVE_DIRECTION,
     MOVE_DONE,
     MOVE_END,
@@ -25,8 +29,11 @@ from .pending import (
     MOVE_SCORE,
     MOVE_START,
     MOVE_START_BOX,
+    PASS,
+    RIFT,
     ROLL_MOVE,
     RULES,
+    STOP,
     TURN_DONE,
     TURN_END,
     TURN_ENGAGEMENT,
@@ -55,47 +62,58 @@ _TURN_ORDER = tuple(TurnStep)
 
 @RULES.run(NextTurn)
 def run_next_turn(s: RelicState, f: NextTurn) -> bool:
-    s.pop(f)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
     s.start_turn(f.seat)
     return False
 
 
 @RULES.run(Turn)
 def run_turn(s: RelicState, f: Turn) -> bool:
+    """The steps of the turn in order. A step that pushes nothing goes on to the next at once: ``advance`` would run
+    the same item next (the game goes on, no turn is cut short, the item is still on top), without going round its
+    loop; the other runners do the same."""
     p = f.seat
-    st = f.step
-    if st < TURN_DONE:
-        f.step = _TURN_ORDER[st + 1]
-    if st == TURN_START:
-        s.phase = Phase.START
-        s.push_timed(p, s.whens(p, "turn_start"), "turn_start")
-    elif st == TURN_MOVEMENT:
-        s.phase = Phase.MOVEMENT
-        s.push(Movement(seat=p))
-    elif st == TURN_EXPLORATION:
-        s.phase = Phase.EXPLORATION
-        explore(s, p)
-        items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
-                 if m == "exploration_end"]
-        s.push_timed(p, items + s.whens(p, "exploration_end"), "exploration_end")
-    elif st == TURN_ENGAGEMENT:
-        s.phase = Phase.ENGAGEMENT
-        s.push(Engagement(seat=p))
-    elif st == TURN_ENGAGEMENT_END:
-        items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
-                 if m == "engagement_end"]
-        s.push_timed(p, items, "engagement_end")
-    elif st == TURN_TROPHY_OBJECTIVE:
-        check_trophies(s, p)
-    elif st == TURN_EXPERIENCE:
-        s.phase = Phase.EXPERIENCE
-        s.push(Experience(seat=p))
-    elif st == TURN_END:
-        s.push_timed(p, s.whens(p, "turn_end"), "turn_end")
-    else:
-        s.pop(f)
-        s.start_turn(p)
-    return False
+    while True:
+        st = f.step
+        if st < TURN_DONE:
+            f.step = _TURN_ORDER[st + 1]
+        if st == TURN_START:
+            s.phase = Phase.START
+            s.push_timed(p, s.whens(p, "turn_start"), "turn_start")
+        elif st == TURN_MOVEMENT:
+            s.phase = Phase.MOVEMENT
+            s.stack.append(Movement(seat=p))
+            return False
+        elif st == TURN_EXPLORATION:
+            s.phase = Phase.EXPLORATION
+            explore(s, p)
+            items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
+                     if m == "exploration_end"]
+            s.push_timed(p, items + s.whens(p, "exploration_end"), "exploration_end")
+        elif st == TURN_ENGAGEMENT:
+            s.phase = Phase.ENGAGEMENT
+            s.stack.append(Engagement(seat=p))
+            return False
+        elif st == TURN_ENGAGEMENT_END:
+            items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
+                     if m == "engagement_end"]
+            s.push_timed(p, items, "engagement_end")
+        elif st == TURN_TROPHY_OBJECTIVE:
+            check_trophies(s, p)
+        elif st == TURN_EXPERIENCE:
+            s.phase = Phase.EXPERIENCE
+            s.stack.append(Experience(seat=p))
+            return False
+        elif st == TURN_END:
+            s.push_timed(p, s.whens(p, "turn_end"), "turn_end")
+        else:
+            if s.stack and s.stack[-1] is f:
+                s.stack.pop()
+            s.start_turn(p)
+            return False
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
+            return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
 # -- movement ----------------------------------------------------------------------------------------------------
@@ -119,77 +137,81 @@ def enter(s: RelicState, seat: int, f: Movement, to: str) -> None:
 @RULES.run(Movement)
 def run_movement(s: RelicState, f: Movement) -> bool:
     seat = f.seat
-    st = f.step
     D = s.data
-    if st == MOVE_START:
-        f.step = MOVE_ROLL
-        s.push_timed(seat, s.whens(seat, "movement_start"), "movement_start")
-        return False
-    if st == MOVE_ROLL:
-        sp = s.space_of(seat)
-        if sp.tier == "centre":
-            f.step = MOVE_DONE
-            return False
-        if sp.tier == "inner":
-            s.positions[seat] = sp.next
-            s.say(f"{s.who(seat)} moves on to {D.spaces[sp.next].name}")
+    while True:
+        st = f.step
+        if st == MOVE_START:
+            f.step = MOVE_ROLL
+            s.push_timed(seat, s.whens(seat, "movement_start"), "movement_start")
+        elif st == MOVE_ROLL:
+            sp = s.space_of(seat)
+            if sp.tier == "centre":
+                f.step = MOVE_DONE
+            elif sp.tier == "inner":
+                s.positions[seat] = sp.next
+                s.say(f"{s.who(seat)} moves on to {D.spaces[sp.next].name}")
+                f.step = MOVE_END
+            else:
+                f.step = MOVE_SCORE
+                n = s.movement_dice(seat)
+                if n > 1 and s.stats is not None:
+                    s.note_used(seat, [a for a in s.assets[seat] if D.cards[a].passives.movement_dice == n][:1])
+                s.stack.append(Dice(seat=seat, context=ROLL_MOVE, count=n))
+                return False
+        elif st == MOVE_SCORE:
+            if f.rift:
+                enter_rift(s, seat, f)
+            else:
+                f.points = max(1, f.roll + f.bonus)
+                s.say(f"{s.who(seat)}'s movement score is {f.points}")
+                f.step = MOVE_START_BOX
+                sp = s.space_of(seat)
+                if sp.jump and sp.jump != sp.id:
+                    f.box = sp.id
+                    return True
+                f.step = MOVE_DIRECTION
+                return True
+        elif st in (MOVE_START_BOX, MOVE_DIRECTION):
+            return True  # a decision: the start box's jump, or the direction
+        elif st == MOVE_MOVING:
+            if f.box:
+                return True
+            positions, ring = s.positions, D.ring_steps
+            d = f.direction
+            while f.points > 0:
+                f.points -= 1
+                here = positions[seat]
+                enter(s, seat, f, ring[here][d < 0] if d == 1 or d == -1 else s.next_space(here, d))
+                if f.box or f.step != MOVE_MOVING:
+                    return bool(f.box)
+            if f.extra > 0 or (not f.late and f.direction and plays(s, seat, "move_end")):
+                return True
             f.step = MOVE_END
+        elif st == MOVE_END:
+            f.step = MOVE_DONE
+            s.say(f"{s.who(seat)} ends the Movement phase on {D.spaces[s.positions[seat]].name}")
+            visit(s, seat)
+        else:
+            if s.stack and s.stack[-1] is f:
+                s.stack.pop()
             return False
-        f.step = MOVE_SCORE
-        n = s.movement_dice(seat)
-        if n > 1 and s.stats is not None:
-            s.note_used(seat, [a for a in s.assets[seat] if D.cards[a].passives.movement_dice == n][:1])
-        s.push(Dice(seat=seat, context=ROLL_MOVE, count=n))
-        return False
-    if st == MOVE_SCORE:
-        if f.rift:
-            enter_rift(s, seat, f)
-            return False
-        f.points = max(1, f.roll + f.bonus)
-        s.say(f"{s.who(seat)}'s movement score is {f.points}")
-        f.step = MOVE_START_BOX
-        sp = s.space_of(seat)
-        if sp.jump and sp.jump != sp.id:
-            f.box = sp.id
-            return True
-        f.step = MOVE_DIRECTION
-        return True
-    if st in (MOVE_START_BOX, MOVE_DIRECTION):
-        return True  # a decision: the start box's jump, or the direction
-    if st == MOVE_MOVING:
-        if f.box:
-            return True
-        while f.points > 0:
-            f.points -= 1
-            enter(s, seat, f, s.next_space(s.positions[seat], f.direction))
-            if f.box or f.step != MOVE_MOVING:
-                return bool(f.box)
-        if f.extra > 0 or (not f.late and f.direction and plays(s, seat, "move_end")):
-            return True
-        f.step = MOVE_END
-        return False
-    if st == MOVE_END:
-        f.step = MOVE_DONE
-        s.say(f"{s.who(seat)} ends the Movement phase on {D.spaces[s.positions[seat]].name}")
-        visit(s, seat)
-        return False
-    s.pop(f)
-    return False
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
+            return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
 @RULES.legal(Movement)
 def movement_legal(s: RelicState, f: Movement) -> list[Action]:
     if f.step == MOVE_START_BOX:
-        return [Action("jump"), Action("pass")]
+        return [JUMP, PASS]
     if f.step == MOVE_DIRECTION:
-        return [Action("cw"), Action("acw")]
+        return [CW, ACW]
     if f.box:
         if s.data.spaces[f.box].inner:
-            return [Action("rift"), Action("pass")]
-        return [Action("jump"), Action("pass")]
+            return [RIFT, PASS]
+        return [JUMP, PASS]
     if f.extra > 0:
-        return [Action("more"), Action("stop")]
-    return [Action("stop"), *plays(s, f.seat, "move_end")]
+        return [MORE, STOP]
+    return [STOP, *plays(s, f.seat, "move_end")]
 
 
 def _jump(s: RelicState, seat: int, f: Movement) -> None:
@@ -244,15 +266,20 @@ def explore(s: RelicState, p: int) -> None:
     if sp.tier not in ("outer", "middle"):
         return
     drawn: list[str] = []
-    while True:
-        here = s.board.get(sp.id, [])
-        need = list(sp.icons)
-        have = [0, 0, 0]
-        for x in here:
-            c = C[x]
-            have[COLOURS.index(c.deck)] += 1
-            for i in range(3):
-                need[i] += c.icons[i]
+    need = list(sp.icons)
+    have = [0, 0, 0]
+
+    def count(x: str) -> None:
+        c = C[x]
+        have[COLOURS.index(c.deck)] += 1
+        icons = c.icons
+        need[0] += icons[0]
+        need[1] += icons[1]
+        need[2] += icons[2]
+
+    for x in s.board.get(sp.id, ()):
+        count(x)
+    while True:  # one card at a time: a card drawn may bring more icons
         got = ""
         for i, col in enumerate(COLOURS):
             if need[i] > have[i]:
@@ -260,6 +287,7 @@ def explore(s: RelicState, p: int) -> None:
                 if got:
                     s.board.setdefault(sp.id, []).append(got)
                     drawn.append(got)
+                    count(got)
                     break
         if not got:
             break

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizprint.cards.model import Game, effect_words
-from wizprint.solo.kernel import RulesData
+from wizprint.solo.kernel import Action, RulesData
 
 SCHOOLS = ("ward", "vigor", "fortune", "wrath")
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -42,6 +42,10 @@ class WizardCardsData(RulesData):
         self.sort_key = {c: (order.index(sp.school) if sp.school in order else 9, sp.magnitude, c)
                          for c, sp in self.spells.items()}
         self.jokers = [c for c, sp in self.spells.items() if sp.school == "wild"]
+        # the moves a card in hand offers: play it (a Wild Magic card as each school)
+        self.plays: dict[str, tuple[Action, ...]] = {
+            c: tuple(Action("play", c, s) for s in SCHOOLS) if sp.school == "wild" else (Action("play", c),)
+            for c, sp in self.spells.items()}
         self.records = {r.id: r for r in game.cards("spells")}
 
     @property

@@ -20,9 +20,10 @@ from typing import Any
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, State, declare, zone, zone_map
 
-from .data import RANKS, SCHOOLS, SUITS, WizardCardsData
+from .data import RANKS, SUITS, WizardCardsData
 
 HAND = 5
+STOP = Action("stop")
 
 
 def cards(n: int) -> str:
@@ -249,14 +250,11 @@ class WizardCardsState(State[WizardCardsData]):
         if self.phase == Phase.DISCARD:
             return [Action("discard", c) for c in self.data.sorted(self.hands[1 - self.turn_player])]
         out: list[Action] = []
-        spells = self.data.spells
+        plays = self.data.plays
         for c in self.data.sorted(self.hands[self.turn_player]):
-            if spells[c].school == "wild":
-                out.extend(Action("play", c, s) for s in SCHOOLS)
-            else:
-                out.append(Action("play", c))
+            out.extend(plays[c])
         if self.cast:
-            out.append(Action("stop"))
+            out.append(STOP)
         return out
 
     def _apply(self, action: Action) -> None:

@@ -117,7 +117,8 @@ def draw_step(s: WCState, r: Round) -> bool:
         s.say("Two identical wizards: both lose their Magic powers")
         r.queue = []
     else:  # two new wizards: the lower printed Value acts first
-        r.queue = sorted((c for c in new if s.data[c].power == "immediate"), key=lambda c: (s.data[c].value, c))
+        cards = s.data.cards
+        r.queue = sorted((c for c in new if cards[c].power == "immediate"), key=lambda c: (cards[c].value, c))
     r.step = RoundStep.POWERS
     return False
 
@@ -129,7 +130,7 @@ def immediate(s: WCState, r: Round, card: str) -> bool:
     if s.identical() and any(card in d for d in s.duel):
         return False
     seat = s.data.owner(card)
-    w = s.data[card]
+    w = s.data.cards[card]
     s.say(f"P{seat + 1}'s {w.name}: Immediate power")
     asked = False
     for e in w.effects:
@@ -148,7 +149,7 @@ def place_waiting(s: WCState, r: Round, seat: int) -> None:
     s.say(f"P{seat + 1}'s Waiting card {s.label(new)} takes the place of {s.label(old)}, which now waits face down")
     if s.identical():
         s.say("It meets an identical wizard: both lose their Magic powers")
-    elif s.data[new].power == "immediate":
+    elif s.data.cards[new].power == "immediate":
         r.queue.insert(0, new)
 
 

@@ -74,7 +74,8 @@ class WCState(StackGame, State[WCData]):
     # -- the Magic powers in play ---------------------------------------------------------------------------------
     def card(self, seat: int) -> Wizard | None:
         """The wizard of ``seat`` in the Duel zone."""
-        return self.data[self.duel[seat][0]] if self.duel[seat] else None
+        d = self.duel[seat]
+        return self.data.cards[d[0]] if d else None
 
     def identical(self) -> bool:
         """Two wizards with the same name in the Duel zone: both lose their Magic powers."""
@@ -98,7 +99,7 @@ class WCState(StackGame, State[WCData]):
         pile = self.discards[seat]
         if not pile:
             return None
-        w = self.data[pile[-1]]
+        w = self.data.cards[pile[-1]]
         if w.power != "dormant" or any(self.permanent(x, "no_dormant") for x in (0, 1)):
             return None
         return w.has(word)
@@ -124,7 +125,7 @@ class WCState(StackGame, State[WCData]):
 
     def deck_value(self, seat: int) -> int:
         """The total printed Value of the 6 cards of ``seat``'s current Deck (the tie-break of the game)."""
-        return sum(self.data[c].value for c in self.six(seat))
+        return sum(self.data.cards[c].value for c in self.six(seat))
 
     def six(self, seat: int) -> list[str]:
         """``seat``'s 6 cards, wherever they are this round."""
