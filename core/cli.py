@@ -176,14 +176,21 @@ def build_cmd(
                                                           "spaces) printed as light tints with an outline; light "
                                                           "lettering on them turned dark. Saves toner."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes that make the files (decks, "
+                                                               "sheets, SVG, PNG) side by side; default: the "
+                                                               "number of cores. The files are the same for any "
+                                                               "number."),
 ) -> None:
     """Build print-ready PDFs (and SVG, PNG, CSV) of a game into output/<game>/ (or DIR/<game> with -o DIR)."""
     from wizprint.generator.build import BuildOptions, build_game
     from wizprint.generator.deckpdf import LAYOUTS, PrintOptions
     from wizprint.generator.impose import PAPERS
+    from wizprint.generator.jobs import MAX_JOBS, default_jobs
     from wizprint.progress import for_terminal
     from wizprint.resources import game_ids
 
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be a whole number from 1 to {MAX_JOBS}, not {jobs}")
     paper = paper.lower()
     if paper not in PAPERS:
         raise UsageError(f"--paper must be one of {', '.join(PAPERS)}, not {paper!r}")
@@ -207,7 +214,7 @@ def build_cmd(
         return
     popts = PrintOptions(paper=paper, bleed=bleed, duplex=duplex, back_offset=offset, marks=marks,
                          layout="auto" if layout == "duplex" else layout)
-    opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink)
+    opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink, jobs=jobs or default_jobs())
     targets = game_ids() if game == "all" else [game]
     total_files = total_pages = 0
     for gid in targets:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
+import itertools
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -20,10 +23,12 @@ from wizprint.progress import Progress, Silent
 
 from .board import board_scene
 from .components import dial_boards_pdf, load_components, tokens_pdf
-from .contact import contact_png
+from .contact import contact_png, preload
 from .csvio import export_csv
 from .deckpdf import PrintOptions, deck_pdf, sheet_count
 from .faces import FaceBuilder
+from .impose import Slot
+from .jobs import MAX_JOBS, Workers
 from .layout import GameLayout, load_layout
 from .lowink import low_ink
 from .playmap import check_paper, load_map, map_pdf
@@ -41,6 +46,7 @@ class BuildOptions:
     csv: bool = True
     sheets: bool = True
     low_ink: bool = False  # floods as tints with outlines (generator/lowink.py)
+    jobs: int = 1  # worker processes for the files (generator/jobs.py); the output is the same for any number
 
 
 @dataclass
@@ -79,6 +85,22 @@ ExtraBuilder = Callable[["Context"], None]
 EXTRAS: dict[str, ExtraBuilder] = {}
 
 
+@dataclass(frozen=True)
+class Made:
+    """A file a job made: its name in the output folder, its bytes, and its entry in the manifest."""
+
+    name: str
+    payload: bytes
+    output: Output
+
+
+def made(name: str, kind: str, data: bytes | str, pages: int = 1, **extra: Any) -> Made:
+    """A file of the build. ``name`` must stay inside the output folder (BuildError otherwise)."""
+    safe_relpath(name)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    return Made(name, payload, Output(name, kind, pages, hashlib.sha256(payload).hexdigest(), dict(extra)))
+
+
 @dataclass
 class Context:
     """What an extra builder gets: the game, its layout, options, and ``emit`` to write a file."""
@@ -92,21 +114,37 @@ class Context:
 
     pending: list[tuple[str, bytes]] = field(default_factory=list)
     planned: int = 0  # the files the progress counts (manifest.json apart)
+    done: int = 0  # the files made so far
+    slot: int = 0  # the place in the manifest of the files ``emit`` adds (an extra builder's place)
+    by_place: dict[int, list[Made]] = field(default_factory=dict)
 
     def emit(self, name: str, kind: str, data: bytes | str, pages: int = 1, **extra: Any) -> None:
         """Add a file to the build; nothing is written until every file has been made (see ``write``).
         ``name`` must stay inside the output folder (BuildError otherwise)."""
-        safe_relpath(name)
-        payload = data.encode("utf-8") if isinstance(data, str) else data
-        self.pending.append((name, payload))
-        self.outputs.append(Output(name, kind, pages, hashlib.sha256(payload).hexdigest(), dict(extra)))
-        if len(self.outputs) > self.planned:  # a file no plan counted (an extra builder's): the total grows
-            self.planned += 1
-            self.progress.extend(1)
-        self.progress.step(name)
+        self.add(self.slot, [made(name, kind, data, pages, **extra)])
+
+    def add(self, place: int, files: list[Made]) -> None:
+        """Files made by a job (in this process or a worker) for a place in the manifest: counted on the progress
+        as they come."""
+        self.by_place.setdefault(place, []).extend(files)
+        for f in files:
+            self.done += 1
+            if self.done > self.planned:  # a file no plan counted (an extra builder's): the total grows
+                self.planned += 1
+                self.progress.extend(1)
+            self.progress.step(f.name)
+
+    def collect(self) -> None:
+        """Every file made, in the manifest's order, into ``outputs`` and ``pending``."""
+        for place in sorted(self.by_place):
+            for f in self.by_place[place]:
+                self.pending.append((f.name, f.payload))
+                self.outputs.append(f.output)
+        self.by_place.clear()
 
     def write(self, stage: StagedFolder) -> None:
         """Write every file into the temporary folder that :func:`build_game` swaps in at the end."""
+        self.collect()
         for name, payload in self.pending:
             stage.write(name, payload)
         self.pending.clear()
@@ -278,9 +316,12 @@ def shared_sheets(game: Game, seqs: dict[str, tuple[list[tuple[str, Scene]], lis
     return plan
 
 
-def _emit_deck(ctx: Context, host: str, guests: list[str],
-               seqs: dict[str, tuple[list[tuple[str, Scene]], list[Scene], list[tuple[str, int]] | None]]) -> None:
-    """Write ``cards-<host>.pdf``: the host deck, then the decks that share its last sheet."""
+Seqs = dict[str, tuple[list[tuple[str, Scene]], list[Scene], list[tuple[str, int]] | None]]
+
+
+def _deck_files(ctx: Context, host: str, guests: list[str], seqs: Seqs, previews: bool) -> list[Made]:
+    """``cards-<host>.pdf``: the host deck, then the decks that share its last sheet; and, with ``previews``, the
+    contact sheet of each of those decks, cut from that PDF (so each face is drawn once)."""
     game, po = ctx.game, ctx.opts.print
     deck = game.decl.decks[host]
     seq, card_backs, groups = seqs[host]
@@ -297,59 +338,82 @@ def _emit_deck(ctx: Context, host: str, guests: list[str],
     extra: dict[str, Any] = {"backs": dict(groups)} if groups else {}  # only decks whose copies have their own backs
     if guests:  # the decks printed in this file, and how many cards each
         extra["decks"] = {host: len(seq), **{g: len(seqs[g][0]) for g in guests}}
-    ctx.emit(f"cards-{host}.pdf", "cards", pdf.data, pdf.pages, deck=host, cards=len(seq), per_page=pdf.per_page,
-             paper=po.paper, duplex="gutterfold" if po.imposition == "gutterfold" else po.duplex, bleed=po.bleed,
-             layout="gutterfold" if po.imposition == "gutterfold" else pdf.layout, **extra)
+    out = [made(f"cards-{host}.pdf", "cards", pdf.data, pdf.pages, deck=host, cards=len(seq), per_page=pdf.per_page,
+                paper=po.paper, duplex="gutterfold" if po.imposition == "gutterfold" else po.duplex, bleed=po.bleed,
+                layout="gutterfold" if po.imposition == "gutterfold" else pdf.layout, **extra)]
+    if previews:
+        placed = pdf.fronts_placed()
+        start = 0
+        for d in [host, *guests]:
+            n = len(seqs[d][0])
+            # each design where its first copy is, in the order of the deck's file (its designs' first copies)
+            first: dict[str, tuple[int, Slot]] = {}
+            for pno, slot, cid in placed[start:start + n]:
+                first.setdefault(cid, (pno, slot))
+            start += n
+            face = seqs[d][0][0][1]
+            out.append(made(f"preview-{d}.png", "preview", contact_png(pdf.data, list(first.values()),
+                                                                       (face.w, face.h)), deck=d))
+    return out
 
 
-def _emit_sheet(ctx: Context, sid: str, spec: Any) -> None:
+def _sheet_files(ctx: Context, sid: str, spec: Any) -> list[Made]:
     po = ctx.opts.print
     data, pages = sheet_pdf(ctx.game, sid, spec, po.paper)
-    ctx.emit(f"sheet-{sid}.pdf", "sheets", data, pages, paper=po.paper)
+    return [made(f"sheet-{sid}.pdf", "sheets", data, pages, paper=po.paper)]
 
 
-def _emit_records(ctx: Context, kind: str, record: tuple[list[tuple[str, Scene]], list[Scene]]) -> None:
+def _record_files(ctx: Context, kind: str, record: tuple[list[tuple[str, Scene]], list[Scene]]) -> list[Made]:
     """``sheets-<kind>.pdf``: records printed like cards (Relic's character and scenario sheets)."""
     po = ctx.opts.print
     fronts_k, backs_k = record
     name = ctx.game.decl.kinds[kind].name
     sheets_opts = po if backs_k else dataclasses.replace(po, duplex="off")
     pdf = deck_pdf(f"{ctx.game.name} - {name}s", fronts_k, backs_k or [fronts_k[0][1]] * len(fronts_k), sheets_opts)
-    ctx.emit(f"sheets-{kind}.pdf", "sheets", pdf.data, pdf.pages, records=len(fronts_k), per_page=pdf.per_page,
-             paper=po.paper, layout="gutterfold" if po.imposition == "gutterfold" else pdf.layout)
+    return [made(f"sheets-{kind}.pdf", "sheets", pdf.data, pdf.pages, records=len(fronts_k), per_page=pdf.per_page,
+                 paper=po.paper, layout="gutterfold" if po.imposition == "gutterfold" else pdf.layout)]
 
 
-def _emit_poster(ctx: Context, board: Scene) -> None:
+def _poster_files(ctx: Context, board: Scene) -> list[Made]:
     po = ctx.opts.print
     data, ts = poster_pdf(board, po.paper, f"{ctx.game.name} board")
-    ctx.emit("board-poster.pdf", "board", data, 1 + len(ts), tiles=len(ts), paper=po.paper)
+    return [made("board-poster.pdf", "board", data, 1 + len(ts), tiles=len(ts), paper=po.paper)]
 
 
-def _emit_map(ctx: Context, pmap: Any, whole: Scene) -> None:
+def _map_files(ctx: Context, pmap: Any, whole: Scene) -> list[Made]:
     po = ctx.opts.print
     data, pages = map_pdf(pmap, whole, po.paper, f"{ctx.game.name} - {pmap.title}")
-    ctx.emit(f"{pmap.component}.pdf", "board", data, pages, sheets=len(pmap.sheets), paper=po.paper)
+    return [made(f"{pmap.component}.pdf", "board", data, pages, sheets=len(pmap.sheets), paper=po.paper)]
 
 
-def _emit_dial_boards(ctx: Context, spec: Any) -> None:
+def _dial_board_files(ctx: Context, spec: Any) -> list[Made]:
     po = ctx.opts.print
     data, pages = dial_boards_pdf(ctx.game, spec, po.paper)
-    ctx.emit("boards-characters.pdf", "board", data, pages, paper=po.paper)
+    return [made("boards-characters.pdf", "board", data, pages, paper=po.paper)]
 
 
-def _emit_tokens(ctx: Context, sets: list[Any]) -> None:
+def _token_files(ctx: Context, sets: list[Any]) -> list[Made]:
     po = ctx.opts.print
     data, pages, counts = tokens_pdf(ctx.game, sets, po.paper, po.duplex, po.back_offset,
                                      "gutterfold" if po.imposition == "gutterfold" else "duplex")
-    ctx.emit("tokens.pdf", "tokens", data, pages, tokens=counts, paper=po.paper)
+    return [made("tokens.pdf", "tokens", data, pages, tokens=counts, paper=po.paper)]
 
 
-def _emit_preview(ctx: Context, deck: str, scenes: list[Scene]) -> None:
-    ctx.emit(f"preview-{deck}.png", "preview", contact_png(f"{ctx.game.name} {deck}", scenes), deck=deck)
+@dataclass(frozen=True)
+class SvgFile:
+    name: str
+    scene: Scene
+    title: str
+    kind: str = "svg"
+    extra: tuple[tuple[str, Any], ...] = ()
 
 
-def _emit_csv(ctx: Context) -> None:
-    ctx.emit(f"{ctx.game.id}.csv", "csv", export_csv(ctx.game), 1)
+def _svg_files(ctx: Context, files: list[SvgFile]) -> list[Made]:
+    return [made(f.name, f.kind, scene_svg(f.scene, f.title), **dict(f.extra)) for f in files]
+
+
+def _csv_files(ctx: Context) -> list[Made]:
+    return [made(f"{ctx.game.id}.csv", "csv", export_csv(ctx.game, layout=ctx.layout), 1)]
 
 
 def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOptions | None = None,
@@ -376,9 +440,21 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
     # moment, the folder is the old build or the new one; failed or interrupted (Ctrl-C), the sibling (and any
     # parent folder made for it) is removed, and a killed run's by the next build. A folder that is not a build is
     # refused now, before the drawing.
-    with StagedFolder(out) as stage:
+    with StagedFolder(out) as stage, _long_lived():
         previous_build(stage.real, out)
         return _build(game, layout, out, opts, progress, stage)
+
+
+@contextmanager
+def _long_lived() -> Iterator[None]:
+    """Fewer garbage collections during a build: it makes many objects that live until its end (scenes, PDF
+    objects), which Python's collector would otherwise scan over and over (a tenth of the time of a build)."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], 20_000), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progress: Progress,
@@ -432,53 +508,87 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
         check_paper(pmap, opts.print.paper)
     comps = load_components(game)
     po = opts.print
-    # every file to make, as a job and the number of files it emits (an extra builder's are counted as they
-    # come), so that the progress counts exactly
-    jobs: list[tuple[Callable[[], None], int]] = []
+    # Every file to make, as jobs: each job makes some files, each file has its place in the manifest (the order
+    # below, whichever process makes it and whenever), and the progress counts every file exactly (an extra
+    # builder's files are counted as they come).
+    jobs: list[Callable[[], list[Made]]] = []
+    places: list[list[int]] = []  # for each job, the place in the manifest of each file it makes
+    costs: list[float] = []  # a rough guess of each job's time, so that the workers start with the longest
+    at = itertools.count()
 
-    def job(fn: Callable[..., None], *args: Any, **kw: Any) -> None:
-        jobs.append((partial(fn, *args, **kw), 1))
+    def job(fn: Callable[..., list[Made]], *args: Any, files: int = 1, cost: float = 10.0) -> int:
+        jobs.append(partial(fn, ctx, *args))
+        places.append([next(at) for _ in range(files)])
+        costs.append(cost)
+        return len(jobs) - 1
 
-    def svg(name: str, sc: Scene, title: str, kind: str = "svg", **extra_fields: Any) -> None:
-        ctx.emit(name, kind, scene_svg(sc, title), **extra_fields)
+    def svgs(batch: list[SvgFile]) -> None:
+        for k in range(0, len(batch), SVG_BATCH):
+            part = batch[k:k + SVG_BATCH]
+            job(_svg_files, part, files=len(part), cost=len(part))
 
     seqs = {d: deck_sequence(game, d, fronts[d], backs[d]) for d in game.decl.decks}
+    deck_jobs: dict[str, int] = {}  # deck -> the job that prints it (its host's)
     for host, guests in shared_sheets(game, seqs, po).items():
-        job(_emit_deck, ctx, host, guests, seqs)
+        cards = sum(len(seqs[d][0]) for d in [host, *guests])
+        designs = sum(len(fronts[d]) for d in [host, *guests])
+        j = job(_deck_files, host, guests, seqs, opts.png, cost=designs * (6.0 if opts.png else 4.0) + cards)
+        for d in [host, *guests]:
+            deck_jobs[d] = j
     for sid, spec in sheets.items():
-        job(_emit_sheet, ctx, sid, spec)
+        job(_sheet_files, sid, spec, cost=30.0)
     for kind in layout.records:
-        job(_emit_records, ctx, kind, records[kind])
+        job(_record_files, kind, records[kind], cost=8.0 * len(records[kind][0]))
     if board is not None:
-        job(svg, "board.svg", board, f"{game.name} board", "board")
-        job(_emit_poster, ctx, board)
+        svgs([SvgFile("board.svg", board, f"{game.name} board", "board")])
+        job(_poster_files, board, cost=40.0)
     if pmap is not None:
         whole = pmap.scene(f"{game.id}/{pmap.component}")
-        job(svg, f"{pmap.component}.svg", whole, f"{game.name} - {pmap.title}", "board")
-        job(_emit_map, ctx, pmap, whole)
+        svgs([SvgFile(f"{pmap.component}.svg", whole, f"{game.name} - {pmap.title}", "board")])
+        job(_map_files, pmap, whole, cost=40.0)
     if "dial_boards" in comps:
-        job(_emit_dial_boards, ctx, comps["dial_boards"])
+        job(_dial_board_files, comps["dial_boards"], cost=30.0)
     if comps.get("tokens"):
-        job(_emit_tokens, ctx, list(comps["tokens"]))
-    if extra is not None:
-        jobs.append((partial(extra, ctx), 0))
+        job(_token_files, list(comps["tokens"]), cost=30.0)
+    here: list[int] = []
+    if extra is not None:  # in this process: it may do anything with the context
+        here.append(len(jobs))
+        jobs.append(partial(_run_extra, ctx, extra, next(at)))
+        places.append([])
+        costs.append(0.0)
     if opts.svg:
         for d in game.decl.decks:
-            for cid, sc in fronts[d].items():
-                job(svg, f"svg/{d}/{cid}.svg", sc, f"{game.name} {cid}", card=cid)
+            batch = [SvgFile(f"svg/{d}/{cid}.svg", sc, f"{game.name} {cid}", extra=(("card", cid),))
+                     for cid, sc in fronts[d].items()]
             for name, sc in backs[d].items():
-                named: dict[str, Any] = {"back": name} if name else {}
-                job(svg, back_file(d, name), sc, f"{game.name} back of {d}" + (f" ({name})" if name else ""),
-                    card="back", **named)
-    if opts.png:
+                named: tuple[tuple[str, Any], ...] = (("card", "back"),) + ((("back", name),) if name else ())
+                batch.append(SvgFile(back_file(d, name), sc,
+                                     f"{game.name} back of {d}" + (f" ({name})" if name else ""), extra=named))
+            svgs(batch)
+    if opts.png:  # made with the deck's PDF, listed here
         for d in game.decl.decks:
-            job(_emit_preview, ctx, d, list(fronts[d].values()))
+            places[deck_jobs[d]].append(next(at))
     if opts.csv:
-        job(_emit_csv, ctx)
-    ctx.planned = sum(n for _, n in jobs)
-    progress.start(ctx.planned + 1, f"build {game.id}")  # + manifest.json
-    for run, _ in jobs:
-        run()
+        job(_csv_files, cost=10.0)
+    ctx.planned = sum(len(p) for p in places)
+    # more processes only when the work beside the longest job is worth a worker's start (not for Wizard Cards,
+    # whose deck is nearly all of it: there a second process would only add its start and the sending of files)
+    worth = sum(costs) - max(costs, default=0.0) >= PARALLEL_WORTH
+    workers = max(1, min(opts.jobs, MAX_JOBS)) if worth else 1
+
+    def done(i: int, files: list[Made]) -> None:
+        if len(files) != len(places[i]):
+            raise AssertionError(f"job {i} made {len(files)} files, not {len(places[i])}")
+        for f, p in zip(files, places[i]):
+            ctx.add(p, [f])
+
+    if opts.png and workers > 1:
+        preload()
+    # the workers are forked before the progress shows (a progress bar runs a thread of its own)
+    with Workers(jobs, workers, here=here) as pool:
+        progress.start(ctx.planned + 1, f"build {game.id}")  # + manifest.json
+        pool.run(done, costs=costs)
+    ctx.collect()
     result = BuildResult(game.id, out, outputs)
     manifest = json.dumps(result.manifest(), indent=2, sort_keys=False) + "\n"
     ctx.write(stage)
@@ -490,3 +600,13 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
     progress.step(MANIFEST)
     progress.finish()
     return result
+
+
+SVG_BATCH = 16  # SVG files a job makes (a job per file would spend more on sending than on drawing)
+PARALLEL_WORTH = 250.0  # the jobs' costs (about 0.2 ms each) beside the longest job that make workers worth it
+
+
+def _run_extra(ctx: Context, extra: ExtraBuilder, place: int) -> list[Made]:
+    ctx.slot = place
+    extra(ctx)
+    return []

@@ -24,7 +24,7 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wizprint.atomic import safe_relpath
 from wizprint.cards import effects_text, tomlwrite
@@ -32,6 +32,9 @@ from wizprint.cards.loader import RESERVED_FILES
 from wizprint.cards.markup import plain
 from wizprint.cards.model import FieldSpec, Game, Record
 from wizprint.errors import MAX_SHOWN, DataErrors, Issue, WizprintError, one_line, quote
+
+if TYPE_CHECKING:
+    from .layout import GameLayout
 
 BASE = ["id", "name", "type", "deck", "copies"]
 TAIL = ["effects", "text", "flavor", "rules_text"]
@@ -102,16 +105,18 @@ def _face_title(game: Game, layout: Any, r: Record) -> str | None:
     return None
 
 
-def printed_titles(game: Game, deck: str | None = None) -> dict[str, str]:
-    """The title printed on each card (by id), from the game's layout; a card whose face has no title line, or a
-    game without a (valid) layout, is left out: its record name is what it shows."""
+def printed_titles(game: Game, deck: str | None = None, layout: GameLayout | None = None) -> dict[str, str]:
+    """The title printed on each card (by id), from the game's layout (``layout``, when already loaded); a card
+    whose face has no title line, or a game without a (valid) layout, is left out: its record name is what it
+    shows."""
     from .faces import _ERRORS
     from .layout import load_layout
 
-    try:
-        layout = load_layout(game)
-    except (DataErrors, OSError):
-        return {}
+    if layout is None:
+        try:
+            layout = load_layout(game)
+        except (DataErrors, OSError):
+            return {}
     out: dict[str, str] = {}
     for r in game.cards(deck):
         try:
@@ -123,12 +128,13 @@ def printed_titles(game: Game, deck: str | None = None) -> dict[str, str]:
     return out
 
 
-def export_csv(game: Game, deck: str | None = None, *, bom: bool = True) -> str:
-    """The cards as CSV text, starting with a byte-order mark unless ``bom`` is false (see the module's doc)."""
+def export_csv(game: Game, deck: str | None = None, *, bom: bool = True, layout: GameLayout | None = None) -> str:
+    """The cards as CSV text, starting with a byte-order mark unless ``bom`` is false (see the module's doc);
+    ``layout``: the game's layout, when already loaded (a build's)."""
     if deck is not None and deck not in game.decl.decks:
         raise WizprintError(f"game '{game.id}' has no deck '{deck}' (decks: {', '.join(game.decl.decks)})")
     cards = game.cards(deck)
-    titles = printed_titles(game, deck)
+    titles = printed_titles(game, deck, layout)
     cols = columns(game, deck)
     if any(titles.get(r.id, r.name) != r.name for r in cards):
         cols.insert(cols.index("name") + 1, RECORD_NAME)

@@ -79,6 +79,10 @@ class DeckPdf:
     sheets: int = 0
     butted_sheets: int = 0
 
+    def fronts_placed(self) -> list[tuple[int, Slot, str]]:
+        """Every card's front as (page index, slot, design id), in the order of the cards given to deck_pdf."""
+        return [(pno, s, cid) for pno, p in enumerate(self.placed) for s, cid, side in p.slots if side == "front"]
+
     @property
     def layout(self) -> str:
         """butted, spaced, or butted+spaced when the file has sheets of both (the manifest's ``layout``)."""

@@ -5,12 +5,11 @@ colours, icon names), so a bad value is an error naming the element's line and t
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 import jinja2
 
-from wizprint.cards.markup import fragments
 from wizprint.cards.model import Game, Record
 from wizprint.cards.schema import CONTROL
 from wizprint.errors import DataErrors, FitError, Issue, WizprintError, quote
@@ -22,6 +21,14 @@ from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Te
 from .textlayout import layout_text
 
 _is_template = is_template
+_UNKNOWN = object()
+
+
+def _templated(v: Any) -> bool:
+    """Whether a property value holds a template anywhere (a list of numbers may hold one)."""
+    if isinstance(v, list):
+        return any(_templated(x) for x in v)
+    return is_template(v)
 MAX_FACE_ITEMS = 2_000  # items one face may draw (repeats counted)
 MAX_GAME_ITEMS = 200_000  # items all the faces of a game may draw together
 
@@ -105,6 +112,9 @@ class FaceBuilder:
         self.layout = layout
         self.bleed = bleed
         self.drawn = 0  # items drawn by this builder, all faces together (bounded: MAX_GAME_ITEMS)
+        # the values of element properties without templates, worked out once: (id of the properties, key) ->
+        # value (the properties belong to the layout, which outlives the builder)
+        self._fixed: dict[tuple[int, str], Any] = {}
 
     def scene(self, face: Face, record: Record | None, deck: str, *, size: tuple[float, float] | None = None,
               part: Mapping[str, Any] | None = None, who: str = "") -> Scene:
@@ -151,11 +161,15 @@ class FaceBuilder:
                  ) -> list[Item]:
         try:
             p = el.props
-            n = int(number("repeat", eval_expr(p.get("repeat", 1), ctx) or 0))
-            step = [number("step", render_value(v, ctx)) for v in p.get("step", [0, 0])]
+            rep = p.get("repeat", 1)  # an expression (text) or a number
+            n = int(number("repeat", eval_expr(rep, ctx) or 0)) if isinstance(rep, str) else \
+                int(self._fixed_or(p, "repeat", 1, ctx, lambda v: number("repeat", v or 0)))
+            step = self._fixed_or(p, "step", [0, 0], ctx,
+                                  lambda v: [number("step", render_value(x, ctx)) for x in v])
             out: list[Item] = []
+            local = dict(ctx)
             for i in range(n):
-                local = dict(ctx, i=i)
+                local["i"] = i
                 # `when` is checked for each repetition, so it may use the repetition's index i
                 if "when" in p and not eval_expr(p["when"], local):
                     continue
@@ -173,19 +187,47 @@ class FaceBuilder:
                 raise
             raise ElementError(_describe(exc), el.line) from None
 
+    def _fixed_or(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any],
+                  convert: Callable[[Any], Any]) -> Any:
+        """``convert(p[key])`` (``default`` when missing), worked out once for a value without templates (a value
+        that fails to convert fails every time, as it did the first)."""
+        k = (id(p), key)
+        got = self._fixed.get(k, _UNKNOWN)
+        if got is not _UNKNOWN:
+            return got
+        raw = p.get(key, default)
+        value = convert(raw)
+        if not _templated(raw):
+            self._fixed[k] = value
+        return value
+
+    def _num(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any]) -> float:
+        return float(self._fixed_or(p, key, default, ctx, lambda v: number(key, render_value(v, ctx))))
+
     def _box(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
-        box = render_value(p["box"], ctx)
-        if not isinstance(box, list) or len(box) != 4:
-            raise ValueError("box must be a list of 4 numbers")
-        x, y, w, h = (number("box", v) for v in box)
-        return x, y, w, h
+        def convert(raw: Any) -> tuple[float, float, float, float]:
+            box = render_value(raw, ctx)
+            if not isinstance(box, list) or len(box) != 4:
+                raise ValueError("box must be a list of 4 numbers")
+            x, y, w, h = (number("box", v) for v in box)
+            return x, y, w, h
+
+        result: tuple[float, float, float, float] = self._fixed_or(p, "box", None, ctx, convert)
+        return result
 
     def _paint(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> Paint:
+        k = (id(p), "*paint")
+        got = self._fixed.get(k)
+        if got is not None:
+            return cast(Paint, got)
         dash = tuple(number("dash", render_value(v, ctx)) for v in p.get("dash", ()))
-        return Paint(fill=colour_value(render_value(p.get("fill"), ctx)),
-                     stroke=colour_value(render_value(p.get("stroke"), ctx)),
-                     stroke_width=number("stroke_width", render_value(p.get("stroke_width", 0.3), ctx)), dash=dash,
-                     opacity=number("opacity", render_value(p.get("opacity", 1.0), ctx)))
+        paint = Paint(fill=colour_value(render_value(p.get("fill"), ctx)),
+                      stroke=colour_value(render_value(p.get("stroke"), ctx)),
+                      stroke_width=number("stroke_width", render_value(p.get("stroke_width", 0.3), ctx)), dash=dash,
+                      opacity=number("opacity", render_value(p.get("opacity", 1.0), ctx)))
+        if not any(_templated(p.get(key)) for key in ("fill", "stroke", "stroke_width", "dash", "opacity")):
+            self._fixed[k] = paint
+        return paint
 
     def _one(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
              ) -> Item | None:
@@ -205,7 +247,7 @@ class FaceBuilder:
                     w = W + b - x
                 if y + h >= H:
                     h = H + b - y
-            item = Rect(x, y, w, h, self._paint(p, ctx), number("radius", render_value(p.get("radius", 0), ctx)))
+            item = Rect(x, y, w, h, self._paint(p, ctx), self._num(p, "radius", 0, ctx))
         elif kind == "ellipse":
             x, y, w, h = self._box(p, ctx)
             item = Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, self._paint(p, ctx))
@@ -223,7 +265,7 @@ class FaceBuilder:
             if (bad := CONTROL.search(markup)) is not None:
                 raise ValueError(f"the text holds a control character (character {bad.start() + 1})")
             fam = str(render_value(p.get("font", "text"), ctx))
-            sz = number("size", render_value(p.get("size", 8), ctx))
+            sz = self._num(p, "size", 8, ctx)
             mins = p.get("min_size")
             align = str(render_value(p.get("align", "left"), ctx))
             valign = str(render_value(p.get("valign", "top"), ctx))
@@ -232,14 +274,14 @@ class FaceBuilder:
                     raise ValueError(f"{key} must be one of {', '.join(_CHOICES[key])}, not {quote(v)}")
             lay = layout_text(markup, w, h, family_name=fam, size=sz,
                               min_size=number("min_size", render_value(mins, ctx)) if mins is not None else None,
-                              leading=number("leading", render_value(p.get("leading", 1.2), ctx)),
-                              para_gap=number("para_gap", render_value(p.get("para_gap", 0.35), ctx)),
+                              leading=self._num(p, "leading", 1.2, ctx),
+                              para_gap=self._num(p, "para_gap", 0.35, ctx),
                               align=align, valign=valign,
                               max_lines=int(number("max_lines", render_value(p["max_lines"], ctx)))
                               if "max_lines" in p else None)
-            for f in fragments(markup):
-                if f is not None and f.icon:
-                    problem = icon_problem(f.icon, self.game.id)
+            for r in lay.runs:  # every inline icon of the text is a run of its layout
+                if r.icon:
+                    problem = icon_problem(r.icon, self.game.id)
                     if problem:
                         raise ValueError(f"in the text: {problem}")
             rot = number("rotate", render_value(p.get("rotate", 0), ctx) or 0)
@@ -259,7 +301,7 @@ class FaceBuilder:
                              colour_value(render_value(p.get("color", "#1a1a1a"), ctx)) or "#000000", self.game.id)
         else:  # pragma: no cover - load_layout rejects unknown kinds
             raise ValueError(kind)
-        rot = number("rotate", render_value(p.get("rotate", 0), ctx))
+        rot = self._num(p, "rotate", 0, ctx)
         if rot:
             if "box" in p:
                 x, y, w, h = self._box(p, ctx)

@@ -1,5 +1,6 @@
-"""Icons: small SVG files in ``layouts/icons`` (and ``layouts/<game>/icons``), parsed once with svgelements
-into filled/stroked paths in a 100 × 100 box, drawn by both back ends.
+"""Icons: small SVG files in ``layouts/icons`` (and ``layouts/<game>/icons``), parsed once per process into
+filled/stroked paths in their view box, drawn by both back ends: plain files (paths and basic shapes painted by
+attributes, most icons) by the fast reader of :mod:`.svgfast`, any other by svgelements, with the same result.
 
 An icon's name comes from data (layouts, ``:icon:`` in card text), so it must be a plain name (lower-case
 letters, digits and '-') and the file it names must lie inside an icon folder. An icon file is read only if it is
@@ -12,14 +13,17 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
-
-import svgelements as se
+from typing import TYPE_CHECKING, NamedTuple
 
 from wizprint.errors import WizprintError, one_line, quote
 from wizprint.resources import inside, layouts_dir
+
+if TYPE_CHECKING:
+    import svgelements as se
 
 ICON_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 MAX_ICON_BYTES = 1024 * 1024
@@ -29,9 +33,9 @@ CURRENT = "currentColor"
 _PLACEHOLDER = "#fe00fe"  # svgelements resolves currentColor to its `color` argument: we pass this and map it back
 
 
-@dataclass(frozen=True)
-class Seg:
-    """A path segment: ``op`` is M, L, C or Z; ``pts`` its points in icon units (0-100, y down)."""
+class Seg(NamedTuple):
+    """A path segment: ``op`` is M, L, C or Z; ``pts`` its points in icon units (0-100, y down). (A named tuple:
+    an icon has thousands, made faster so.)"""
 
     op: str
     pts: tuple[tuple[float, float], ...]
@@ -44,10 +48,14 @@ class Shape:
     stroke: str | None
     stroke_width: float
     evenodd: bool
-    d: str  # the path in SVG syntax, for the SVG back end
+
+    @cached_property
+    def d(self) -> str:
+        """The path in SVG syntax, for the SVG back end."""
+        return path_d(self.segs)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: load_icon makes each icon once
 class Icon:
     name: str
     shapes: tuple[Shape, ...]
@@ -70,6 +78,8 @@ def _colour(c: se.Color | None, raw: str | None) -> str | None:
 
 
 def _shape(el: se.Shape) -> Shape | None:
+    import svgelements as se
+
     raw_fill = el.values.get("fill")
     raw_stroke = el.values.get("stroke")
     fill = _colour(el.fill, raw_fill)
@@ -98,10 +108,11 @@ def _shape(el: se.Shape) -> Shape | None:
         return None
     sw = float(el.stroke_width) if stroke else 0.0
     evenodd = str(el.values.get("fill-rule", "nonzero")) == "evenodd"
-    return Shape(tuple(segs), fill, stroke, sw, evenodd, _d(segs))
+    return Shape(tuple(segs), fill, stroke, sw, evenodd)
 
 
-def _d(segs: list[Seg]) -> str:
+def path_d(segs: Sequence[Seg]) -> str:
+    """Segments as SVG path data (for the SVG back end)."""
     parts = []
     for s in segs:
         parts.append(s.op + " ".join(f"{x:.2f},{y:.2f}" for x, y in s.pts))
@@ -164,28 +175,46 @@ def _parse(path: Path, name: str) -> Icon:
     try:
         if path.stat().st_size > MAX_ICON_BYTES:
             raise WizprintError(f"{shown}: cannot read icon: larger than {MAX_ICON_BYTES // 1024} KiB")
-        svg = se.SVG.parse(str(path), reify=True, color=_PLACEHOLDER)
-        vb = svg.viewbox
-        size = float(vb.width) if vb is not None else 100.0
+        with path.open("rb") as f:
+            data = f.read(MAX_ICON_BYTES + 1)
+        if len(data) > MAX_ICON_BYTES:
+            raise WizprintError(f"{shown}: cannot read icon: larger than {MAX_ICON_BYTES // 1024} KiB")
+        from .svgfast import read_plain
+
+        plain = read_plain(data, name)  # most icons are plain SVG; the general reader takes the rest
+        size, found = (plain.size, list(plain.shapes)) if plain is not None else _read_general(data)
         if not (math.isfinite(size) and 0 < size <= 100_000):
             raise WizprintError(f"{shown}: cannot read icon: its viewBox width must be a positive number")
         shapes = []
         count = 0
-        for el in svg.elements():
-            if isinstance(el, se.Shape) and not isinstance(el, se.SVG):
-                sh = _shape(el)
-                if sh is not None:
-                    count += len(sh.segs)
-                    if count > MAX_ICON_SEGMENTS:
-                        raise WizprintError(f"{shown}: cannot read icon: more than {MAX_ICON_SEGMENTS:,} path "
-                                            "segments")
-                    if not all(math.isfinite(v) for seg in sh.segs for pt in seg.pts for v in pt) or not (
-                            math.isfinite(sh.stroke_width) and 0 <= sh.stroke_width <= 100_000):
-                        raise WizprintError(f"{shown}: cannot read icon: a path has a coordinate that is not a "
-                                            "finite number")
-                    shapes.append(sh)
+        for sh in found:
+            count += len(sh.segs)
+            if count > MAX_ICON_SEGMENTS:
+                raise WizprintError(f"{shown}: cannot read icon: more than {MAX_ICON_SEGMENTS:,} path segments")
+            if not all(math.isfinite(v) for seg in sh.segs for pt in seg.pts for v in pt) or not (
+                    math.isfinite(sh.stroke_width) and 0 <= sh.stroke_width <= 100_000):
+                raise WizprintError(f"{shown}: cannot read icon: a path has a coordinate that is not a finite number")
+            shapes.append(sh)
     except WizprintError:
         raise
     except Exception as exc:  # svgelements raises many kinds of errors on bad files
         raise WizprintError(f"{shown}: cannot read icon: {one_line(str(exc) or type(exc).__name__, 120)}") from None
     return Icon(name, tuple(shapes), size)
+
+
+def _read_general(data: bytes) -> tuple[float, list[Shape]]:
+    """The viewBox width and the shapes of any SVG file svgelements reads."""
+    import io
+
+    import svgelements as se
+
+    svg = se.SVG.parse(io.BytesIO(data), reify=True, color=_PLACEHOLDER)
+    vb = svg.viewbox
+    size = float(vb.width) if vb is not None else 100.0
+    shapes = []
+    for el in svg.elements():
+        if isinstance(el, se.Shape) and not isinstance(el, se.SVG):
+            sh = _shape(el)
+            if sh is not None:
+                shapes.append(sh)
+    return size, shapes

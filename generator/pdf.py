@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import cache
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from wizprint.errors import BuildError, quote
 
 from .icons import CURRENT, Icon, load_icon
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
+from .textlayout import icon_box
 from .units import MM
 
 _colours: dict[str, Color] = {}
@@ -50,6 +53,45 @@ def new_canvas(target: Any, pagesize: tuple[float, float], title: str, author: s
     c.setProducer("wizprint (reportlab)")
     c.setSubject(title)
     return c
+
+
+_PAINT_OPS = {(0, 0): "n", (1, 0): "S", (0, 1): "f", (1, 1): "B"}  # (stroke, fill): PDF's painting operator
+
+
+@cache
+def _uses_current(icon: Icon) -> bool:
+    return any(s.fill == CURRENT or s.stroke == CURRENT for s in icon.shapes)
+
+
+@cache
+def _icon_operators(icon: Icon, col: str) -> str:
+    """The content of an icon's form in ``col`` (for its currentColor parts): worked out once per process and
+    placed in every PDF that uses the icon. The operators are those reportlab's path and colour calls write."""
+    size = icon.size
+    ops: list[str] = []
+    for sh in icon.shapes:
+        fill = col if sh.fill == CURRENT else sh.fill
+        stroke = col if sh.stroke == CURRENT else sh.stroke
+        if fill:
+            c = colour(fill)
+            ops.append(f"{fp_str(c.red, c.green, c.blue)} rg")
+        if stroke:
+            c = colour(stroke)
+            ops.append(f"{fp_str(c.red, c.green, c.blue)} RG")
+            ops.append(f"{fp_str(sh.stroke_width)} w")
+            ops.append("1 j")
+            ops.append("1 J")
+        path = ["n"]
+        for seg in sh.segs:
+            if seg.op == "Z":
+                path.append("h")
+            else:
+                coords = [v for x, y in seg.pts for v in (x, size - y)]
+                path.append(f"{fp_str(coords)} {'c' if seg.op == 'C' else seg.op.lower()}")
+        ops.append(" ".join(path))
+        op = _PAINT_OPS[(1 if stroke else 0, 1 if fill else 0)]
+        ops.append(op + "*" if sh.evenodd and fill else op)  # even-odd only where the icon asks for it
+    return "\n".join(ops)
 
 
 class PdfPainter:
@@ -90,42 +132,16 @@ class PdfPainter:
 
     def _icon_form(self, name: str, col: str, game: str | None) -> str:
         icon = load_icon(name, game)
-        uses_current = any(s.fill == CURRENT or s.stroke == CURRENT for s in icon.shapes)
-        key = (name, col if uses_current else "", game)
+        key = (name, col if _uses_current(icon) else "", game)
         fname = self.icon_forms.get(key)
         if fname is None:
             fname = "I" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
             c = self.c
             c.beginForm(fname, 0, 0, icon.size, icon.size)
-            self._draw_icon_shapes(icon, col, icon.size)
+            c.addLiteral(_icon_operators(icon, key[1] or col))
             c.endForm()
             self.icon_forms[key] = fname
         return fname
-
-    def _draw_icon_shapes(self, icon: Icon, col: str, size: float) -> None:
-        c = self.c
-        for sh in icon.shapes:
-            p = c.beginPath()
-            for s in sh.segs:
-                if s.op == "M":
-                    p.moveTo(s.pts[0][0], size - s.pts[0][1])
-                elif s.op == "L":
-                    p.lineTo(s.pts[0][0], size - s.pts[0][1])
-                elif s.op == "C":
-                    (x1, y1), (x2, y2), (x3, y3) = s.pts
-                    p.curveTo(x1, size - y1, x2, size - y2, x3, size - y3)
-                elif s.op == "Z":
-                    p.close()
-            fill = col if sh.fill == CURRENT else sh.fill
-            stroke = col if sh.stroke == CURRENT else sh.stroke
-            if fill:
-                c.setFillColor(colour(fill))
-            if stroke:
-                c.setStrokeColor(colour(stroke))
-                c.setLineWidth(sh.stroke_width)
-                c.setLineJoin(1)
-                c.setLineCap(1)
-            c.drawPath(p, fill=1 if fill else 0, stroke=1 if stroke else 0, fillMode=1 if sh.evenodd else 0)
 
     # -- drawing ----------------------------------------------------------------------------------------------
     def draw_scene(self, scene: Scene) -> None:
@@ -160,7 +176,8 @@ class PdfPainter:
         if p.stroke and p.stroke_width > 0:
             c.setStrokeColor(colour(p.stroke))
             c.setLineWidth(p.stroke_width * MM)
-            c.setDash([d * MM for d in p.dash] if p.dash else [])
+            if p.dash:
+                c.setDash([d * MM for d in p.dash])
         if p.opacity < 1:
             c.setFillAlpha(p.opacity)
             c.setStrokeAlpha(p.opacity)
@@ -168,45 +185,53 @@ class PdfPainter:
 
     def _item(self, it: Item) -> None:
         c = self.c
-        if isinstance(it, Rect):
-            c.saveState()
+        if isinstance(it, (Rect, Ellipse, Poly)):
+            # A shape sets the colours and line width it paints with, so it needs no saved state of its own;
+            # a dash or an opacity would outlast it, so those are drawn inside a saved state.
+            scoped = bool(it.paint.dash) or it.paint.opacity < 1
+            if scoped:
+                c.saveState()
             fill, stroke = self._paint(it.paint)
-            if fill or stroke:
-                if it.radius > 0:
-                    c.roundRect(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM, it.radius * MM, stroke=stroke,
-                                fill=fill)
-                else:
-                    c.rect(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM, stroke=stroke, fill=fill)
-            c.restoreState()
-        elif isinstance(it, Ellipse):
-            c.saveState()
-            fill, stroke = self._paint(it.paint)
-            c.ellipse((it.cx - it.rx) * MM, -(it.cy + it.ry) * MM, (it.cx + it.rx) * MM, -(it.cy - it.ry) * MM,
-                      stroke=stroke, fill=fill)
-            c.restoreState()
-        elif isinstance(it, Poly):
-            c.saveState()
-            fill, stroke = self._paint(it.paint)
-            p = c.beginPath()
-            for i, (x, y) in enumerate(it.points):
-                (p.moveTo if i == 0 else p.lineTo)(x * MM, -y * MM)
-            if it.closed:
-                p.close()
-            c.drawPath(p, fill=fill if it.closed else 0, stroke=stroke)
-            c.restoreState()
+            if isinstance(it, Rect):
+                if fill or stroke:
+                    if it.radius > 0:
+                        c.roundRect(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM, it.radius * MM,
+                                    stroke=stroke, fill=fill)
+                    else:
+                        c.rect(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM, stroke=stroke, fill=fill)
+            elif isinstance(it, Ellipse):
+                c.ellipse((it.cx - it.rx) * MM, -(it.cy + it.ry) * MM, (it.cx + it.rx) * MM, -(it.cy - it.ry) * MM,
+                          stroke=stroke, fill=fill)
+            else:
+                p = c.beginPath()
+                for i, (x, y) in enumerate(it.points):
+                    (p.moveTo if i == 0 else p.lineTo)(x * MM, -y * MM)
+                if it.closed:
+                    p.close()
+                c.drawPath(p, fill=fill if it.closed else 0, stroke=stroke)
+            if scoped:
+                c.restoreState()
         elif isinstance(it, Text):
-            col = colour(it.color)
-            c.setFillColor(col)
+            c.setFillColor(colour(it.color))
+            t: Any = None  # one text object for the runs between inline icons
+            font: tuple[str, float] | None = None
             for r in it.layout.runs:
                 if r.icon:
-                    from .textlayout import icon_box
-
+                    if t is not None:
+                        c.drawText(t)
+                        t = None
                     ix, iy, isz = icon_box(r)
-                    self._place_icon(r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)
-                    c.setFillColor(col)
-                else:
-                    c.setFont(r.face, r.size)
-                    c.drawString((it.x + r.x) * MM, -(it.y + r.baseline) * MM, r.text)
+                    self._place_icon(r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)  # keeps the colour
+                    continue
+                if t is None:
+                    t, font = c.beginText(), None
+                if font != (r.face, r.size):
+                    font = (r.face, r.size)
+                    t.setFont(r.face, r.size)
+                t.setTextOrigin((it.x + r.x) * MM, -(it.y + r.baseline) * MM)
+                t.textLine(r.text)
+            if t is not None:
+                c.drawText(t)
         elif isinstance(it, IconPlace):
             self._place_icon(it.name, it.x, it.y, it.size, it.color, it.game)
         elif isinstance(it, Group):

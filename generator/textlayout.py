@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from wizprint.cards.markup import Frag, paragraphs
 from wizprint.errors import FitError
@@ -24,9 +25,9 @@ MAX_SIZE = 1000.0  # points: the largest text size (the shrinking loop takes at 
 STEP = 0.25  # points: how much a text shrinks at each try
 
 
-@dataclass(frozen=True)
-class Run:
-    """Text or an icon placed on a line: ``x`` from the box's left, ``baseline`` from its top (mm)."""
+class Run(NamedTuple):
+    """Text or an icon placed on a line: ``x`` from the box's left, ``baseline`` from its top (mm). (A named
+    tuple: a game's faces have thousands, made faster so.)"""
 
     x: float
     baseline: float
