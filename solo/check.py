@@ -1,6 +1,8 @@
-"""``wizprint solo check``: many automaton games over worker processes, summarised as JSON and an HTML report.
+"""``wizprint solo check``: many automaton games over worker processes (or a Dask cluster), summarised as JSON and an
+HTML report.
 
-Game i is seeded from (seed, i) and its seats from i alone, so the results are the same whatever ``--jobs``.
+Game i is seeded from (seed, i) and its seats from i alone, so the results are the same whatever ``--jobs``, and on
+a cluster (``--cluster``).
 """
 
 from __future__ import annotations
@@ -10,15 +12,19 @@ import math
 import re
 import statistics
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from wizprint.errors import UsageError
 
 from .kernel.rng import derive
 from .runner import GameResult, run_one
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 Z95 = 1.959963984540054
 
@@ -48,42 +54,67 @@ def _chunk(args: Task) -> list[GameResult]:
 
 
 def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: int, variant: str = "",
-              jobs: int = 1, progress: Callable[[int], None] | None = None, assign: str = "bots"
-              ) -> list[GameResult]:
+              jobs: int = 1, progress: Callable[[int], None] | None = None, assign: str = "bots",
+              cluster: Cluster | None = None) -> list[GameResult]:
     """Play ``games`` games; results in game order. The tasks are made as the workers need them (a few per
-    worker in flight), so nothing is set up per game before the games run."""
+    worker in flight), so nothing is set up per game before the games run. With ``cluster``, its workers play
+    the same tasks instead of ``jobs`` local processes (:mod:`wizprint.solo.cluster`)."""
     from .kernel import engine
 
     if not 1 <= games <= MAX_GAMES:
         raise UsageError(f"a check plays from 1 to {MAX_GAMES:,} games, not {games:,}")
     engine(game).new_state(players, 0)  # load card data once, before the workers fork, so they share it
-    chunk = max(1, min(CHUNK, games // (jobs * 8) or 1))
+    slots = jobs
+    if cluster is not None:
+        from .cluster import game_for_workers
+
+        slots, game = cluster.slots, game_for_workers(game)
+    chunk = max(1, min(CHUNK, games // (slots * 8) or 1))
     tasks = ((game, range(s, min(s + chunk, games)), seed, list(bots), players, variant, assign)
              for s in range(0, games, chunk))
     results: list[GameResult] = []
-    if jobs <= 1:
-        for t in tasks:
-            part = _chunk(t)
+    with ExitStack() as stack:
+        parts: Iterable[list[GameResult]]
+        if cluster is not None:
+            parts = cluster.map(tasks, 4 * slots)
+        elif jobs <= 1:
+            parts = map(_chunk, tasks)
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            parts = _bounded_map(pool, tasks, 4 * jobs)
+        for part in parts:
             results.extend(part)
             if progress:
                 progress(len(part))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part in _bounded_map(pool, tasks, 4 * jobs):
-                results.extend(part)
-                if progress:
-                    progress(len(part))
     results.sort(key=lambda r: r.index)
     return results
 
 
 def _bounded_map(pool: Executor, tasks: Iterator[Task], in_flight: int) -> Iterator[list[GameResult]]:
-    """``pool.map(_chunk, tasks)`` with at most ``in_flight`` tasks submitted at a time (``Executor.map`` submits
-    every task at once), results in task order."""
-    pending: deque[Future[list[GameResult]]] = deque()
+    """``pool.map(_chunk, tasks)`` with at most ``in_flight`` tasks submitted at a time (:func:`bounded_map`)."""
+    return bounded_map(lambda t: pool.submit(_chunk, t), tasks, in_flight)
+
+
+R_co = TypeVar("R_co", covariant=True)
+R = TypeVar("R")
+
+
+class Pending(Protocol[R_co]):
+    """A submitted task: a :class:`concurrent.futures.Future`, or a Dask future."""
+
+    def result(self) -> R_co: ...
+
+    def cancel(self) -> object: ...
+
+
+def bounded_map(submit: Callable[[Task], Pending[R]], tasks: Iterator[Task], in_flight: int
+                ) -> Generator[R, None, None]:
+    """The results of ``submit``-ting each task, with at most ``in_flight`` tasks submitted at a time
+    (``Executor.map`` submits every task at once), in task order."""
+    pending: deque[Pending[R]] = deque()
     try:
         for t in tasks:
-            pending.append(pool.submit(_chunk, t))
+            pending.append(submit(t))
             if len(pending) >= in_flight:
                 yield pending.popleft().result()
         while pending:
@@ -227,7 +258,7 @@ def stratified_difference(cells: list[tuple[float, int, float, int]]) -> tuple[f
 def _bands(counts: list[int], k: int) -> list[int]:
     """The band (0 .. k-1) of each count: cut at its quantiles, equal counts in one band."""
     order = sorted(counts)
-    cuts = [order[min(len(order) - 1, len(order) * i // k)] for i in range(1, k)]
+    cuts = [order[min(len(order) - 1, len(order) * i // k)] for i in range(1, k)] if order else []
     return [sum(1 for c in cuts if n >= c) if cuts else 0 for n in counts]
 
 
@@ -398,7 +429,8 @@ LADDER = ("random", "automaton")  # the lower rungs; the search bot is the top o
 
 
 def ladder(game: str, games: int, seed: int, players: int, variant: str, jobs: int, search: str,
-           assign: str = "bots", progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+           assign: str = "bots", progress: Callable[[int], None] | None = None, cluster: Cluster | None = None
+           ) -> list[dict[str, Any]]:
     """The strength ladder: short matches between neighbouring rungs (random against the automaton, the automaton
     against ``search``), each bot on every seat in turn. A rung whose upper bot wins clearly more than its fair
     share shows that skill matters in the game."""
@@ -407,7 +439,7 @@ def ladder(game: str, games: int, seed: int, players: int, variant: str, jobs: i
     for lower, upper in itertools.pairwise(rungs):
         # each match has its own seed, so it does not replay the check's games
         res = run_games(game, games, derive(seed, "ladder", lower, upper), [lower, upper], players, variant, jobs,
-                        progress, assign)
+                        progress, assign, cluster)
         done = [r for r in res if r.outcome is not None]
         pts = [p for r in done for s, b in enumerate(r.bots) if b == upper and (p := r.points(s)) is not None]
         rate = _rate(pts)

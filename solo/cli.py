@@ -67,7 +67,10 @@ def check_cmd(
     seed: int = typer.Option(1, "--seed", help="Base seed; game i uses a seed derived from it and i."),
     bots: str = typer.Option("automaton", "--bots", help="Comma-separated bots, cycled over the seats."),
     players: int | None = typer.Option(None, "--players", "-p", help="Players per game (default: the minimum)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes (default 1; not with --cluster)."),
+    cluster: str | None = typer.Option(None, "--cluster", help="Play the games on a Dask distributed cluster: its "
+                                                               "scheduler's address, e.g. tcp://HOST:8786 (needs "
+                                                               "wizprint[cluster]; same results as a local run)."),
     variant: str = typer.Option("", "--variant", help="A rules variant."),
     json_file: Path | None = typer.Option(None, "--json", help="Write the JSON summary here."),
     report: Path | None = typer.Option(None, "--report", help="Write the HTML report here."),
@@ -82,12 +85,12 @@ def check_cmd(
     """Play many automaton games and summarise them: win rates (by seat, bot, first player and starting choice),
     lengths, each card's lift with its interval, cards never drawn or played, errors."""
     friendly(_check)(game, games, seed, bots, players, jobs, variant, json_file, report, quiet, assign, ladder,
-                     ladder_search)
+                     ladder_search, cluster)
 
 
-def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int, variant: str,
+def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int | None, variant: str,
            json_file: Path | None, report: Path | None, quiet: bool, assign: str = "bots", ladder_games: int = 0,
-           ladder_search: str = "mcts:100") -> None:
+           ladder_search: str = "mcts:100", cluster_address: str | None = None) -> None:
     from wizprint.atomic import ensure_dir, write_atomic
     from wizprint.progress import for_terminal
 
@@ -103,6 +106,10 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     eng.check_players(n_players)
     if not 1 <= games <= MAX_GAMES:
         raise UsageError(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}")
+    if cluster_address is not None and jobs is not None:
+        raise UsageError("--cluster and --jobs do not go together: on a cluster, its workers play the games")
+    if jobs is None:
+        jobs = 1
     if not 1 <= jobs <= MAX_JOBS:
         raise UsageError(f"--jobs must be between 1 and {MAX_JOBS}")
     check_seed(seed)
@@ -123,6 +130,11 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     for out in (json_file, report):
         if out is not None:
             ensure_dir(out.parent)  # an output that cannot be written fails now, not after the games
+    cluster = None
+    if cluster_address is not None:
+        from .cluster import connect
+
+        cluster = connect(cluster_address)  # last: an option that is wrong fails before the connection is made
     progress = for_terminal(quiet)
     progress.start(games + 2 * ladder_games, f"{game} check")
     done = [0]
@@ -133,11 +145,13 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
             progress.step(f"game {done[0]}")
 
     try:
-        results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign)
-        rungs = ladder(game, ladder_games, seed, n_players, variant, jobs, ladder_search, assign, tick) if (
-            ladder_games) else []
+        results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign, cluster)
+        rungs = ladder(game, ladder_games, seed, n_players, variant, jobs, ladder_search, assign, tick,
+                       cluster) if ladder_games else []
     finally:
         progress.finish()
+        if cluster is not None:
+            cluster.close()
     designs, names, decks = _designs(eng)
     summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names, decks, assign, rungs)
     if json_file is not None:

@@ -188,7 +188,7 @@ def test_butted_slots_mirror_for_duplex() -> None:
 PDFTOPPM = shutil.which("pdftoppm")
 
 
-@pytest.mark.skipif(PDFTOPPM is None, reason="pdftoppm is not installed: install the poppler-utils package")
+@pytest.mark.skipif(PDFTOPPM is None, reason="needs pdftoppm (Debian package poppler-utils)")
 def test_no_paper_shows_between_butted_cards(build) -> None:  # type: ignore[no-untyped-def]
     """On a butted page every shared cut line runs through the cards' edge colour: no hairline of paper where two
     clipped cards meet (poppler anti-aliases the clip edges, which shows such a hairline; pdfium does not)."""

@@ -5,6 +5,7 @@ and no "1 cards" or "Roll 2 a die"; and `look` of every card id an option names 
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 import re
@@ -29,6 +30,7 @@ GAMES = engine_games()
 PLAN = {"relic": (2, 400)}
 
 
+@functools.cache  # the same markup renders the same (a raise is not cached): 93 % of the lines repeat
 def plain(markup: str) -> str:
     """What a markup line shows on the screen (rich renders it; a bad tag raises, which is a failure too)."""
     console = Console(width=400, record=True, file=io.StringIO(), color_system=None)
