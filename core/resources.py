@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 
@@ -27,9 +28,20 @@ def game_ids() -> list[str]:
     return [g for g in order if g in present] + sorted(present - set(order))
 
 
+def _shipped(path: Path) -> bool:
+    """Whether ``path`` is (lexically) inside the shipped data folders: the installation's own files."""
+    p = Path(os.path.normpath(path.absolute()))
+    return any(p.is_relative_to(os.path.normpath(d.absolute())) for d in (cards_dir(), layouts_dir()))
+
+
 def inside(root: Path, path: Path) -> bool:
-    """Whether ``path`` (links resolved) lies inside ``root``: a path built from data must not leave its root."""
+    """Whether ``path`` (links resolved) lies inside ``root``: a path built from data must not leave its root.
+    The shipped games' own files are trusted as they are found: an editable install in strict mode
+    (``editable_mode=strict``) makes every shipped file a link into the source tree."""
     try:
-        return path.resolve().is_relative_to(root.resolve())
+        if path.resolve().is_relative_to(root.resolve()):
+            return True
+        return _shipped(root) and _shipped(path) and Path(os.path.normpath(path.absolute())).is_relative_to(
+            os.path.normpath(root.absolute()))
     except (OSError, ValueError, RuntimeError):  # a NUL byte, a link loop, a name too long
         return False

@@ -32,6 +32,7 @@ from wizprint.cards.loader import RESERVED_FILES
 from wizprint.cards.markup import plain
 from wizprint.cards.model import FieldSpec, Game, Record
 from wizprint.errors import MAX_SHOWN, DataErrors, Issue, WizprintError, one_line, quote
+from wizprint.resources import inside
 
 if TYPE_CHECKING:
     from .layout import GameLayout
@@ -525,7 +526,7 @@ def _game_files(game: Game) -> list[tuple[str, bytes]]:
     size only)."""
     out: list[tuple[str, bytes]] = []
     for p in sorted(game.root.glob("*.toml")):
-        if p.is_symlink() or not p.is_file() or p.stat().st_size > MAX_FILE_BYTES:
+        if (p.is_symlink() and not inside(game.root, p)) or not p.is_file() or p.stat().st_size > MAX_FILE_BYTES:
             continue
         data = p.read_bytes()
         if p.name in RESERVED_FILES or p.name == game.decl.vocabulary_file or not _has_cards(data):

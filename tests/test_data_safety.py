@@ -569,3 +569,25 @@ def test_a_huge_user_value_is_quoted_short(folder: Folder) -> None:
     errors = assert_clean(run_cli("validate", str(g)))
     assert errors and all(len(ln) < 700 for ln in errors), [len(ln) for ln in errors]
     assert any("200,000 characters" in ln for ln in errors), errors
+
+
+def test_shipped_files_linked_by_a_strict_editable_install_are_trusted_and_nothing_else(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pip install -e . --config-settings editable_mode=strict`` makes every shipped file a link into the source
+    tree: the shipped games still load, while a user's folder with the same kind of link is refused, and a name
+    that climbs out of a shipped folder is refused too."""
+    import wizprint.resources as res
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "data.toml").write_text("x = 1\n")
+    shipped = tmp_path / "pkg" / "cards" / "game"
+    shipped.mkdir(parents=True)
+    (shipped / "data.toml").symlink_to(src / "data.toml")
+    user = tmp_path / "user" / "game"
+    user.mkdir(parents=True)
+    (user / "data.toml").symlink_to(src / "data.toml")
+    monkeypatch.setattr(res, "cards_dir", lambda: tmp_path / "pkg" / "cards")
+    assert res.inside(shipped, shipped / "data.toml")
+    assert not res.inside(user, user / "data.toml")
+    assert not res.inside(shipped, shipped / ".." / ".." / ".." / "src" / "data.toml")
