@@ -23,6 +23,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bench_solo import random_play as solo_random_play
+from bench_solo import search_states
+
 from wizprint.solo.agents import RandomAgent
 from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.kernel import State, engine, engine_games
@@ -32,38 +35,12 @@ from wizprint.solo.runner import play
 cpu = time.process_time
 
 
-# -- the engines ------------------------------------------------------------------------------------------------------
 def random_play(game: str, players: int, seconds: float) -> tuple[float, float]:
     """Random-play games and steps per CPU second (the loop of ``bench_solo.py``)."""
-    eng = engine(game)
-    eng.new_state(players, 0)  # load the card data once
-    games = steps = 0
-    t0 = cpu()
-    while cpu() - t0 < seconds:
-        s = eng.new_state(players, games)
-        play(s, [RandomAgent(games * 10 + i) for i in range(players)])
-        games += 1
-        steps += s.steps
-    dt = cpu() - t0
-    return games / dt, steps / dt
+    return solo_random_play(game, players, seconds, clock=cpu)
 
 
-def search_states(game: str, players: int) -> list[State[Any]]:
-    """States every 7 steps of 5 random games (what a search copies)."""
-    eng = engine(game)
-    out: list[State[Any]] = []
-    for seed in range(5):
-        s = eng.new_state(players, seed)
-        agent = RandomAgent(seed)
-        i = 0
-        while not s.is_terminal():
-            if i % 7 == 0:
-                out.append(s.clone())
-            s.apply(agent.choose(s, s.current_player))
-            i += 1
-    return out
-
-
+# -- the engines ------------------------------------------------------------------------------------------------------
 def clones(states: list[State[Any]], seconds: float) -> float:
     n = 0
     t0 = cpu()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 from typing import Any
+from xml.sax.saxutils import escape
 
 from .fonts import families
 from .icons import CURRENT, load_icon
@@ -23,27 +24,15 @@ def _n(v: float) -> str:
     return s if s not in ("-0", "") else "0"
 
 
+_ATTR_ENTITIES = {'"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"}  # as ElementTree escapes attributes
+
+
 def _escape_text(text: str) -> str:
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    return text
+    return escape(text)
 
 
 def _escape_attr(text: str) -> str:
-    text = _escape_text(text)
-    if '"' in text:
-        text = text.replace('"', "&quot;")
-    if "\r" in text:
-        text = text.replace("\r", "&#13;")
-    if "\n" in text:
-        text = text.replace("\n", "&#10;")
-    if "\t" in text:
-        text = text.replace("\t", "&#09;")
-    return text
+    return escape(text, _ATTR_ENTITIES)
 
 
 class El:

@@ -17,6 +17,7 @@ import pypdfium2 as pdfium
 import pytest
 from pdfcheck import MM, Placement, page_content
 from PIL import Image
+from progress_helpers import Recorder
 
 import wizprint.generator.build as build_mod
 from wizprint.generator.build import BuildOptions, Context, build_game
@@ -317,26 +318,6 @@ def test_token_slots_never_overlap(paper: str) -> None:
 
 
 # -- the build's report, progress and -o ----------------------------------------------------------------------------
-class Recorder:
-    def __init__(self) -> None:
-        self.total = 0
-        self.steps: list[str] = []
-        self.peak = 0
-
-    def start(self, total: int, label: str) -> None:
-        self.total = total
-
-    def step(self, what: str) -> None:
-        self.steps.append(what)
-        self.peak = max(self.peak, len(self.steps) - self.total)
-
-    def extend(self, more: int) -> None:
-        self.total += more
-
-    def finish(self) -> None:
-        pass
-
-
 @pytest.mark.parametrize("game", ["wizard-cards", "relic"])
 def test_the_progress_counts_every_file_exactly(game: str, tmp_path: Path) -> None:
     rec = Recorder()
