@@ -118,8 +118,10 @@ class Codec:
         """A Python expression that copies the value ``expr`` (used to generate ``clone``)."""
         return expr
 
-    def dump(self, v: Any) -> Any:
-        return v
+    def dump_expr(self, expr: str, depth: int) -> str:
+        """A Python expression that gives the JSON of the value ``expr`` (used to generate a class's ``dump``, as
+        ``copy`` is used for its ``clone``)."""
+        return expr
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         """The value ``v`` of JSON checked against the declared type (each problem added to ``errors`` with its
@@ -192,8 +194,8 @@ class _Enum(Codec):
         self.members = {m.value: m for m in cls}
         self.types = {type(m.value) for m in cls}  # exactly: a bool is not a number, 1.0 is not 1
 
-    def dump(self, v: Any) -> Any:
-        return v.value
+    def dump_expr(self, expr: str, depth: int) -> str:
+        return f"{expr}.value"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         m = self.members.get(v) if type(v) in self.types else None
@@ -210,8 +212,8 @@ class _Rng(Codec):
     def copy(self, expr: str, depth: int) -> str:
         return f"{expr}.copy()"
 
-    def dump(self, v: Any) -> Any:
-        return v.state
+    def dump_expr(self, expr: str, depth: int) -> str:
+        return f"{expr}.state"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MASK:
@@ -234,10 +236,11 @@ class _List(Codec):
         x = f"x{depth}"
         return f"[{self.item.copy(x, depth + 1)} for {x} in {expr}]"
 
-    def dump(self, v: Any) -> Any:
+    def dump_expr(self, expr: str, depth: int) -> str:
         if isinstance(self.item, (_Int, _Str, _Bool, _Float)):
-            return list(v)
-        return [self.item.dump(x) for x in v]
+            return f"list({expr})"
+        x = f"x{depth}"
+        return f"[{self.item.dump_expr(x, depth + 1)} for {x} in {expr}]"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, list):
@@ -255,8 +258,9 @@ class _Set(_List):
     def copy(self, expr: str, depth: int) -> str:
         return expr if self.immutable else f"set({expr})"
 
-    def dump(self, v: Any) -> Any:
-        return sorted(self.item.dump(x) for x in v)
+    def dump_expr(self, expr: str, depth: int) -> str:
+        x = f"x{depth}"
+        return f"sorted({self.item.dump_expr(x, depth + 1)} for {x} in {expr})"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         items = super().load(v, path, errors, depth)
@@ -279,11 +283,15 @@ class _Tuple(Codec):
         assert self.items is not None
         return "(" + "".join(f"{c.copy(f'{expr}[{i}]', depth + 1)}, " for i, c in enumerate(self.items)) + ")"
 
-    def dump(self, v: Any) -> Any:
+    def dump_expr(self, expr: str, depth: int) -> str:
+        x = f"x{depth}"
         if self.rest is not None:
-            return [self.rest.dump(x) for x in v]
+            return f"[{self.rest.dump_expr(x, depth + 1)} for {x} in {expr}]"
         assert self.items is not None
-        return [c.dump(x) for c, x in zip(self.items, v, strict=True)]
+        # unpacked, so that a tuple of the wrong length fails as zip(strict=True) does
+        names = [f"x{depth}_{i}" for i in range(len(self.items))]
+        parts = ", ".join(c.dump_expr(n, depth + 1) for c, n in zip(self.items, names, strict=True))
+        return f"[[{parts}] for ({', '.join(names)},) in ({expr},)][0]"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, list):
@@ -312,8 +320,10 @@ class _Dict(Codec):
         k, x = f"k{depth}", f"x{depth}"
         return f"{{{k}: {self.val.copy(x, depth + 1)} for {k}, {x} in {expr}.items()}}"
 
-    def dump(self, v: Any) -> Any:
-        return {str(self.key.dump(k)): self.val.dump(x) for k, x in v.items()}
+    def dump_expr(self, expr: str, depth: int) -> str:
+        k, x = f"k{depth}", f"x{depth}"
+        key, val = self.key.dump_expr(k, depth + 1), self.val.dump_expr(x, depth + 1)
+        return f"{{str({key}): {val} for {k}, {x} in {expr}.items()}}"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         if not isinstance(v, dict):
@@ -348,8 +358,9 @@ class _Optional(Codec):
             return expr
         return f"(None if {expr} is None else {self.inner.copy(expr, depth)})"
 
-    def dump(self, v: Any) -> Any:
-        return None if v is None else self.inner.dump(v)
+    def dump_expr(self, expr: str, depth: int) -> str:
+        inner = self.inner.dump_expr(expr, depth)
+        return expr if inner == expr else f"(None if {expr} is None else {inner})"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         return None if v is None else self.inner.load(v, path, errors, depth)
@@ -366,11 +377,8 @@ class _Obj(Codec):
     def copy(self, expr: str, depth: int) -> str:
         return expr if self.immutable else f"{expr}.clone()"
 
-    def dump(self, v: Any) -> Any:
-        d = compiled(type(v)).dump(v)
-        if self.poly:
-            return {"kind": type(v).kind, **d}
-        return d
+    def dump_expr(self, expr: str, depth: int) -> str:
+        return f"dump_kind({expr})" if self.poly else f"dump_obj({expr})"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         cls = self.cls
@@ -471,6 +479,7 @@ class Compiled:
         self.fields = tuple(infos)
         self.saved = tuple(i for i in infos if not i.role)
         self.clone: Callable[[Any], Any] = self._make_clone()
+        self.dump: Callable[[Any], dict[str, Any]] = self._make_dump()
 
     def _make_clone(self) -> Callable[[Any], Any]:
         lines = ["def clone(self):", "    if self.__class__ is not cls:",
@@ -493,8 +502,15 @@ class Compiled:
         fn: Callable[[Any], Any] = env["clone"]
         return fn
 
-    def dump(self, obj: Any) -> dict[str, Any]:
-        return {f.name: f.codec.dump(getattr(obj, f.name)) for f in self.saved}
+    def _make_dump(self) -> Callable[[Any], dict[str, Any]]:
+        """The JSON of an instance, generated from the declaration as ``clone`` is: one dictionary display with an
+        expression per saved field, in the order they are declared (no call per value but one per object)."""
+        env: dict[str, Any] = {"dump_obj": _dump_obj, "dump_kind": _dump_kind}
+        body = ", ".join(f"{f.name!r}: {f.codec.dump_expr(f'obj.{f.name}', 0)}" for f in self.saved)
+        # the generated code comes from the class declaration (code), never from data
+        exec(f"def dump(obj):\n    return {{{body}}}", env)
+        fn: Callable[[Any], dict[str, Any]] = env["dump"]
+        return fn
 
     def load(self, data: Any, path: str, errors: Problems, shared_values: Mapping[str, Any], depth: int) -> Any:
         obj = object.__new__(self.cls)
@@ -518,6 +534,20 @@ class Compiled:
         return obj
 
 
+_DUMPS: dict[type, Callable[[Any], dict[str, Any]]] = {}  # each compiled class's dump, by class (own class only)
+
+
+def _dump_obj(v: Any) -> dict[str, Any]:
+    """The JSON of a declared object (of its own class: a subclass saves its own fields)."""
+    fn = _DUMPS.get(v.__class__)
+    return fn(v) if fn is not None else compiled(type(v)).dump(v)
+
+
+def _dump_kind(v: Any) -> dict[str, Any]:
+    """The JSON of an object whose declared base has kinds: its kind first, then its fields."""
+    return {"kind": type(v).kind, **_dump_obj(v)}
+
+
 def _constant(v: Any) -> Callable[[], Any]:
     def get() -> Any:
         return v
@@ -539,5 +569,6 @@ def compiled(cls: type[Declared]) -> Compiled:
         got = Compiled(cls)
         type.__setattr__(cls, "_kernel_compiled", got)
         type.__setattr__(cls, "clone", got.clone)  # later clones call the generated code directly
+        _DUMPS[cls] = got.dump
     assert isinstance(got, Compiled)
     return got

@@ -14,7 +14,7 @@ from typing import Any
 
 from wizprint.cards.model import Effect, Game, Record, effect_words
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Declared, RulesData, Words, value
+from wizprint.solo.kernel import Action, Declared, RulesData, Words, value
 
 ABILITIES = ("conjuror", "adventurer", "dueler", "scry", "nature", "stealth", "maker")
 ACTION_ABILITIES = ("conjuror", "maker", "stealth", "scry")
@@ -260,6 +260,17 @@ class CovenantData(RulesData):
         self.abilities: dict[tuple[str, tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
         self.records = {r.id: r for r in game.cards()}  # by design id: the printed cards (their rules text)
         self.labels = {c: f"{c} {info.name}" for c, info in self.cards.items()}  # ``W10 Mentalist``, for the log
+        # what each card offers in the Event phase, worked out once: (move kind, needs a wizard in play, the
+        # targeted word or "", needs a deck, the move itself when it has no target); castable cards only
+        self.event_moves: dict[str, tuple[str, bool, str, bool, Action]] = {}
+        for iid, info in self.cards.items():
+            if info.castable:
+                eff = info.first_active
+                kind = "cast" if info.type == "spell" else "play"
+                self.event_moves[iid] = (kind, info.type == "spell", eff.word if eff.word in TARGETED else "",
+                                         eff.word == "look_deck", Action(kind, iid))
+        # the wizard actions a set of abilities gives, in ACTION_ABILITIES order (by the set)
+        self.action_abilities: dict[frozenset[str], tuple[str, ...]] = {}
 
     @property
     def instances(self) -> list[str]:

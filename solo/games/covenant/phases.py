@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, one_per_design
 
-from .data import ACTION_ABILITIES, TARGETED
+from .data import ACTION_ABILITIES
 from .effects import targets
 from .pending import Duel, Effects, EffectSource, Quest, QuestStep, WizardAction
 
@@ -71,29 +71,32 @@ def phase_actions(s: CovenantState) -> list[Action]:
         return [Action("discard", x) for x in one_per_design(hand)]
     if phase is Phase.EVENT:
         has_wiz = bool(s.wizards[p])
+        moves = s.data.event_moves
         for x in one_per_design(hand):
-            info = c[x]
-            if not info.castable or (info.type == "spell" and not has_wiz):
+            m = moves.get(x)
+            if m is None:
                 continue
-            kind = "cast" if info.type == "spell" else "play"
-            eff = info.first_active
-            if eff.word in TARGETED:
-                out.extend(Action(kind, x, t) for t in targets(s, p, eff.word, eff.what))
-            elif eff.word == "look_deck" and not s.deck:
+            kind, needs_wiz, targeted, needs_deck, move = m
+            if needs_wiz and not has_wiz:
+                continue
+            if targeted:
+                eff = c[x].first_active
+                out.extend(Action(kind, x, t) for t in targets(s, p, targeted, eff.what))
+            elif needs_deck and not s.deck:
                 continue
             else:
-                out.append(Action(kind, x))
+                out.append(move)
         wizards = s.wizards[p]
         abilities = [s.abilities(w) for w in wizards]
+        acts_of = s.data.action_abilities
         stealable: bool | None = None  # a rival has an item (worked out when a wizard has stealth)
         for w, ab in zip(wizards, abilities, strict=True):
             if w in s.acted:
                 continue
-            if ab.isdisjoint(ACTION_ABILITIES):
-                continue
-            for a in ACTION_ABILITIES:
-                if a not in ab:
-                    continue
+            acting = acts_of.get(ab)
+            if acting is None:
+                acting = acts_of[ab] = tuple(a for a in ACTION_ABILITIES if a in ab)
+            for a in acting:
                 if a == "scry":
                     if s.deck:
                         out.append(Action("act", w, "scry:deck"))
