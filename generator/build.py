@@ -419,6 +419,12 @@ def _csv_files(ctx: Context) -> list[Made]:
 def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOptions | None = None,
                progress: Progress | None = None, *, parent: Path | None = None) -> BuildResult:
     """Build a game into ``out_dir``, or into ``parent/<game id>`` (default ``output/<game id>``)."""
+    with _long_lived():  # reading the game too makes many objects that live until the end
+        return _build_game(game_ref, out_dir, opts, progress, parent=parent)
+
+
+def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions | None, progress: Progress | None,
+                *, parent: Path | None) -> BuildResult:
     opts = opts or BuildOptions()
     progress = progress or Silent()
     game = load_game(game_ref)
@@ -440,7 +446,7 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
     # moment, the folder is the old build or the new one; failed or interrupted (Ctrl-C), the sibling (and any
     # parent folder made for it) is removed, and a killed run's by the next build. A folder that is not a build is
     # refused now, before the drawing.
-    with StagedFolder(out) as stage, _long_lived():
+    with StagedFolder(out) as stage:
         previous_build(stage.real, out)
         return _build(game, layout, out, opts, progress, stage)
 
@@ -448,13 +454,20 @@ def build_game(game_ref: str | Path, out_dir: Path | None = None, opts: BuildOpt
 @contextmanager
 def _long_lived() -> Iterator[None]:
     """Fewer garbage collections during a build: it makes many objects that live until its end (scenes, PDF
-    objects), which Python's collector would otherwise scan over and over (a tenth of the time of a build)."""
+    objects), which Python's collector would otherwise scan over and over (a tenth of the time of a build); and
+    the objects made before it (modules, fonts, icons, caches) are set aside for its duration (gc.freeze), so that
+    its collections do not scan them either."""
     old = gc.get_threshold()
+    mine = gc.get_freeze_count() == 0  # a process that set objects aside itself keeps them as it set them
+    if mine:
+        gc.freeze()
     gc.set_threshold(max(old[0], 20_000), *old[1:])
     try:
         yield
     finally:
         gc.set_threshold(*old)
+        if mine:
+            gc.unfreeze()
 
 
 def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progress: Progress,

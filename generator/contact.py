@@ -66,15 +66,16 @@ def png_rgb(image: Any) -> bytes:
     """An RGB image as PNG bytes: 8 bits a channel, rows unfiltered, deflated at :data:`PNG_LEVEL`. For pictures
     of flat colour this is three times faster than Pillow's writer (which tries five filters on every row) and
     a tenth smaller."""
-    from PIL import Image
-
     w, h = image.size
     stride = 3 * w
-    rows = Image.new("L", (stride + 1, h), 0)  # each row of bytes after a 0: the filter type "none"
-    rows.paste(Image.frombytes("L", (stride, h), image.tobytes()), (1, 0))
+    data = memoryview(image.tobytes())
+    rows = bytearray((stride + 1) * h)  # each row of bytes after a 0: the filter type "none"
+    for r in range(h):
+        at = r * (stride + 1) + 1
+        rows[at:at + stride] = data[r * stride:(r + 1) * stride]
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", zlib.compress(rows, PNG_LEVEL)) + chunk(b"IEND", b""))

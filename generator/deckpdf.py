@@ -12,9 +12,11 @@ import io
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 
 from .fonts import family
 from .impose import (
@@ -30,7 +32,7 @@ from .impose import (
     mirror_slot,
     page_grid,
 )
-from .pdf import PdfPainter, new_canvas
+from .pdf import PdfPainter, WizCanvas, new_canvas
 from .scene import Ellipse, IconPlace, Item, Poly, Rect, Scene, Text
 from .units import MM
 
@@ -131,11 +133,18 @@ def edge_colour(scene: Scene) -> str | None:
     a butted sheet shows the neighbour's edge, so ``--layout auto`` butts only cards whose edge colours agree."""
     if not scene.background:
         return None
+    # worked out once for a scene (a deck's sheets are planned more than once), unless it has changed since
+    drawn = (scene.background, scene.w, scene.h, tuple(scene.items))
+    if scene.edge is not None and scene.edge[0] == drawn:
+        return scene.edge[1]
+    found: str | None = scene.background.lower()
     for it in scene.items:
         b = _box(it)
         if b is not None and min(b[0], b[1], scene.w - b[2], scene.h - b[3]) < EDGE_BAND - 1e-9:
-            return None
-    return scene.background.lower()
+            found = None
+            break
+    scene.edge = (drawn, found)
+    return found
 
 
 # -- sheets -------------------------------------------------------------------------------------------------------
@@ -189,10 +198,19 @@ def plan_sheets(runs: Sequence[Run], per_butted: int, per_spaced: int, layout: s
             elif layout != "auto":
                 choices.append((1 + best[min(i + per_spaced, b)][0], min(per_spaced, b - i), False))
             else:
+                # the choices below, in this order, and the first of the least (sheets, -cards, not butted) among
+                # them: min(choices, key=...) without making the list
                 t = min(per_spaced, b - i)
-                choices.append((1 + best[i + t][0], t, False))
+                pick = (1 + best[i + t][0], t, False)
+                least = (pick[0], -t, True)
                 for k in range(1, min(per_butted, b - i, same[i]) + 1):
-                    choices.append((1 + best[i + k][0], k, True))
+                    n = 1 + best[i + k][0]
+                    if (n, -k, False) < least:
+                        pick, least = (n, k, True), (n, -k, False)
+                if t <= 0:
+                    raise ValueError("no card fits the sheet")
+                best[i] = pick
+                continue
             if choices[0][1] <= 0:
                 raise ValueError("no card fits the sheet")
             best[i] = min(choices, key=lambda c: (c[0], -c[1], not c[2]))
@@ -261,7 +279,19 @@ def _boxes(c: Any, slots: list[Slot], bleed: float) -> None:
     c.setBleedBox([(x1 - bleed) * MM, (y1 - bleed) * MM, (x2 + bleed) * MM, (y2 + bleed) * MM])
 
 
+@lru_cache(maxsize=64)
+def _mark_operators(slots: tuple[Slot, ...], bleed: float, paper: tuple[float, float]) -> tuple[str, ...]:
+    """The code entries of _marks's canvas calls below (the same for every sheet of a deck with the same slots)."""
+    col = MARK_COLOUR
+    return ("q", f"{fp_str((col.red, col.green, col.blue))} RG", f"{fp_str(0.25)} w",
+            *(f"n {fp_str(x1 * MM, y1 * MM)} m {fp_str(x2 * MM, y2 * MM)} l S"
+              for x1, y1, x2, y2 in crop_marks(slots, bleed, paper)), "Q")
+
+
 def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> None:
+    if isinstance(c, WizCanvas):  # the same operators, written directly
+        c.add_operators(list(_mark_operators(tuple(slots), bleed, paper)), [])
+        return
     c.saveState()
     c.setStrokeColor(MARK_COLOUR)
     c.setLineWidth(0.25)
@@ -317,19 +347,21 @@ def _group(label: str) -> str:
     return f" ({label})" if label else ""
 
 
+@lru_cache(maxsize=64)
+def _clips(slots: tuple[Slot, ...], bleed: float) -> tuple[tuple[float, float, float, float], ...]:
+    """The cell_clip of each slot of a butted sheet (every full sheet of a deck has the same slots)."""
+    return tuple(cell_clip(s, slots, bleed) for s in slots)
+
+
 def _place_all(c: Any, painter: PdfPainter, scenes: Sequence[Scene], slots: list[Slot], bleed: float,
                butted: bool) -> None:
     """Place each scene (bleed box) at its slot; on a butted sheet each is clipped to its cell (see cell_clip)."""
-    for sc, s in zip(scenes, slots):
+    for k, (sc, s) in enumerate(zip(scenes, slots)):
+        clip = None
         if butted:
-            x0, y0, x1, y1 = cell_clip(s, slots, bleed)
-            c.saveState()
-            p = c.beginPath()
-            p.rect(x0 * MM, y0 * MM, (x1 - x0) * MM, (y1 - y0) * MM)
-            c.clipPath(p, stroke=0, fill=0)
-        painter.place(sc, (s.x - sc.bleed) * MM, (s.y - sc.bleed) * MM, s.rotate)
-        if butted:
-            c.restoreState()
+            x0, y0, x1, y1 = _clips(tuple(slots), bleed)[k]
+            clip = (x0 * MM, y0 * MM, (x1 - x0) * MM, (y1 - y0) * MM)
+        painter.place(sc, (s.x - sc.bleed) * MM, (s.y - sc.bleed) * MM, s.rotate, clip)
 
 
 def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Scene], opts: PrintOptions,

@@ -16,9 +16,22 @@ from wizprint.errors import DataErrors, FitError, Issue, WizprintError, quote
 
 from .icons import icon_problem
 from .layout import CHOICES as _CHOICES
-from .layout import FACE_ENV, Element, Face, GameLayout, colour_value, expression, is_template, number, template
+from .layout import (
+    Element,
+    Face,
+    GameLayout,
+    colour_value,
+    deck_constant,
+    deck_constants_fixed,
+    is_template,
+    number,
+    quick_expression,
+    quick_template,
+    render_template,
+    run_expression,
+)
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
-from .textlayout import layout_text
+from .textlayout import TextLayout, layout_text
 
 _is_template = is_template
 _UNKNOWN = object()
@@ -29,13 +42,37 @@ def _templated(v: Any) -> bool:
     if isinstance(v, list):
         return any(_templated(x) for x in v)
     return is_template(v)
+_MISSED = object()  # _again: new values (see _draw_missed)
+_HASHED = frozenset((int, float, str))  # the values of a box that key the numbers worked out from them
+_TEXT_SETTINGS = ("font", "size", "min_size", "align", "valign", "leading", "para_gap", "max_lines")
+_PLAIN, _CONST, _QUICK, _SLOW = range(4)  # what a text value of a face is (see FaceBuilder._render)
+_HOW: dict[str, int] = {}
+
+
+def _how(v: str) -> int:
+    if not is_template(v):
+        return _PLAIN
+    if deck_constant(v):
+        return _CONST
+    return _QUICK if quick_template(v) is not None else _SLOW
+
+
+def _template_sources(v: Any, out: list[str]) -> None:
+    """Every template in a property value (lists searched), in order."""
+    if isinstance(v, list):
+        for x in v:
+            _template_sources(x, out)
+    elif is_template(v):
+        out.append(v)
+
+
 MAX_FACE_ITEMS = 2_000  # items one face may draw (repeats counted)
 MAX_GAME_ITEMS = 200_000  # items all the faces of a game may draw together
 
 
 def render_value(v: Any, ctx: Mapping[str, Any]) -> Any:
     if is_template(v):
-        return FACE_ENV.render(template(v), ctx)
+        return render_template(v, ctx)
     if isinstance(v, list):
         return [render_value(x, ctx) for x in v]
     return v
@@ -44,7 +81,7 @@ def render_value(v: Any, ctx: Mapping[str, Any]) -> Any:
 def eval_expr(expr: Any, ctx: Mapping[str, Any]) -> Any:
     if not isinstance(expr, str):
         return expr
-    return FACE_ENV.run(expression(expr), **ctx)
+    return run_expression(expr, ctx)
 
 
 def _describe(exc: BaseException) -> str:
@@ -115,6 +152,24 @@ class FaceBuilder:
         # the values of element properties without templates, worked out once: (id of the properties, key) ->
         # value (the properties belong to the layout, which outlives the builder)
         self._fixed: dict[tuple[int, str], Any] = {}
+        self._layouts: dict[tuple[Any, ...], TextLayout] = {}  # text layouts by their text, box and settings
+        # the values of templates that only read what is the same for every record of a deck (the style, the
+        # game...): (deck, size) -> {template or (id of the properties, what): value}
+        self._consts: dict[tuple[str, tuple[float, float]], dict[Any, Any]] = {}
+        self._const: dict[Any, Any] | None = None  # the table of the scene being drawn (None: no such table)
+        self._seen: dict[Any, Any] = {}  # the values of the templates of the scene being drawn
+        self._drawing: tuple[str, tuple[float, float]] = ("", (0.0, 0.0))  # its deck and size
+        self._sources: dict[int, tuple[str, ...] | None] = {}  # id of an element -> its templates (see _drawn)
+        self._items: dict[Any, Any] = {}  # (id of an element, deck and size, its templates' values) -> its item
+        self._once: set[int] = set()  # ids of the properties of elements drawn once (no repeat, step or when)
+        self._once_when: set[int] = set()  # ... and of those drawn once when their condition holds
+        self._boxes: dict[tuple[Any, ...], tuple[float, float, float, float]] = {}  # a box's values -> numbers
+        self._safe: set[tuple[Any, ...]] = set()  # text boxes found inside the safe zone
+        self._colours: dict[str, str | None] = {}  # colour values and what they mean
+        self._missed: tuple[Any, ...] = ()  # the key of the item _again did not find
+        self._fast: dict[int, tuple[Any, tuple[tuple[str, int], ...] | None]] = {}  # see _fast_entry
+        self._text_settings: dict[int, tuple[Any, ...]] = {}  # a text's settings without templates, by its props
+        self._local: dict[str, Any] = {}
 
     def scene(self, face: Face, record: Record | None, deck: str, *, size: tuple[float, float] | None = None,
               part: Mapping[str, Any] | None = None, who: str = "") -> Scene:
@@ -135,13 +190,26 @@ class FaceBuilder:
         ctx = card_context(self.game, self.layout, record, size, deck, text)
         if part is not None:
             ctx["part"] = dict(part)
+            self._const = None
+        else:
+            self._const = self._consts.setdefault((deck, size), {}) if deck_constants_fixed() else None
+        self._seen = {}  # a new scene: new variables
+        self._drawing = (deck, size)
+        self._local = dict(ctx)  # the variables of its elements, with the repetition's index i
         try:
-            bg = colour_value(render_value(face.background, ctx))
+            bg = colour_value(self._render(face.background, ctx))
             scene = Scene(size[0], size[1], self.bleed, bg)
             for el in face.elements:
-                items = self._element(el, ctx, face, size, who)
-                scene.items.extend(items)
-                self.drawn += len(items)
+                item = self._again(el)
+                if item is _MISSED:
+                    item = self._draw_missed(el, face, size, who)
+                if item is _UNKNOWN:
+                    items = self._element(el, ctx, face, size, who)
+                    scene.items.extend(items)
+                    self.drawn += len(items)
+                elif item is not None:
+                    scene.items.append(item)
+                    self.drawn += 1
                 if len(scene.items) > MAX_FACE_ITEMS:
                     raise ElementError(f"the face draws more than {MAX_FACE_ITEMS:,} items", el.line)
                 if self.drawn > MAX_GAME_ITEMS:
@@ -161,19 +229,26 @@ class FaceBuilder:
                  ) -> list[Item]:
         try:
             p = el.props
+            if id(p) in self._once:  # no repeat, step or condition: drawn once, with i = 0 (as the loop below)
+                local = self._local
+                local["i"] = 0
+                item = self._drawn(el, local, face, size, who)
+                return [] if item is None else [item]
             rep = p.get("repeat", 1)  # an expression (text) or a number
-            n = int(number("repeat", eval_expr(rep, ctx) or 0)) if isinstance(rep, str) else \
+            if rep == 1 and type(rep) is int and "step" not in p:
+                (self._once_when if "when" in p else self._once).add(id(p))
+            n = int(number("repeat", self._eval(rep, ctx) or 0)) if isinstance(rep, str) else \
                 int(self._fixed_or(p, "repeat", 1, ctx, lambda v: number("repeat", v or 0)))
             step = self._fixed_or(p, "step", [0, 0], ctx,
-                                  lambda v: [number("step", render_value(x, ctx)) for x in v])
+                                  lambda v: [number("step", self._render(x, ctx)) for x in v])
             out: list[Item] = []
-            local = dict(ctx)
+            local = self._local
             for i in range(n):
                 local["i"] = i
                 # `when` is checked for each repetition, so it may use the repetition's index i
-                if "when" in p and not eval_expr(p["when"], local):
+                if "when" in p and not self._eval(p["when"], local):
                     continue
-                item = self._one(el, local, face, size, who)
+                item = self._drawn(el, local, face, size, who)
                 if item is None:
                     continue
                 if i and (step[0] or step[1]):
@@ -186,6 +261,162 @@ class FaceBuilder:
             if isinstance(exc, DataErrors):
                 raise
             raise ElementError(_describe(exc), el.line) from None
+
+    def _again(self, el: Element) -> Any:
+        """The item of an element drawn once (no repeat, step or condition) whose templates all only read, when
+        its templates give values it was drawn with already (see _drawn): the same work as _element and _drawn,
+        with less of it. _UNKNOWN when that is not so (the element is then drawn the ordinary way, which reports
+        any problem)."""
+        fast = self._fast.get(id(el))
+        if fast is None:
+            fast = self._fast_entry(el)
+            if fast is None:
+                return _UNKNOWN
+        when, sources = fast
+        local = self._local
+        local["i"] = 0
+        if when is not None:
+            try:  # drawn once when its condition holds (as the loop of _element, with i = 0)
+                if not self._eval(when, local):
+                    return None
+            except Exception:  # the ordinary way reports it
+                return _UNKNOWN
+        if sources is None:
+            return _UNKNOWN
+        if not sources:
+            return self._items.get((id(el), self._drawing), _UNKNOWN)
+        seen, const = self._seen, self._const
+        values = []
+        try:
+            for src, how in sources:
+                if how == _CONST and const is not None:
+                    v = const.get(src, _UNKNOWN)
+                    if v is _UNKNOWN:
+                        v = const[src] = render_template(src, local)
+                elif how in (_CONST, _QUICK):
+                    key = (src, 0)
+                    v = seen.get(key, _UNKNOWN)
+                    if v is _UNKNOWN:
+                        v = seen[key] = render_template(src, local)
+                else:
+                    return _UNKNOWN
+                values.append(v)
+        except Exception:  # the ordinary way reports it
+            return _UNKNOWN
+        drawn = (id(el), self._drawing, tuple(values))
+        item = self._items.get(drawn, _UNKNOWN)
+        if item is _UNKNOWN:
+            self._missed = drawn  # for _draw_missed
+            return _MISSED
+        return item
+
+    def _fast_entry(self, el: Element) -> tuple[Any, tuple[tuple[str, int], ...] | None] | None:
+        """What _again needs of an element, once _element and _drawn have learnt it: its condition (None: none),
+        and its templates with what each is (see _how); None while any of that is unknown or not for _again."""
+        p = el.props
+        if id(p) in self._once:
+            when = None
+        elif id(p) in self._once_when:
+            when = p["when"]
+        else:
+            return None
+        sources = self._sources.get(id(el))
+        if id(el) not in self._sources or sources is None or any(_HOW.get(src) is None for src in sources):
+            # not drawn yet (a condition that has not held so far): only the condition, for now
+            return (when, None) if when is not None else None
+        fast = (when, tuple((src, _HOW[src]) for src in sources))
+        self._fast[id(el)] = fast
+        return fast
+
+    def _draw_missed(self, el: Element, face: Face, size: tuple[float, float], who: str) -> Item | None:
+        """The item of an element that _again found with values not drawn yet: _one, as _element and _drawn
+        would call it, its problems reported as _element reports them."""
+        key = self._missed
+        try:
+            item = self._one(el, self._local, face, size, who)
+        except FitError as exc:
+            raise ElementError(str(exc), el.line) from None
+        except _ERRORS as exc:
+            if isinstance(exc, DataErrors):
+                raise
+            raise ElementError(_describe(exc), el.line) from None
+        self._items[key] = item
+        return item
+
+    def _drawn(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
+               ) -> Item | None:
+        """``_one``, once for each set of values of the element's templates: an element whose templates give the
+        values they gave for an earlier record (a frame in the colour of the card's type, a rules text that many
+        cards share) draws the same item, so that item is used again. Only for elements whose templates only read
+        (see layout.quick_template); any problem takes the ordinary way, which reports it."""
+        sources = self._sources.get(id(el), ())
+        if sources == ():
+            if id(el) in self._sources:  # no templates: the same item for every record
+                key0 = (id(el), self._drawing)
+                item = self._items.get(key0, _UNKNOWN)
+                if item is _UNKNOWN:
+                    item = self._items[key0] = self._one(el, ctx, face, size, who)
+                return cast(Item | None, item)
+            found: list[str] = []
+            _template_sources([v for k, v in el.props.items() if k not in ("when", "repeat", "step")], found)
+            quick = all(quick_template(src) is not None for src in found)
+            sources = self._sources[id(el)] = tuple(dict.fromkeys(found)) if quick else None
+            if sources == ():
+                return self._drawn(el, ctx, face, size, who)
+        if sources is None:
+            return self._one(el, ctx, face, size, who)
+        try:
+            values = tuple([self._render(src, ctx) for src in sources])
+        except Exception:  # the ordinary way reports it
+            return self._one(el, ctx, face, size, who)
+        key = (id(el), self._drawing, values)
+        item = self._items.get(key, _UNKNOWN)
+        if item is _UNKNOWN:
+            item = self._items[key] = self._one(el, ctx, face, size, who)
+        return cast(Item | None, item)
+
+    def _eval(self, expr: Any, ctx: Mapping[str, Any]) -> Any:
+        """:func:`eval_expr`, once per scene (and repetition) for an expression that only reads."""
+        if not isinstance(expr, str) or quick_expression(expr) is None:
+            return eval_expr(expr, ctx)
+        key = ("*expr", expr, ctx.get("i"))
+        got = self._seen.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            got = self._seen[key] = eval_expr(expr, ctx)
+        return got
+
+    def _render(self, v: Any, ctx: Mapping[str, Any]) -> Any:
+        """:func:`render_value`, each template that reads only what is the same for the whole deck rendered once
+        per deck, and each other template that only reads once per scene (and repetition)."""
+        if type(v) is str:
+            how = _HOW.get(v)
+            if how is None:
+                how = _HOW[v] = _how(v)
+            if how == _PLAIN:
+                return v
+            if how == _CONST:
+                const = self._const
+                if const is not None:
+                    got = const.get(v, _UNKNOWN)
+                    if got is _UNKNOWN:
+                        got = const[v] = render_template(v, ctx)
+                    return got
+            elif how == _SLOW:
+                return render_template(v, ctx)
+            key = (v, ctx.get("i"))
+            got = self._seen.get(key, _UNKNOWN)
+            if got is _UNKNOWN:
+                got = self._seen[key] = render_template(v, ctx)
+            return got
+        if isinstance(v, list):
+            return [self._render(x, ctx) for x in v]
+        return v
+
+    def _varies(self, v: Any) -> bool:
+        """Whether a property's value may differ from one record of a deck to the next."""
+        if isinstance(v, list):
+            return any(self._varies(x) for x in v)
+        return is_template(v) and (self._const is None or not deck_constant(v))
 
     def _fixed_or(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any],
                   convert: Callable[[Any], Any]) -> Any:
@@ -202,31 +433,54 @@ class FaceBuilder:
         return value
 
     def _num(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any]) -> float:
-        return float(self._fixed_or(p, key, default, ctx, lambda v: number(key, render_value(v, ctx))))
+        return float(self._fixed_or(p, key, default, ctx, lambda v: number(key, self._render(v, ctx))))
 
     def _box(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
         def convert(raw: Any) -> tuple[float, float, float, float]:
-            box = render_value(raw, ctx)
+            box = self._render(raw, ctx)
             if not isinstance(box, list) or len(box) != 4:
                 raise ValueError("box must be a list of 4 numbers")
+            key = tuple(box)
+            got = self._boxes.get(key) if all(type(v) in _HASHED for v in key) else None
+            if got is not None:  # the same values as an earlier box: the same numbers
+                return got
             x, y, w, h = (number("box", v) for v in box)
+            if all(type(v) in _HASHED for v in key):
+                self._boxes[key] = (x, y, w, h)
             return x, y, w, h
 
         result: tuple[float, float, float, float] = self._fixed_or(p, "box", None, ctx, convert)
         return result
+
+    def _colour(self, value: Any) -> str | None:
+        """colour_value, once for each text."""
+        if type(value) is str:
+            got = self._colours.get(value, _UNKNOWN)
+            if got is _UNKNOWN:
+                got = self._colours[value] = colour_value(value)
+            return cast(str | None, got)
+        return colour_value(value)
 
     def _paint(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> Paint:
         k = (id(p), "*paint")
         got = self._fixed.get(k)
         if got is not None:
             return cast(Paint, got)
-        dash = tuple(number("dash", render_value(v, ctx)) for v in p.get("dash", ()))
-        paint = Paint(fill=colour_value(render_value(p.get("fill"), ctx)),
-                      stroke=colour_value(render_value(p.get("stroke"), ctx)),
-                      stroke_width=number("stroke_width", render_value(p.get("stroke_width", 0.3), ctx)), dash=dash,
-                      opacity=number("opacity", render_value(p.get("opacity", 1.0), ctx)))
-        if not any(_templated(p.get(key)) for key in ("fill", "stroke", "stroke_width", "dash", "opacity")):
+        const = self._const
+        if const is not None:
+            got = const.get(k)
+            if got is not None:
+                return cast(Paint, got)
+        dash = tuple(number("dash", self._render(v, ctx)) for v in p.get("dash", ()))
+        paint = Paint(fill=colour_value(self._render(p.get("fill"), ctx)),
+                      stroke=colour_value(self._render(p.get("stroke"), ctx)),
+                      stroke_width=number("stroke_width", self._render(p.get("stroke_width", 0.3), ctx)), dash=dash,
+                      opacity=number("opacity", self._render(p.get("opacity", 1.0), ctx)))
+        keys = ("fill", "stroke", "stroke_width", "dash", "opacity")
+        if not any(_templated(p.get(key)) for key in keys):
             self._fixed[k] = paint
+        elif const is not None and not any(self._varies(p.get(key)) for key in keys):
+            const[k] = paint
         return paint
 
     def _one(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
@@ -252,45 +506,59 @@ class FaceBuilder:
             x, y, w, h = self._box(p, ctx)
             item = Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, self._paint(p, ctx))
         elif kind in ("line", "polygon"):
-            pts = [number("points", render_value(v, ctx)) for v in p["points"]]
+            pts = [number("points", self._render(v, ctx)) for v in p["points"]]
             pairs = tuple((pts[i], pts[i + 1]) for i in range(0, len(pts) - 1, 2))
             item = Poly(pairs, self._paint(p, ctx), closed=(kind == "polygon"))
         elif kind == "text":
             x, y, w, h = self._box(p, ctx)
             if w <= 0 or h <= 0:
                 raise ValueError(f"a text box needs a width and a height above 0, not {w:g} x {h:g}")
-            markup = str(render_value(p.get("text", ""), ctx))
+            markup = str(self._render(p.get("text", ""), ctx))
             if not markup.strip():
                 return None
             if (bad := CONTROL.search(markup)) is not None:
                 raise ValueError(f"the text holds a control character (character {bad.start() + 1})")
-            fam = str(render_value(p.get("font", "text"), ctx))
-            sz = self._num(p, "size", 8, ctx)
-            mins = p.get("min_size")
-            align = str(render_value(p.get("align", "left"), ctx))
-            valign = str(render_value(p.get("valign", "top"), ctx))
-            for key, v in (("align", align), ("valign", valign)):
-                if v not in _CHOICES[key]:
-                    raise ValueError(f"{key} must be one of {', '.join(_CHOICES[key])}, not {quote(v)}")
-            lay = layout_text(markup, w, h, family_name=fam, size=sz,
-                              min_size=number("min_size", render_value(mins, ctx)) if mins is not None else None,
-                              leading=self._num(p, "leading", 1.2, ctx),
-                              para_gap=self._num(p, "para_gap", 0.35, ctx),
-                              align=align, valign=valign,
-                              max_lines=int(number("max_lines", render_value(p["max_lines"], ctx)))
-                              if "max_lines" in p else None)
-            for r in lay.runs:  # every inline icon of the text is a run of its layout
-                if r.icon:
-                    problem = icon_problem(r.icon, self.game.id)
-                    if problem:
-                        raise ValueError(f"in the text: {problem}")
-            rot = number("rotate", render_value(p.get("rotate", 0), ctx) or 0)
-            self._check_safe(x, y, w, h, rot, face, size, el)
-            item = Text(x, y, w, h, lay, colour_value(render_value(p.get("color", "#1a1a1a"), ctx)) or "#000000",
+            settings = self._text_settings.get(id(p))
+            if settings is None:
+                fam = str(self._render(p.get("font", "text"), ctx))
+                sz = self._num(p, "size", 8, ctx)
+                mins = p.get("min_size")
+                align = str(self._render(p.get("align", "left"), ctx))
+                valign = str(self._render(p.get("valign", "top"), ctx))
+                for key, v in (("align", align), ("valign", valign)):
+                    if v not in _CHOICES[key]:
+                        raise ValueError(f"{key} must be one of {', '.join(_CHOICES[key])}, not {quote(v)}")
+                min_size = number("min_size", self._render(mins, ctx)) if mins is not None else None
+                leading = self._num(p, "leading", 1.2, ctx)
+                para_gap = self._num(p, "para_gap", 0.35, ctx)
+                max_lines = int(number("max_lines", self._render(p["max_lines"], ctx))) if "max_lines" in p else None
+                if not any(_templated(p.get(k)) for k in _TEXT_SETTINGS):  # the same for every record
+                    self._text_settings[id(p)] = (fam, sz, align, valign, min_size, leading, para_gap, max_lines)
+            else:
+                fam, sz, align, valign, min_size, leading, para_gap, max_lines = settings
+            # the same text in the same box lays out the same way: once per builder (a title line, a rules text
+            # that many cards share)
+            args = (markup, w, h, fam, sz, min_size, leading, para_gap, align, valign, max_lines)
+            lay = self._layouts.get(args)
+            if lay is None:
+                lay = layout_text(markup, w, h, family_name=fam, size=sz, min_size=min_size, leading=leading,
+                                  para_gap=para_gap, align=align, valign=valign, max_lines=max_lines)
+                for r in lay.runs:  # every inline icon of the text is a run of its layout
+                    if r.icon:
+                        problem = icon_problem(r.icon, self.game.id)
+                        if problem:
+                            raise ValueError(f"in the text: {problem}")
+                self._layouts[args] = lay
+            rot = number("rotate", self._render(p.get("rotate", 0), ctx) or 0)
+            safe = (x, y, w, h, rot, face.safe, size)
+            if safe not in self._safe:  # a box checked once is inside the safe zone for every record
+                self._check_safe(x, y, w, h, rot, face, size, el)
+                self._safe.add(safe)
+            item = Text(x, y, w, h, lay, self._colour(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000",
                         self.game.id)
         elif kind == "icon":
             x, y, w, h = self._box(p, ctx)
-            name = str(render_value(p.get("name", ""), ctx)).strip()
+            name = str(self._render(p.get("name", ""), ctx)).strip()
             if not name:
                 return None
             problem = icon_problem(name, self.game.id)
@@ -298,7 +566,7 @@ class FaceBuilder:
                 raise ValueError(problem)
             s = min(w, h)
             item = IconPlace(name, x + (w - s) / 2, y + (h - s) / 2, s,
-                             colour_value(render_value(p.get("color", "#1a1a1a"), ctx)) or "#000000", self.game.id)
+                             colour_value(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000", self.game.id)
         else:  # pragma: no cover - load_layout rejects unknown kinds
             raise ValueError(kind)
         rot = self._num(p, "rotate", 0, ctx)

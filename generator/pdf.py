@@ -3,13 +3,34 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import re
-from functools import cache
+from collections import OrderedDict
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
+from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor
-from reportlab.lib.rl_accel import fp_str
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.lib.utils import isSeq
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import (
+    PDFArray,
+    PDFBase85Encode,
+    PDFDictionary,
+    PDFFormXObject,
+    PDFName,
+    PDFObject,
+    PDFObjectReference,
+    PDFPage,
+    PDFResourceDictionary,
+    PDFStream,
+    PDFZCompress,
+    xObjectName,
+)
+from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from wizprint.errors import BuildError, quote
 
@@ -40,13 +61,298 @@ _NAMED = {"black": "#000000", "white": "#ffffff", "red": "#ff0000", "blue": "#00
           "grey": "#808080", "gray": "#808080", "yellow": "#ffff00", "brown": "#8b5a2b", "purple": "#800080"}
 
 
+class WizCanvas(Canvas):  # type: ignore[misc]
+    """reportlab's canvas, taking the operators of a whole face at once (see :meth:`PdfPainter.form`)."""
+
+    def add_operators(self, code: list[str], forms: list[str]) -> None:
+        """Add operators to the page or form being drawn, as reportlab's drawing calls would have added them
+        (each entry one of its code entries), and the forms they draw."""
+        self._code.extend(code)
+        self._formsinuse.extend(forms)
+
+    @property
+    def document(self) -> Any:
+        return self._doc
+
+    def add_form(self, name: str, box: tuple[float, float, float, float], code: list[str], forms: list[str]
+                 ) -> None:
+        """beginForm(name, *box), the code entries, endForm(), for code that changes no state of the canvas (so
+        the form starts and ends with the fresh graphics state beginForm gives it): the same form object, made
+        without saving and restoring the canvas's state around it."""
+        form = _Form(*box, self._form_heads)
+        form.compression = self._pageCompression
+        form.setStreamList([self._preamble, *code])
+        form.__dict__["_colorsUsed"] = {}  # _setColorSpace: a form's own colours, none
+        form.ExtGState = None  # _setExtGState: a fresh graphics state sets none
+        form.XObjects = self._doc.xobjDict(forms) if forms else None  # _setXObjects
+        form.Annots = []  # _setAnnotations
+        self._doc.inForm()
+        self._doc.addForm(name, form)
+
+    def endForm(self, **extra_attributes: Any) -> None:
+        """reportlab's endForm, making a :class:`_Form` (the same object, written out faster)."""
+        (name, lowerx, lowery, upperx, uppery) = self._formData
+        (w, h) = self._pagesize
+        if upperx is None:
+            upperx = w
+        if uppery is None:
+            uppery = h
+        form = _Form(lowerx, lowery, upperx, uppery, self._form_heads)
+        form.compression = self._pageCompression
+        form.setStreamList([self._preamble, *self._code])
+        for k, v in extra_attributes.items():
+            setattr(form, k, v)
+        self._setColorSpace(form)
+        self._setExtGState(form)
+        self._setXObjects(form)
+        self._setAnnotations(form)
+        self._doc.addForm(name, form)
+        self._restartAccumulators()
+        self.pop_state_stack()
+
+    @cached_property
+    def _form_heads(self) -> dict[Any, tuple[bytes, bytes]]:
+        return {}
+
+    def showPage(self) -> None:
+        """reportlab's showPage; the page it adds is written out by :class:`_Page` (the same bytes, faster)."""
+        super().showPage()
+        pages = self._doc.Pages.pages
+        if pages and type(pages[-1]) is PDFPage:
+            pages[-1].__class__ = _Page
+
+    @cached_property
+    def drawn(self) -> dict[int, tuple[Item, tuple[str, ...], tuple[str, ...]]]:
+        """The code entries of each item drawn in this document, for :class:`_Operators`."""
+        return {}
+
+    @cached_property
+    def subsets(self) -> dict[str, _Subset]:
+        """Each font's subset codes in this document, for :class:`_Operators`."""
+        return {}
+
+
+class _Form(PDFFormXObject):  # type: ignore[misc]
+    """reportlab's form XObject, written out as reportlab writes it, with the dictionary of each kind of form (its
+    box and the forms it uses) formatted once per document instead of once per form."""
+
+    def __init__(self, lowerx: float, lowery: float, upperx: float, uppery: float,
+                 heads: dict[Any, tuple[bytes, bytes]]):
+        super().__init__(lowerx, lowery, upperx, uppery)
+        self.heads = heads
+
+    def setStreamList(self, data: Any) -> None:  # reportlab's name
+        """As reportlab's: the operators joined by new lines, in PDFDocEncoding; ASCII without the eight control
+        characters that encoding leaves out (the operators of a face) is its own encoding."""
+        if isinstance(data, (list, tuple)):
+            data = "\n".join(data)
+        if isinstance(data, str) and data.isascii() and not _NOT_PDFDOC.search(data):
+            self.stream = data.encode("ascii")
+        else:
+            super().setStreamList(data)
+
+    def format(self, document: Any) -> bytes:
+        if (self.BBox or self.Matrix or self.Annots or self.Contents or self.Resources or not self.stream
+                or not self.compression or not self.hasImages):
+            return bytes(super().format(document))
+        xobjects = self.XObjects
+        names = tuple(sorted(xobjects.dict)) if xobjects else ()
+        key = (self.lowerx, self.lowery, self.upperx, self.uppery, names)
+        head = self.heads.get(key)
+        filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+        if head is None:
+            # the dictionary as PDFFormXObject.format and PDFStream.format make it, its Length left open
+            resources = PDFResourceDictionary()
+            resources.basicFonts()
+            resources.allProcs()
+            if xobjects:
+                resources.XObject = xobjects
+            d = PDFDictionary({"Type": PDFName("XObject"), "Subtype": PDFName("Form"), "FormType": 1,
+                               "BBox": PDFArray([self.lowerx, self.lowery, self.upperx, self.uppery]),
+                               "Matrix": PDFArray([1, 0, 0, 1, 0, 0]), "Resources": resources,
+                               "Filter": PDFArray([PDFName(f.pdfname) for f in filters]), "Length": _LENGTH})
+            before, _, after = pdf_format(d, document).partition(_LENGTH)
+            head = self.heads[key] = (before, after)
+        if getattr(self, "shared", False):
+            content = _encoded(self.stream, tuple(filters))
+        else:
+            content = self.stream
+            for f in reversed(filters):
+                content = f.encode(content)
+        content = document.encrypt.encode(content)
+        return b"".join((head[0], pdf_format(len(content), document), head[1], b"\nstream\n",
+                         _pdfdoc(content, document), b"endstream\n"))
+
+
+class _Page(PDFPage):  # type: ignore[misc]
+    """reportlab's page object, whose dictionary is written out here as PDFCatalog.format and PDFDictionary.format
+    write it, without their general machinery for the entries every page of ours has (references, the resources
+    and their forms); every other entry is formatted by reportlab."""
+
+    def check_format(self, document: Any) -> None:
+        super().check_format(document)
+        if type(self.Contents) is PDFStream:  # the page's operators: written out by _Stream
+            self.Contents.__class__ = _Stream
+
+    def format(self, document: Any) -> bytes:
+        if self.Override_default_compilation or rl_config.pdfMultiLine:
+            return bytes(super().format(document))
+        self.check_format(document)
+        d: dict[str, Any] = {}
+        for k, v in self.__Defaults__.items():
+            v = getattr(self, k, v)
+            if v is not None:
+                d[k] = v
+        for k in self.__NoDefault__:
+            v = getattr(self, k, None)
+            if v is not None:
+                d[k] = v
+        for k in self.__Refs__:
+            if k in d:
+                d[k] = document.Reference(d[k])
+        return _dictionary(d, document)
+
+
+class _Stream(PDFStream):  # type: ignore[misc]
+    """reportlab's stream of a page's operators, written out as PDFStream.format writes it."""
+
+    def format(self, document: Any) -> bytes:
+        d = self.dictionary.dict
+        content, filters = self.content, self.filters
+        if filters is None:
+            filters = document.defaultStreamFilters
+        if content is None or d or filters is None or rl_config.pdfMultiLine or isinstance(d, OrderedDict):
+            return bytes(super().format(document))
+        for f in reversed(filters):
+            content = f.encode(content)
+        content = document.encrypt.encode(content)
+        head = _dictionary({"Filter": _Formatted(_filter_names(tuple(f.pdfname for f in filters))),
+                            "Length": len(content)}, document)
+        return head + b"\nstream\n" + _pdfdoc(content, document) + b"endstream\n"
+
+
+@cache
+def _filter_names(names: tuple[str, ...]) -> bytes:
+    return bytes(pdf_format(PDFArray([PDFName(n) for n in names]), None))
+
+
+def _dictionary(d: dict[str, Any], document: Any) -> bytes:
+    """PDFDictionary(d).format(document) with rl_config.pdfMultiLine off (keys sorted, six entries a line)."""
+    entries = [_name(k) + b" " + _value(d[k], document) for k in sorted(d)]
+    for i in reversed(range(6, len(entries), 6)):
+        entries.insert(i, b"\n ")
+    return b"<<\n" + b" ".join(entries) + b"\n>>"
+
+
+@lru_cache(maxsize=8192)  # the names of a file's forms among them: bounded for a long-lived process
+def _name(key: str) -> bytes:
+    return bytes(pdf_format(PDFName(key), None))
+
+
+def _value(v: Any, document: Any) -> bytes:
+    """format(v, document) for an entry of a dictionary."""
+    kind = type(v)
+    if kind is PDFObjectReference:
+        number = document.idToObjectNumberAndVersion.get(v.name)
+        if number is not None:
+            return f"{number[0]} {number[1]} R".encode("ascii")
+    elif kind is PDFResourceDictionary and not hasattr(v, "__RefOnly__"):
+        return _resources(v, document)
+    elif kind is PDFDictionary and not isinstance(v.dict, OrderedDict) and not v.dict:
+        return b"<<\n\n>>"
+    return bytes(pdf_format(v, document))
+
+
+def _resources(r: Any, document: Any) -> bytes:
+    """PDFResourceDictionary.format: its non-empty tables, and its ProcSet."""
+    d: dict[str, Any] = {}
+    for name in r.dict_attributes:
+        v = getattr(r, name)
+        if isinstance(v, dict):
+            if v:
+                d[name] = PDFDictionary(v)
+        else:
+            d[name] = v
+    procs = r.ProcSet
+    if isSeq(procs):
+        if procs:
+            d["ProcSet"] = _ProcSet(procs)
+    else:
+        d["ProcSet"] = procs
+    xobjects: Any = d.get("XObject")
+    if type(xobjects) is PDFDictionary and not isinstance(xobjects.dict, OrderedDict) and xobjects.multiline is True:
+        d["XObject"] = _Formatted(_dictionary(xobjects.dict, document))
+    return _dictionary(d, document)
+
+
+class _Formatted(PDFObject):  # type: ignore[misc]
+    """Bytes already formatted."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def format(self, document: Any) -> bytes:
+        return self.data
+
+
+class _ProcSet(PDFObject):  # type: ignore[misc]
+    """PDFArray(procs), formatted once per process for each list of procedure sets."""
+
+    def __init__(self, procs: Any):
+        self.procs = tuple(procs)
+
+    def format(self, document: Any) -> bytes:
+        return _procset(self.procs)
+
+
+@cache
+def _procset(procs: tuple[Any, ...]) -> bytes:
+    return bytes(pdf_format(PDFArray(list(procs)), None))
+
+
+_LENGTH = b"\x00Length\x00"
+
+
+def _pdfdoc(content: Any, document: Any) -> bytes:
+    """format(content, document): text in PDFDocEncoding, which is ASCII's own for ASCII without the eight control
+    characters it leaves out (an ASCII85 stream)."""
+    if isinstance(content, str) and content.isascii() and not _NOT_PDFDOC.search(content):
+        return content.encode("ascii")
+    return bytes(pdf_format(content, document))
+
+_ENCODED: OrderedDict[tuple[bytes, tuple[Any, ...]], Any] = OrderedDict()  # stream and filters -> encoded
+_ENCODED_BYTES = [0]  # the size of what _ENCODED holds
+MAX_ENCODED = 32 * 1024 * 1024
+
+
+def _encoded(stream: bytes, filters: tuple[Any, ...]) -> Any:
+    """An icon form's stream through its filters (deflated, then ASCII85), as PDFStream.format does it; once per
+    process for a stream that several files of a build hold (an icon's form in every deck that shows it). The
+    filters are reportlab's, with no state: the same stream always gives the same bytes."""
+    key = (stream, filters)
+    got = _ENCODED.get(key)
+    if got is not None:
+        _ENCODED.move_to_end(key)
+        return got
+    content = stream
+    for f in reversed(filters):
+        content = f.encode(content)
+    _ENCODED[key] = content
+    _ENCODED_BYTES[0] += len(stream) + len(content)
+    while _ENCODED_BYTES[0] > MAX_ENCODED and _ENCODED:
+        (old, _), dropped = _ENCODED.popitem(last=False)
+        _ENCODED_BYTES[0] -= len(old) + len(dropped)
+    return content
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")  # the ASCII characters that PDFDocEncoding has no code for
+
+
 def new_canvas(target: Any, pagesize: tuple[float, float], title: str, author: str = "wizprint") -> Canvas:
     """A canvas that writes reproducible bytes (fixed ids and dates; SOURCE_DATE_EPOCH honoured)."""
     from .fonts import family
 
     # start every page and form in an embedded font: reportlab's default (Helvetica) would be referenced unembedded
-    c = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1, pdfVersion=(1, 6),
-               initialFontName=family("text").face(), initialFontSize=9)
+    c = WizCanvas(target, pagesize=pagesize, invariant=1, pageCompression=1, pdfVersion=(1, 6),
+                  initialFontName=family("text").face(), initialFontSize=9)
     c.setTitle(title)
     c.setAuthor(author)
     c.setCreator("wizprint")
@@ -101,6 +407,7 @@ class PdfPainter:
         self.c = canvas
         self.forms: dict[str, str] = {}
         self.icon_forms: dict[tuple[str, str, str | None], str] = {}
+        self.defined: dict[int, Item] = {}  # the items whose icons have forms (by id; the items kept alive)
 
     # -- forms ------------------------------------------------------------------------------------------------
     def form(self, scene: Scene) -> str:
@@ -113,14 +420,24 @@ class PdfPainter:
         self._define_icons(scene.items, scene)
         b = scene.bleed
         c = self.c
-        c.beginForm(name, 0, 0, (scene.w + 2 * b) * MM, (scene.h + 2 * b) * MM)
-        self.draw_scene(scene)
-        c.endForm()
+        box = (0, 0, (scene.w + 2 * b) * MM, (scene.h + 2 * b) * MM)
+        if isinstance(c, WizCanvas) and _plain(scene.items):
+            ops = _Operators(c.document, self._icon_form, c.subsets, c.drawn)
+            ops.scene(scene)
+            c.add_form(name, box, ops.code, ops.forms)
+        else:
+            c.beginForm(name, *box)
+            self.draw_scene(scene)
+            c.endForm()
         self.forms[scene.key] = name
         return name
 
     def _define_icons(self, items: list[Item] | tuple[Item, ...], scene: Scene) -> None:
+        defined = self.defined
         for it in items:
+            if id(it) in defined and defined[id(it)] is it:  # an item of an earlier face: its icons are defined
+                continue
+            defined[id(it)] = it
             if isinstance(it, IconPlace):
                 self._icon_form(it.name, it.color, it.game)
             elif isinstance(it, Text):
@@ -139,7 +456,7 @@ class PdfPainter:
             c = self.c
             c.beginForm(fname, 0, 0, icon.size, icon.size)
             c.addLiteral(_icon_operators(icon, key[1] or col))
-            c.endForm()
+            c.endForm(shared=True)  # the same form in every file that shows the icon (see _encoded)
             self.icon_forms[key] = fname
         return fname
 
@@ -260,12 +577,52 @@ class PdfPainter:
         c.doForm(fname)
         c.restoreState()
 
-    def place(self, scene: Scene, x_pt: float, y_pt: float, rotate: float = 0.0) -> None:
+    def place(self, scene: Scene, x_pt: float, y_pt: float, rotate: float = 0.0,
+              clip: tuple[float, float, float, float] | None = None) -> None:
         """Place a scene's form with its bleed box's lower-left corner at (x, y), rotated about its centre
-        (degrees clockwise)."""
+        (degrees clockwise); with ``clip`` (x, y, width, height in points), inside that box only."""
         name = self.form(scene)
         c = self.c
         wb, hb = (scene.w + 2 * scene.bleed) * MM, (scene.h + 2 * scene.bleed) * MM
+        if isinstance(c, WizCanvas) and not rotate % 360:  # the operators of the calls below, written directly
+            do = f"/{xObjectName(name)} Do"
+            if clip is None:  # saveState, translate (after "q": nothing to merge with), doForm, restoreState
+                c.add_operators(["q", f"{fp_str(1, 0, 0, 1, x_pt, y_pt)} cm", do, "Q"], [name])
+            else:
+                c.add_operators(["q", f"n {fp_str(clip)} re W* n", "q", f"{fp_str(1, 0, 0, 1, x_pt, y_pt)} cm", do,
+                                 "Q", "Q"], [name])
+            return
+        if isinstance(c, WizCanvas):
+            ops = _Operators(c.document, self._icon_form, c.subsets)
+            code = ops.code
+            if clip is not None:
+                code.append("q")
+                code.append(f"n {fp_str(clip)} re W* n")
+            code.append("q")
+            if rotate % 360:
+                fw, fh = (hb, wb) if rotate % 180 else (wb, hb)
+                ops.translate(x_pt + fw / 2, y_pt + fh / 2)
+                theta = -rotate
+                cos, sin = math.cos(theta * math.pi / 180), math.sin(theta * math.pi / 180)
+                ops.transform(cos, sin, -sin, cos, 0, 0)
+                ops.translate(-wb / 2, -hb / 2)
+            else:
+                ops.translate(x_pt, y_pt)
+            code.append(f"/{xObjectName(name)} Do")
+            ops.forms.append(name)
+            code.append("Q")
+            if clip is not None:
+                code.append("Q")
+            c.add_operators(code, ops.forms)
+            return
+        if clip is not None:
+            c.saveState()
+            p = c.beginPath()
+            p.rect(*clip)
+            c.clipPath(p, stroke=0, fill=0)
+            self.place(scene, x_pt, y_pt, rotate)
+            c.restoreState()
+            return
         c.saveState()
         if rotate % 360:
             # (x, y) is the lower-left of the rotated footprint on the page
@@ -277,3 +634,257 @@ class PdfPainter:
             c.translate(x_pt, y_pt)
         c.doForm(name)
         c.restoreState()
+
+
+# -- a face's operators, written directly -------------------------------------------------------------------------
+# reportlab's canvas spends most of a face's time in its drawing calls' bookkeeping. A face whose shapes have no dash
+# and no opacity (so no graphics state of reportlab's own: see _plain) is written here instead, operator by operator,
+# as exactly the code entries that PdfPainter.draw_scene's calls add to the canvas (the same numbers through the same
+# fp_str, the same text subsets through the font's own splitString), so the PDF is the same to the byte; the tests
+# compare the two ways (tests/test_print_speed.py).
+
+_FILL_EVEN_ODD_FILL = "f*"  # reportlab's PATH_OPS for a fill with its default (even-odd) fill mode
+_PATH_OPS = {(0, 0): "n", (1, 0): "S", (0, 1): "f*", (1, 1): "B*"}  # (stroke, fill), even-odd, as reportlab's
+
+
+def _plain(items: list[Item] | tuple[Item, ...]) -> bool:
+    """Whether items draw without a dash or an opacity (which reportlab tracks in a graphics state of its own)."""
+    for it in items:
+        if isinstance(it, (Rect, Ellipse, Poly)):
+            if it.paint.dash or it.paint.opacity < 1:
+                return False
+        elif isinstance(it, Group) and not _plain(it.children):
+            return False
+    return True
+
+
+@cache
+def _fill_op(c: str) -> str:
+    col = colour(c)
+    return f"{fp_str((col.red, col.green, col.blue))} rg"
+
+
+@cache
+def _stroke_op(c: str) -> str:
+    col = colour(c)
+    return f"{fp_str((col.red, col.green, col.blue))} RG"
+
+
+@cache
+def _font(face: str) -> Any:
+    return pdfmetrics.getFont(face)
+
+
+@lru_cache(maxsize=4096)
+def _round_rect(x: float, y: float, w: float, h: float, r: float) -> tuple[str, ...]:
+    """The code entries of reportlab's roundRect path (a frame drawn on every card of a deck: worked out once)."""
+    code: list[str] = []
+    PDFPathObject(code=code).roundRect(x, y, w, h, r)
+    return tuple(code)
+
+
+@lru_cache(maxsize=4096)
+def _ellipse(x: float, y: float, w: float, h: float) -> tuple[str, ...]:
+    """The code entries of reportlab's ellipse path."""
+    code: list[str] = []
+    PDFPathObject(code=code).ellipse(x, y, w, h)
+    return tuple(code)
+
+
+class _Subset:
+    """A TrueType font's subset codes in one document: the font's own ``splitString`` (which gives each new
+    character its code), and for a text whose characters all have a code of the first subset already, the same
+    result from a table of those codes."""
+
+    def __init__(self, font: Any, doc: Any):
+        self.font = font
+        self.doc = doc
+        self.table: dict[int, int] = {}  # character -> its code in subset 0
+        self.known = 0  # how many assignments the table holds
+        self.chars: set[str] = set()  # the characters of the table
+        self.names: dict[int, str] = {}
+
+    def split(self, text: str) -> list[tuple[int, bytes]]:
+        if text and self.chars.issuperset(text):
+            return [(0, text.translate(self.table).encode("latin-1"))]
+        got: list[tuple[int, bytes]] = self.font.splitString(text, self.doc)
+        assignments = self.font.state[self.doc].assignments
+        if len(assignments) != self.known:
+            self.known = len(assignments)
+            table = self.table
+            table.clear()
+            table.update((code, n) for code, n in assignments.items() if n < 256 and code != 0xA0)
+            if 32 in table:  # splitString shows a no-break space as a space
+                table[0xA0] = table[32]
+            self.chars = {chr(code) for code in table}
+        return got
+
+    def name(self, subset: int) -> str:
+        got = self.names.get(subset)
+        if got is None:
+            got = self.names[subset] = self.font.getSubsetInternalName(subset, self.doc)
+        return got
+
+
+class _Operators:
+    """The code entries of one face, as reportlab's canvas would write them (see above)."""
+
+    def __init__(self, doc: Any, icon_form: Any, subsets: dict[str, _Subset],
+                 drawn: dict[int, tuple[Item, tuple[str, ...], tuple[str, ...]]] | None = None):
+        self.doc = doc
+        self.icon_form = icon_form
+        self.subsets = subsets
+        self.drawn = drawn if drawn is not None else {}
+        self.code: list[str] = []
+        self.forms: list[str] = []
+
+    def transform(self, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
+        """Canvas.transform: a matrix right after another is merged with it, as reportlab does."""
+        code = self.code
+        if code and code[-1][-3:] == " cm":
+            parts = code[-1].split()
+            if len(parts) != 7:  # pragma: no cover - reportlab fails on this too
+                raise BuildError("cannot merge a transformation")
+            a0, b0, c0, d0, e0, f0 = map(float, parts[-7:-1])
+            m = fp_str(a0 * a + c0 * b, b0 * a + d0 * b, a0 * c + c0 * d, b0 * c + d0 * d, a0 * e + c0 * f + e0,
+                       b0 * e + d0 * f + f0)
+            code[-1] = f"{m} cm"
+        else:
+            code.append(f"{fp_str(a, b, c, d, e, f)} cm")
+
+    def translate(self, dx: float, dy: float) -> None:
+        self.transform(1, 0, 0, 1, dx, dy)
+
+    def scene(self, scene: Scene) -> None:
+        b = scene.bleed
+        code = self.code
+        code.append("q")
+        if scene.background:
+            code.append(_fill_op(scene.background))
+            code.append(f"n {fp_str(0, 0, (scene.w + 2 * b) * MM, (scene.h + 2 * b) * MM)} re {_FILL_EVEN_ODD_FILL}")
+        self.translate(b * MM, (scene.h + b) * MM)
+        for it in scene.items:
+            self.item(it)
+        code.append("Q")
+
+    def item(self, it: Item) -> None:
+        """An item's code entries, worked out once per document for each item (the faces of a deck share the items
+        that are the same on every card: see FaceBuilder._drawn). They are the same each time: an item starts
+        with no matrix that could merge with the entry before it, and a text's characters keep the subset codes
+        they were given the first time."""
+        got = self.drawn.get(id(it))
+        if got is None or got[0] is not it:
+            outer, outer_forms = self.code, self.forms
+            self.code, self.forms = [], []
+            try:
+                self._item(it)
+                got = self.drawn[id(it)] = (it, tuple(self.code), tuple(self.forms))
+            finally:
+                self.code, self.forms = outer, outer_forms
+        self.code.extend(got[1])
+        self.forms.extend(got[2])
+
+    def _item(self, it: Item) -> None:
+        code = self.code
+        if isinstance(it, (Rect, Ellipse, Poly)):
+            p = it.paint
+            if p.fill:
+                code.append(_fill_op(p.fill))
+            stroke = 1 if p.stroke and p.stroke_width > 0 else 0
+            if stroke:
+                assert p.stroke is not None
+                code.append(_stroke_op(p.stroke))
+                code.append(f"{fp_str(p.stroke_width * MM)} w")
+            fill = 1 if p.fill else 0
+            if isinstance(it, Rect):
+                if fill or stroke:
+                    if it.radius > 0:
+                        code.extend(_round_rect(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM, it.radius * MM))
+                        code.append(_PATH_OPS[stroke, fill])
+                    else:
+                        box = fp_str(it.x * MM, -(it.y + it.h) * MM, it.w * MM, it.h * MM)
+                        code.append(f"n {box} re {_PATH_OPS[stroke, fill]}")
+            elif isinstance(it, Ellipse):
+                x1, y1 = (it.cx - it.rx) * MM, -(it.cy + it.ry) * MM
+                x2, y2 = (it.cx + it.rx) * MM, -(it.cy - it.ry) * MM
+                code.extend(_ellipse(x1, y1, x2 - x1, y2 - y1))
+                code.append(_PATH_OPS[stroke, fill])
+            else:
+                path = PDFPathObject()
+                for i, (x, y) in enumerate(it.points):
+                    (path.moveTo if i == 0 else path.lineTo)(x * MM, -y * MM)
+                if it.closed:
+                    path.close()
+                code.append(str(path.getCode()))
+                code.append(_PATH_OPS[stroke, fill if it.closed else 0])
+        elif isinstance(it, Text):
+            self.text(it)
+        elif isinstance(it, IconPlace):
+            self.icon(it.name, it.x, it.y, it.size, it.color, it.game)
+        elif isinstance(it, Group):
+            code.append("q")
+            if it.tx or it.ty:
+                self.translate(it.tx * MM, -it.ty * MM)
+            if it.rotate or it.scale != 1:
+                self.translate(it.cx * MM, -it.cy * MM)
+                if it.rotate:
+                    theta = -it.rotate
+                    c, s = math.cos(theta * math.pi / 180), math.sin(theta * math.pi / 180)
+                    self.transform(c, s, -s, c, 0, 0)
+                if it.scale != 1:
+                    self.transform(it.scale, 0, 0, it.scale, 0, 0)
+                self.translate(-it.cx * MM, it.cy * MM)
+            for ch in it.children:
+                self.item(ch)
+            code.append("Q")
+
+    def text(self, it: Text) -> None:
+        """A text's runs: reportlab text objects (BT ... ET) between its inline icons."""
+        code = self.code
+        doc = self.doc
+        code.append(_fill_op(it.color))
+        parts: list[str] | None = None
+        font: tuple[str, float] | None = None
+        subset = -1
+        tmpl = ""
+        for r in it.layout.runs:
+            if r.icon:
+                if parts is not None:
+                    parts.append("ET")
+                    code.append(" ".join(parts))
+                    parts = None
+                ix, iy, isz = icon_box(r)
+                self.icon(r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)
+                continue
+            if parts is None:  # Canvas.beginText(): its origin at 0 0
+                parts, font = ["BT", "1 0 0 1 0 0 Tm"], None
+                subset = -1
+            if font != (r.face, r.size):  # setFont of a TrueType font: no operator until text is shown
+                font = (r.face, r.size)
+                subset = -1
+                tmpl = f"{fp_str(r.size)} Tf {fp_str(r.size * 1.2)} TL"
+            parts.append(f"1 0 0 1 {fp_str((it.x + r.x) * MM, -(it.y + r.baseline) * MM)} Tm")
+            sub_codes = self.subsets.get(r.face)
+            if sub_codes is None:
+                sub_codes = self.subsets[r.face] = _Subset(_font(r.face), doc)
+            shown: list[str] = []
+            for sub, t in sub_codes.split(r.text):
+                if sub != subset:
+                    shown.append(f"{sub_codes.name(sub)} {tmpl}")
+                    subset = sub
+                shown.append(f"({escapePDF(t)}) Tj")
+            parts.append(" ".join(shown) + " T*")
+        if parts is not None:
+            parts.append("ET")
+            code.append(" ".join(parts))
+
+    def icon(self, name: str, x: float, y: float, size: float, col: str, game: str | None) -> None:
+        fname = self.icon_form(name, col, game)
+        icon = load_icon(name, game)
+        self.code.append("q")
+        self.translate(x * MM, -(y + size) * MM)
+        k = size * MM / icon.size
+        self.transform(k, 0, 0, k, 0, 0)
+        self.code.append(f"/{xObjectName(fname)} Do")
+        self.forms.append(fname)
+        self.code.append("Q")

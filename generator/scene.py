@@ -7,6 +7,7 @@ and SVG back ends both draw scenes, so the two outputs agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .textlayout import TextLayout
 
@@ -96,6 +97,8 @@ class Scene:
     background: str | None = "#ffffff"
     items: list[Item] = field(default_factory=list)
     key: str = ""  # identifies the design: equal keys draw identical faces
+    # the edge colour worked out for this scene (deckpdf.edge_colour), with what it was worked out from
+    edge: tuple[Any, str | None] | None = field(default=None, compare=False, repr=False)
 
     def add(self, item: Item) -> None:
         self.items.append(item)

@@ -8,6 +8,7 @@ alphabetical order, at a fraction of their time).
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 from xml.sax.saxutils import escape
@@ -27,12 +28,16 @@ def _n(v: float) -> str:
 _ATTR_ENTITIES = {'"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"}  # as ElementTree escapes attributes
 
 
+_TEXT_SPECIAL = re.compile("[&<>]")
+_ATTR_SPECIAL = re.compile('[&<>"\r\n\t]')
+
+
 def _escape_text(text: str) -> str:
-    return escape(text)
+    return escape(text) if _TEXT_SPECIAL.search(text) else text  # nothing to escape: the text itself
 
 
 def _escape_attr(text: str) -> str:
-    return escape(text, _ATTR_ENTITIES)
+    return escape(text, _ATTR_ENTITIES) if _ATTR_SPECIAL.search(text) else text
 
 
 class El:

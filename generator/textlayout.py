@@ -69,7 +69,6 @@ def _frag_w1(f: Frag, fam: Family) -> float:
     return width1(f.text, fam.face(f.bold, f.italic))
 
 
-@lru_cache(maxsize=4096)
 def _prepare(markup: str, fam_name: str) -> tuple[tuple[_Word, ...], ...]:
     fam = family(fam_name)
     out = []
@@ -79,6 +78,15 @@ def _prepare(markup: str, fam_name: str) -> tuple[tuple[_Word, ...], ...]:
                                glue=i + 1 < len(para) and (icons[i] or icons[i + 1]), icon=icons[i])
                          for i, w in enumerate(para)))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _measured(markup: str, fam_name: str) -> tuple[tuple[tuple[_Word, ...], ...], float, list[float]]:
+    """_prepare's words, the widest word and each paragraph's words end to end, at size 1, worked out once for a
+    text (the caller only reads them)."""
+    paras = _prepare(markup, fam_name)
+    widest = max((wd.w1 for para in paras for wd in para), default=0.0)
+    return paras, widest, [sum(wd.w1 for wd in para) for para in paras]
 
 
 def _units(para: tuple[_Word, ...], width_pt: float, size: float, space: float) -> list[list[_Word]]:
@@ -126,7 +134,8 @@ def _break(paras: tuple[tuple[_Word, ...], ...], width_pt: float, size: float, s
         lines: list[list[_Word]] = [[]]
         cur = 0.0
         for unit in _units(para, width_pt, size, space):
-            ww = sum(w.w1 for w in unit) * size + space * (len(unit) - 1)
+            # one word: sum() of its width (0 + w1) is w1, and adding space * 0 (+0.0) to it changes nothing
+            ww = unit[0].w1 * size if len(unit) == 1 else sum(w.w1 for w in unit) * size + space * (len(unit) - 1)
             if ww > width_pt + 1e-6:
                 return None
             if lines[-1] and cur + space + ww > width_pt + 1e-6:
@@ -149,7 +158,7 @@ def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", s
     without breaking lines."""
     _check_numbers(markup, w, h, size, min_size, leading, para_gap, max_lines)
     fam = family(family_name)
-    paras = _prepare(markup, family_name)
+    paras, widest, para_w1 = _measured(markup, family_name)
     if not any(paras):
         return TextLayout(size=size, family=family_name)
     face = fam.face()
@@ -157,8 +166,6 @@ def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", s
     space1 = width1(" ", face)
     width_pt, height_pt = w / PT, h / PT
     floor = size if min_size is None else min_size
-    widest = max((wd.w1 for para in paras for wd in para), default=0.0)
-    para_w1 = [sum(wd.w1 for wd in para) for para in paras]
     s = size
     while True:
         last = s - STEP < floor - 1e-9
@@ -188,6 +195,13 @@ def layout_text(markup: str, w: float, h: float, *, family_name: str = "text", s
 def _check_numbers(markup: str, w: float, h: float, size: float, min_size: float | None, leading: float,
                    para_gap: float, max_lines: int | None) -> None:
     """Numbers that would make fitting meaningless or endless are a :class:`FitError`."""
+    if (len(markup) <= MAX_MARKUP and type(w) is float and type(h) is float and type(size) is float
+            and type(leading) is float and type(para_gap) is float and 0.0 <= w <= 10_000.0
+            and 0.0 <= h <= 10_000.0 and 0.1 <= size <= MAX_SIZE and 0.0 <= leading <= 100.0
+            and 0.0 <= para_gap <= 100.0 and (min_size is None or (type(min_size) is float and
+                                                                 0.1 <= min_size <= MAX_SIZE))
+            and (max_lines is None or (type(max_lines) is int and max_lines >= 1))):
+        return  # the usual case, decided at once: finite numbers in range (the checks below pass them all)
     if len(markup) > MAX_MARKUP:
         raise FitError(f"the text is {len(markup):,} characters long, more than {MAX_MARKUP:,}")
     for name, v, lo, hi in (("box width", w, 0.0, 10_000.0), ("box height", h, 0.0, 10_000.0),
@@ -225,9 +239,17 @@ def _place(broken: list[list[list[_Word]]], fam: Family, s: float, asc: float, d
         top = (height_pt - total) / 2
     elif valign == "bottom":
         top = height_pt - total
+    # The runs as _merge would join them, joined here as they are placed: the same numbers, worked out in the same
+    # order, without making the runs that _merge would join (see _merge, which does the same on any list of runs).
     runs: list[Run] = []
     baseline = top + asc * s
     nlines = 0
+    # the run being extended: x, baseline, texts, face, size, bold, italic, width (icon runs are never extended)
+    cur: list[str] = []
+    cx = cb = cw = 0.0
+    cface = ""
+    cbold = citalic = False
+    spaces: dict[str, float] = {}
     for pi, para in enumerate(broken):
         if pi:
             baseline += para_gap * s
@@ -241,22 +263,44 @@ def _place(broken: list[list[list[_Word]]], fam: Family, s: float, asc: float, d
                 x = (width_pt - lw) / 2
             elif align == "right":
                 x = width_pt - lw
+            bpt = baseline * PT
             for wi, word in enumerate(line):
                 if wi:
                     x += space1 * s
                 for f in word.frags:
                     if f.icon:
+                        if cur:
+                            runs.append(Run(cx, cb, "".join(cur), cface, s, cbold, citalic, "", cw))
+                            cur = []
                         isz = ICON_EM * s
-                        runs.append(Run(x=(x + ICON_PAD * s) * PT, baseline=baseline * PT, text="", face="", size=isz,
+                        runs.append(Run(x=(x + ICON_PAD * s) * PT, baseline=bpt, text="", face="", size=isz,
                                         icon=f.icon, w=isz * PT, bold=f.bold, italic=f.italic))
                         x += (ICON_EM + 2 * ICON_PAD) * s
-                    else:
-                        face = fam.face(f.bold, f.italic)
-                        fw = width1(f.text, face) * s
-                        runs.append(Run(x=x * PT, baseline=baseline * PT, text=f.text, face=face, size=s, bold=f.bold,
-                                        italic=f.italic, w=fw * PT))
-                        x += fw
-    runs = _merge(runs)
+                        continue
+                    face = fam.face(f.bold, f.italic)
+                    fw = width1(f.text, face) * s
+                    rx, rw = x * PT, fw * PT
+                    x += fw
+                    if cur and cface == face and cb == bpt:
+                        gap = rx - (cx + cw)
+                        if abs(gap) < 1e-6:
+                            cur.append(f.text)
+                            cw = cw + rw
+                            continue
+                        space_w = spaces.get(face)
+                        if space_w is None:
+                            space_w = spaces[face] = width1(" ", face) * s * PT
+                        if abs(gap - space_w) < 1e-3:
+                            cur.append(" ")
+                            cur.append(f.text)
+                            cw = cw + gap + rw
+                            continue
+                    if cur:
+                        runs.append(Run(cx, cb, "".join(cur), cface, s, cbold, citalic, "", cw))
+                    cur = [f.text]
+                    cx, cb, cface, cbold, citalic, cw = rx, bpt, face, f.bold, f.italic, rw
+    if cur:
+        runs.append(Run(cx, cb, "".join(cur), cface, s, cbold, citalic, "", cw))
     return TextLayout(size=s, runs=runs, height=total * PT, lines=nlines, family=family_name, align=align)
 
 
