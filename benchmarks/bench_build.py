@@ -124,10 +124,16 @@ def self_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+# Python as an installed wizprint runs: `pip install .` compiles the package's modules to bytecode, and Python writes
+# the bytecode of any module it had to compile; a shell with PYTHONDONTWRITEBYTECODE set (some containers) would
+# otherwise compile every module of an editable install again in every run, and both sides are measured as installed
+RUN_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_process(cmd: list[str]) -> tuple[float, float]:
     """(CPU of the process and all its children, wall seconds) of a command run to its end."""
     before, start = children_cpu(), time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=RUN_ENV)
     return children_cpu() - before, time.perf_counter() - start
 
 

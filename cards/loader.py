@@ -10,11 +10,12 @@ import contextlib
 import os
 import re
 import stat
-import tomllib
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+import tomli
 
 from wizprint.errors import DataErrors, Issue, WizprintError, one_line, quote
 from wizprint.resources import cards_dir, inside
@@ -91,8 +92,8 @@ def read_text(path: Path, issues: list[Issue], shown: str | None = None, limit: 
 def parse_toml(text: str, shown: str, issues: list[Issue]) -> dict[str, Any] | None:
     """Parse TOML text; on a syntax error add an issue with its line and return None."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        return tomli.loads(text)
+    except tomli.TOMLDecodeError as exc:
         msg = str(exc)
         m = _TOML_POS.search(msg)
         line = int(m.group(1)) if m else 0

@@ -14,7 +14,6 @@ template computes are checked the same way when a face is drawn (:func:`number`,
 from __future__ import annotations
 
 import re
-import tomllib
 import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import jinja2
+import tomli
 from jinja2.utils import missing
 
 from wizprint.cards.lines import TomlLines
@@ -467,7 +467,7 @@ def number(key: str, value: Any) -> float:
 
 @lru_cache(maxsize=1)
 def size_presets() -> dict[str, tuple[float, float]]:
-    data = tomllib.loads((layouts_dir() / "sizes.toml").read_text(encoding="utf-8"))
+    data = tomli.loads((layouts_dir() / "sizes.toml").read_text(encoding="utf-8"))
     return {k: (float(v[0]), float(v[1])) for k, v in data.items()}
 
 

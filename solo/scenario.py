@@ -43,11 +43,12 @@ any value, and nothing can run without end: at most :data:`MAX_FILE` bytes, :dat
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomli
 
 from wizprint.errors import IllegalActionError, WizprintError, one_line, quote
 
@@ -206,8 +207,8 @@ def _load(path: Path) -> tuple[str, dict[str, Any]]:
     except ValueError as exc:  # a NUL in the name
         raise ScenarioError(f"{quote(str(path))}: cannot read: {exc}") from None
     try:
-        return text, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        return text, tomli.loads(text)
+    except tomli.TOMLDecodeError as exc:
         m = re.search(r"at line (\d+)", str(exc))
         raise ScenarioError(f"{path}:{m.group(1) if m else 0}: malformed TOML: "
                             f"{re.sub(r' [(]at line .*', '', str(exc))}") from None
