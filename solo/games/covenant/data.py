@@ -269,6 +269,9 @@ class CovenantData(RulesData):
                 kind = "cast" if info.type == "spell" else "play"
                 self.event_moves[iid] = (kind, info.type == "spell", eff.word if eff.word in TARGETED else "",
                                          eff.word == "look_deck", Action(kind, iid))
+        # the moves that name one card and nothing else, made once: discard, summon and quest by card
+        self.card_moves: dict[str, dict[str, Action]] = {
+            kind: {iid: Action(kind, iid) for iid in self.cards} for kind in ("discard", "summon", "quest")}
         # the wizard actions a set of abilities gives, in ACTION_ABILITIES order (by the set)
         self.action_abilities: dict[frozenset[str], tuple[str, ...]] = {}
 

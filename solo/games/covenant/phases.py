@@ -68,7 +68,8 @@ def phase_actions(s: CovenantState) -> list[Action]:
     out: list[Action] = []
     phase = s.phase
     if phase is Phase.DISCARD:
-        return [Action("discard", x) for x in one_per_design(hand)]
+        discard = s.data.card_moves["discard"]
+        return [discard[x] for x in one_per_design(hand)]
     if phase is Phase.EVENT:
         has_wiz = bool(s.wizards[p])
         moves = s.data.event_moves
@@ -133,9 +134,10 @@ def phase_actions(s: CovenantState) -> list[Action]:
             if t == "item" or (t == "follower" and info.attach):
                 out.extend(Action("attach", x, w) for w in s.wizards[p])
             else:
-                out.append(Action("summon", x))
+                out.append(s.data.card_moves["summon"][x])
     elif phase is Phase.ADVENTURE and any(w not in s.acted and w not in s.duelled for w in s.wizards[p]):
-        out.extend(Action("quest", x) for x in one_per_design(hand) if c[x].type == "quest")
+        quest = s.data.card_moves["quest"]
+        out.extend(quest[x] for x in one_per_design(hand) if c[x].type == "quest")
     out.append(END)
     return out
 
