@@ -38,10 +38,16 @@ def plain(markup: str) -> str:
     return console.export_text()
 
 
+_CHECKED: set[str] = set()  # texts already found to be words (most lines repeat from one decision to the next)
+
+
 def check(where: str, text: str) -> None:
+    if text in _CHECKED:
+        return
     for pat in RAW:
         m = pat.search(text)
         assert m is None, f"{where}: {pat.pattern!r} in {text!r}"
+    _CHECKED.add(text)
 
 
 def play_and_scan(game: str, players: int, seed: int, bots: str, decisions: int) -> set[str]:
