@@ -16,6 +16,7 @@ table; the estimates are in ``estimates.py``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from wizprint.cards.model import Effect
@@ -24,6 +25,10 @@ from wizprint.solo.kernel import Action, Automaton
 from .data import AI, ATTRS, Card
 from .estimates import Estimates, card_value, dist_to, p_beat, p_pass
 from .pending import (
+    END,
+    PASS,
+    RIFT,
+    ROLL,
     Battle,
     BuyPower,
     BuyWargear,
@@ -68,6 +73,9 @@ def _extra_spaces(effs: Sequence[Effect]) -> int:
         if e.word in ("may", "pay"):
             return _extra_spaces(e["then"])
     return 0
+
+
+OBJECTIVE, RELIC = Action("objective"), Action("relic")
 
 
 class RelicAutomaton(Estimates, Automaton[RelicView]):
@@ -130,9 +138,13 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
         got: float | None = v.memo.get(key)
         if got is None:
             best = -1e9
+            goal = self.goal(v)  # (what ``_land`` reads: the same all through the decision)
+            here = v.position
             for d in (1, -1):
-                for end in self._landings(v, v.position, d, pts):
-                    best = max(best, self._land(v, end))
+                for end in self._landings(v, here, d, pts):
+                    val = self.space_value(v, end, goal)
+                    if val > best:  # max(best, val)
+                        best = val
             got = v.memo[key] = best
         return got
 
@@ -142,10 +154,11 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
     def _landings(self, v: RelicView, start: str, d: int, pts: int) -> set[str]:
         """The spaces a move of ``pts`` from ``start`` in direction ``d`` may end on (the caller must not change
         the set: it is kept for the decision)."""
-        key = ("landings", start, d, pts)
-        got: set[str] | None = v.memo.get(key)
-        if got is None:
-            got = v.memo[key] = self._walk(v, start, d, pts)
+        kept = v.data.landings
+        key = (start, d, pts, v.relics() > 0)
+        got = kept.get(key)
+        if got is None:  # the walk reads the board's graph and whether the seat holds a relic: kept with the data
+            got = kept[key] = self._walk(v, start, d, pts)
         return got
 
     def _walk(self, v: RelicView, start: str, d: int, pts: int) -> set[str]:
@@ -169,9 +182,9 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
         return out
 
     def _move_window(self, v: RelicView, f: Dice, legal: list[Action]) -> Action | None:
-        keys = {a.key: a for a in legal}
-        if "rift" in keys and self.ready(v):
-            return keys["rift"]
+        # (the moves are named by their keys; one without a card is its kind alone: ``RIFT in legal``)
+        if RIFT in legal and self.ready(v):
+            return RIFT
         heal = self._heal_play(v, legal)
         if heal is not None:
             return heal
@@ -193,7 +206,7 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
                 g = vals[c.number] - exp - 0.35 * card_value(v.data, c)
                 if g > best_gain:
                     best_num, best_gain = a, g
-        return best_num or keys.get("roll")
+        return best_num or (ROLL if ROLL in legal else None)
 
     def _heal_play(self, v: RelicView, legal: list[Action]) -> Action | None:
         if v.life > 2:
@@ -307,9 +320,14 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
         goal = self.goal(v)
         if f.step == MoveStep.DIRECTION:
             best, bv = None, -1e9
+            here = v.position
             for a in legal:
                 d = 1 if a.kind == "cw" else -1
-                val = max(self._land(v, e) for e in self._landings(v, v.position, d, f.points))
+                val = -math.inf
+                for i, e in enumerate(self._landings(v, here, d, f.points)):
+                    x = self.space_value(v, e, goal)  # (``_land``: the goal is the same all through the decision)
+                    if i == 0 or x > val:  # max() of them
+                        val = x
                 if val > bv:
                     best, bv = a, val
             return best
@@ -345,13 +363,12 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
 
     # -- engagement -----------------------------------------------------------------------------------------------
     def _engagement(self, v: RelicView, f: Engagement, legal: list[Action]) -> Action | None:
-        keys = {a.key: a for a in legal}
         D = v.data
         if f.step == EngagementStep.WINDOW:
             obj = v.objective()
-            if "objective" in keys and obj is not None and (obj.word == "objective_influence" or self.p_test(
+            if OBJECTIVE in legal and obj is not None and (obj.word == "objective_influence" or self.p_test(
                     v, AI[str(obj["attribute"])], int(obj["target"])) >= 0.3):
-                return keys["objective"]
+                return OBJECTIVE
             heal = self._heal_play(v, legal)
             if heal is not None:
                 return heal
@@ -361,8 +378,8 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
                     c = D.cards[a.a]
                     if self.p_fight(v, c.attribute, c.value, (c.trait,), c.enemy_dice) < 0.35:
                         return a
-            return keys["pass"]
-        best, bv = keys["end"], 0.05
+            return PASS
+        best, bv = END, 0.05
         sp = v.space()
         for a in legal:
             if a.kind == "box":
@@ -442,11 +459,10 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
 
     # -- experience -----------------------------------------------------------------------------------------------
     def _experience(self, v: RelicView, f: Experience, legal: list[Action]) -> Action | None:
-        keys = {a.key: a for a in legal}
         D = v.data
         if f.step == ExperienceStep.SPEND:
-            if "relic" in keys:
-                return keys["relic"]
+            if RELIC in legal:
+                return RELIC
             levels = [a for a in legal if a.kind == "level"]
             if levels:
                 return max(levels, key=lambda a: int(a.a))
@@ -460,7 +476,7 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
                         return a
                     if p == "draw" and len(v.hand) < v.power_limit():
                         return a
-            return keys["end"]
+            return END
         # forced discards: the least valuable card
         return min(legal, key=lambda a: (self._keep_value(v, a.a), a.key))
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from wizprint.solo.kernel import Action
 
 from .data import AI, ATTRS
+from .dice import roll_for
 from .effects import resolve_space
 from .heroes import complete_mission, defeated, lose, objective
 from .pending import (
@@ -40,7 +41,6 @@ from .pending import (
     THREAT_EVENTS,
     Battle,
     BattleResult,
-    Dice,
     DiscardAfter,
     EndEngagement,
     Engagement,
@@ -88,9 +88,13 @@ def run_engagement(s: RelicState, f: Engagement) -> bool:
         st = f.step
         if st == ENGAGEMENT_START:
             f.step = ENGAGEMENT_WINDOW
-            items = [(lid, x) for x in s.threats_here(seat) for m, lid in s.data.cards[x].special
-                     if m == "engagement_start"]
-            s.push_timed(seat, items + s.whens(seat, "engagement_start"), "engagement_start")
+            here = s.board.get(s.positions[seat])
+            items = [(lid, x) for x in here for m, lid in s.data.cards[x].special
+                     if m == "engagement_start"] if here else []
+            whens = s.whens(seat, "engagement_start")
+            if not items and not whens:
+                continue  # nothing pushed: the item is still on top and the game goes on
+            s.push_timed(seat, items + whens, "engagement_start")
         elif st == ENGAGEMENT_WINDOW:
             if s.hands[seat] or objective_option(s, seat) or plays(s, seat, "eng"):
                 return True
@@ -102,8 +106,10 @@ def run_engagement(s: RelicState, f: Engagement) -> bool:
                 resolve_space(s, seat)
             elif s.threats_here(seat):
                 f.step = ENGAGEMENT_DONE
-                s.stack.append(Threats(seat=seat))
-                return False
+                th = Threats(seat=seat)
+                s.stack.append(th)
+                if run_threats(s, th):  # what ``advance`` would run next (the same seat)
+                    return True
             elif not sp.boxes:
                 f.step = ENGAGEMENT_DONE
             elif sp.choose_one:
@@ -175,7 +181,7 @@ def run_end_engagement(s: RelicState, f: EndEngagement) -> bool:
 def _threat_options(s: RelicState, f: Threats) -> list[Action]:
     seat = f.seat
     C = s.data.cards
-    here = s.threats_here(seat)
+    here = s.board.get(s.positions[seat], [])
     st = f.step
     out: list[Action] = []
     if st in (THREAT_EVENTS, THREAT_ENCOUNTERS):
@@ -209,6 +215,7 @@ def run_threats(s: RelicState, f: Threats) -> bool:
         if len(opts) == 1:
             threats_apply(s, f, opts[0])
             return False
+        s.next_legal = opts  # the decision's legal actions (nothing changes before it)
         return True
     # 4. Acquire Assets
     if s.stack and s.stack[-1] is f:
@@ -259,12 +266,14 @@ def threats_apply(s: RelicState, f: Threats, a: Action) -> None:
             s.note_used(seat, [src])
     elif k == "fight":
         ai = AI[x]
-        foes = tuple(y for y in s.threats_here(seat) if C[y].category == "enemy" and C[y].attribute == ai
-                     and y not in s.evaded)
-        for y in foes:
-            s.note_play(seat, y)
-        s.push(Battle(seat=seat, foes=foes, attribute=ai, value=sum(C[y].value for y in foes),
-                      foe_name=", ".join(C[y].name for y in foes)))
+        evaded = s.evaded
+        cards = [(y, C[y]) for y in s.threats_here(seat)]
+        foes = tuple([y for y, c in cards if c.category == "enemy" and c.attribute == ai and y not in evaded])
+        if s.stats is not None:
+            for y in foes:
+                s.note_play(seat, y)
+        s.push(Battle(seat=seat, foes=foes, attribute=ai, value=sum([C[y].value for y in foes]),
+                      foe_name=", ".join([C[y].name for y in foes])))
 
 
 @RULES.run(DiscardAfter)
@@ -288,6 +297,8 @@ def _off_board(s: RelicState, sp: str, x: str) -> None:
 # -- battles -----------------------------------------------------------------------------------------------------
 def best_gear(s: RelicState, f: Battle, gear: str) -> str:
     """The weapon (or armour) that counts by default: the best bonus in this battle, a charge breaking ties."""
+    if not s.assets[f.seat]:
+        return ""  # no Wargear
     form = ATTRS[f.attribute]
     traits = s.traits(f)
     C = s.data.cards
@@ -313,8 +324,11 @@ def _can_prepare(s: RelicState, f: Battle) -> bool:
     """``_prepare_options`` offers more than ``pass``."""
     seat = f.seat
     C = s.data.cards
+    assets = s.assets[seat]
+    if not assets:
+        return bool(s.hands[seat]) and bool(plays(s, seat, "battle", f))  # (``plays`` offers nothing without cards)
     for gear, current, locked in (("weapon", f.weapon, f.weapon_locked), ("armour", f.armour, f.armour_locked)):
-        if not locked and any(C[a].gear == gear and a != current for a in s.assets[seat]):
+        if not locked and any(C[a].gear == gear and a != current for a in assets):
             return True
     return bool(plays(s, seat, "battle", f))
 
@@ -339,19 +353,23 @@ def run_battle(s: RelicState, f: Battle) -> bool:
             f.step = BATTLE_PREPARE
             f.weapon = best_gear(s, f, "weapon")
             f.armour = best_gear(s, f, "armour")
+            foes = f.foes
             s.say(f"{s.who(seat)} battles {f.foe_name} ({ATTRS[f.attribute].capitalize()} "
-                  f"{sum(C[x].value for x in f.foes) if f.foes else f.value})")
-            items = [(C[x].at_battle_start, x) for x in f.foes if C[x].at_battle_start]
-            s.push_timed(seat, items + s.whens(seat, "battle_start", s.traits(f)), "battle_start")
+                  f"{sum([C[x].value for x in foes]) if foes else f.value})")
+            items = [(C[x].at_battle_start, x) for x in foes if C[x].at_battle_start] if foes else []
+            whens = s.whens(seat, "battle_start", s.traits(f))
+            if not items and not whens:
+                continue  # nothing pushed: the item is still on top and the game goes on
+            s.push_timed(seat, items + whens, "battle_start")
         elif st == BATTLE_PREPARE:
             if s.hands[seat] or _can_prepare(s, f):
                 return True
             f.step = BATTLE_ENEMY_ROLL
         elif st == BATTLE_ENEMY_ROLL:
-            n = 1 + sum(C[x].enemy_dice for x in f.foes)
-            dice = [s.roll() for _ in range(n)]
+            n = 1 + sum([C[x].enemy_dice for x in f.foes])
+            dice = [s.roll()] if n == 1 else [s.roll() for _ in range(n)]
             extra = []
-            pend = sum(1 for v in dice if v == 6)
+            pend = dice.count(6)
             while pend:
                 v = s.roll()
                 extra.append(v)
@@ -362,8 +380,8 @@ def run_battle(s: RelicState, f: Battle) -> bool:
             f.step = BATTLE_PLAYER_ROLL
         elif st == BATTLE_PLAYER_ROLL:
             f.step = BATTLE_COMPARE
-            s.stack.append(Dice(seat=seat, context=ROLL_BATTLE, count=1 + s.extra_dice(seat, "battle")))
-            return False
+            if roll_for(s, f, ROLL_BATTLE, 1 + s.extra_dice(seat, "battle")):
+                return True
         else:
             if s.stack and s.stack[-1] is f:
                 s.stack.pop()
@@ -459,16 +477,21 @@ def run_trophies(s: RelicState, f: TakeTrophies) -> bool:
     if s.stack and s.stack[-1] is f:
         s.stack.pop()
     seat = f.seat
+    board = s.board
     for x in f.foes:
-        for sp, here in list(s.board.items()):
-            if x in here:
-                here.remove(x)
-                if not here:
-                    del s.board[sp]
-                s.trophies[seat].append(x)
-                s.say(f"{s.who(seat)} takes {s.label(x)} as a trophy")
-                defeated(s, seat, x)
-                break
+        sp = s.positions[seat]  # where the foe is, nearly always (a card lies on one space only)
+        here = board.get(sp)
+        if here is None or x not in here:
+            found = next(((k, xs) for k, xs in board.items() if x in xs), None)
+            if found is None:
+                continue
+            sp, here = found
+        here.remove(x)
+        if not here:
+            del board[sp]
+        s.trophies[seat].append(x)
+        s.say(f"{s.who(seat)} takes {s.label(x)} as a trophy")
+        defeated(s, seat, x)
     return False
 
 

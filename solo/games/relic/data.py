@@ -341,6 +341,19 @@ class RelicData(RulesData):
         self._caches: dict[str, object] = {}
         # the automaton's compiled effect values (``estimates.eff_value``), by the effect's id (with the effect)
         self.effect_values: dict[int, tuple[Effect, Any]] = {}
+        # and of effect lists (``estimates.effs_value``), by the list's id (with the list)
+        self.list_values: dict[int, tuple[Sequence[Effect], Any]] = {}
+        # and the estimates that read only a seat's character, assets, attributes... (``RelicView.features``)
+        self.feature_memos: dict[tuple[object, ...], dict[tuple[object, ...], Any]] = {}
+        # the automaton's board distances by (goal, through the Warp Rift), and landing spaces by (start, direction,
+        # points, with a relic) (``estimates.dist_to``, ``RelicAutomaton._landings``)
+        self.distances: dict[tuple[str, bool], dict[str, float]] = {}
+        self.box_values: dict[int, Any] = {}  # the automaton's compiled effect lists by number (``box_value``)
+        # the automaton's nearest candidate by (candidates, space), and candidate spaces by what an objective names
+        self.nearest: dict[tuple[tuple[str, ...], str], str] = {}
+        self.space_lists: dict[tuple[object, ...], list[str]] = {}
+        self.causes: dict[tuple[str, str], str] = {}  # the cause the log gives, by (source, event) (``texts.cause``)
+        self.landings: dict[tuple[str, int, int, bool], set[str]] = {}
         self.kits: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Kit] = {}  # by (character, assets, face up)
         # the events that trigger an ability of some card or character sheet (any other event triggers only the
         # scenario's, if any: no seat's abilities need gathering)

@@ -33,6 +33,7 @@ from .pending import (
     Dice,
     Movement,
     Rolling,
+    RollKind,
     SkillTest,
     SkillTestResult,
 )
@@ -55,25 +56,30 @@ def _extras(s: RelicState, f: Dice) -> list[Action]:
 
 def reroll_charges(s: RelicState, f: Dice) -> list[str]:
     """The assets whose unspent charge rerolls a die in this roll's window."""
+    return _reroll_charges(s, f.seat, f.context)
+
+
+def _reroll_charges(s: RelicState, seat: int, context: RollKind) -> list[str]:
     out: list[str] = []
-    assets = s.assets[f.seat]
+    assets = s.assets[seat]
     if not assets:
         return out
     D = s.data
     counts = D.reroll_charges
     for a in sorted(assets):
-        k = counts.get((a, f.context))
+        k = counts.get((a, context))
         if k is None:  # how many of the card's charge abilities reroll in this window (by what it is)
-            k = counts[(a, f.context)] = sum(
+            k = counts[(a, context)] = sum(
                 1 for moment, lid in D.cards[a].passives.charge
-                if TIMING_WINDOWS[moment] in ("*", f.context) and D.purpose(lid) == "reroll")
+                if TIMING_WINDOWS[moment] in ("*", context) and D.purpose(lid) == "reroll")
         if k and s.charges.get(a, 0) > 0 and a not in s.spent:
             out.extend([a] * k)
     return out
 
 
 def _can_reroll(s: RelicState, f: Dice) -> bool:
-    return s.can(f.seat, "reroll") and (bool(s.hands[f.seat]) or bool(reroll_charges(s, f)))
+    # the cards and charges first: most often there are none, and the kit need not be asked
+    return (bool(s.hands[f.seat]) or bool(reroll_charges(s, f))) and s.can(f.seat, "reroll")
 
 
 def _reroll_actions(s: RelicState, f: Dice) -> list[Action]:
@@ -145,14 +151,67 @@ def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
         num = s.data.cards[pc].number
         vals = [num] + [s.roll() for _ in range(n - 1)] if f.context != ROLL_MOVE else [num]
     else:
-        vals = [s.roll() for _ in range(n)]
+        vals = [s.roll()] if n == 1 else [s.roll() for _ in range(n)]
     f.values = tuple(vals)
     f.number_card = pc
     f.step = DICE_ROLLED
     what = _ROLL_WORDS[f.context]
-    shown = "+".join(map(str, vals)) if f.context != ROLL_MOVE else "/".join(map(str, vals))
+    if len(vals) == 1:
+        shown = str(vals[0])
+    else:
+        shown = "+".join(map(str, vals)) if f.context != ROLL_MOVE else "/".join(map(str, vals))
     s.say(f"{s.who(f.seat)} " + (f"plays {s.label(pc)} for its number: {what} roll {shown}" if pc else
                                  f"rolls {what} roll {shown}"))
+
+
+def can_roll_at_once(s: RelicState, seat: int, context: RollKind, count: int) -> bool:
+    """A roll of ``count`` dice asks the seat nothing (what ``run_dice`` would find): the seat holds no Power card
+    (no number to play, no card to reroll with), its assets offer nothing before the roll (no ability of the window,
+    no relic for the Warp Rift) and no charge to reroll, and a movement roll has one die (several ask which to
+    keep). ``roll_at_once`` then makes it without a :class:`Dice` on the stack."""
+    if s.hands[seat] or (count > 1 and context == ROLL_MOVE):
+        return False
+    if not s.assets[seat]:
+        return True
+    if context != ROLL_BATTLE and plays(s, seat, context):  # ``_extras``
+        return False
+    if context == ROLL_MOVE and s.can_enter_rift(seat):
+        return False
+    return not _reroll_charges(s, seat, context)
+
+
+def roll_at_once(s: RelicState, parent: Rolling, context: RollKind, count: int) -> None:
+    """The roll a :class:`Dice` makes when it asks nothing (``can_roll_at_once``): the same dice, in the same order,
+    the same log lines, and the total, the ones and the dice handed to ``parent`` as ``_dice_done`` does."""
+    seat = parent.seat
+    vals = [s.roll()] if count == 1 else [s.roll() for _ in range(count)]
+    values = tuple(vals)
+    if count == 1:
+        shown = str(vals[0])
+    else:
+        shown = "+".join(map(str, vals)) if context != ROLL_MOVE else "/".join(map(str, vals))
+    s.say(f"{s.who(seat)} rolls {_ROLL_WORDS[context]} roll {shown}")
+    exploded: tuple[int, ...] = ()
+    if context == ROLL_MOVE:
+        total = vals[0]
+    else:
+        explosions = vals.count(6)
+        if explosions:
+            more = []
+            while explosions > 0:  # ``_explode``: each 6 adds a die
+                v = s.roll()
+                explosions -= 1
+                more.append(v)
+                if v == 6:
+                    explosions += 1
+                s.say(f"{s.who(seat)}'s die explodes: rolls {v}")
+            exploded = tuple(more)
+        total = sum(values) + sum(exploded)
+    parent.roll = total
+    parent.ones = values.count(1) == len(values)  # every die showed 1
+    parent.dice = values + exploded
+    if exploded:
+        s.say(f"{s.who(seat)}'s roll totals {total}")
 
 
 def _dice_done(s: RelicState, f: Dice, total: int) -> None:
@@ -224,6 +283,18 @@ def dice_apply(s: RelicState, f: Dice, a: Action) -> None:
         _explode(s, f, s.data.cards[a.a].number, a.a)
 
 
+def roll_for(s: RelicState, parent: Rolling, context: RollKind, count: int) -> bool:
+    """Roll ``count`` dice for ``parent``: at once when the roll asks nothing, else with a :class:`Dice` on the stack
+    run straight away (what ``advance`` would run next: the same seat). True when that roll now waits for a
+    decision."""
+    if can_roll_at_once(s, parent.seat, context, count):
+        roll_at_once(s, parent, context, count)
+        return False
+    d = Dice(seat=parent.seat, context=context, count=count)
+    s.stack.append(d)
+    return run_dice(s, d)
+
+
 # -- skill tests -------------------------------------------------------------------------------------------------
 @RULES.run(SkillTest)
 def run_test(s: RelicState, f: SkillTest) -> bool:
@@ -231,7 +302,11 @@ def run_test(s: RelicState, f: SkillTest) -> bool:
     if f.step == TEST_START:
         f.step = TEST_RESOLVE
         s.say(f"{s.who(seat)} tests {ATTRS[f.attribute].capitalize()} {f.target}{test_where(s.data, f)}")
-        s.push(Dice(seat=seat, context=ROLL_TEST, count=1 + s.extra_dice(seat, "test")))
+        n = 1 + s.extra_dice(seat, "test")
+        if can_roll_at_once(s, seat, ROLL_TEST, n):
+            roll_at_once(s, f, ROLL_TEST, n)  # and the test resolves when ``advance`` runs it again
+        else:
+            s.push(Dice(seat=seat, context=ROLL_TEST, count=n))
         return False
     if s.stack and s.stack[-1] is f:
         s.stack.pop()

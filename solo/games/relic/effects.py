@@ -54,27 +54,34 @@ if TYPE_CHECKING:
 
 EffectHandler = Callable[["RelicState", int, Effect, str], None]
 WORDS: Words[EffectHandler] = Words("relic")
+_HANDLERS = WORDS.handlers  # by word (``WORDS.get`` raises for a word without one)
 
 
 @RULES.run(Effects)
 def run_effects(s: RelicState, f: Effects) -> bool:
     """Resolve the next effect of the list (the list leaves the stack before its last effect resolves)."""
-    effs = s.data.lists.lists[f.effects]
+    D = s.data
+    effs = D.lists.lists[f.effects]
     i = f.index
-    if i >= len(effs):
+    n = len(effs)
+    if i >= n:
         s.pop(f)
         return False
     f.index = i + 1
-    if i + 1 >= len(effs):
+    if i + 1 >= n:
         s.pop(f)
-    if i == 0 and f.source in s.data.cards:
-        name = s.data.cards[f.source].name
-        last = s.log[-1] if s.log else None
-        if not (last and last.seats is None and name in last.text):  # unless the line before names it already
-            s.say(f"{name} takes effect")
+    src = f.source
+    if i == 0:
+        c = D.cards.get(src)
+        if c is not None:
+            name = c.name
+            last = s.log[-1] if s.log else None
+            if not (last and last.seats is None and name in last.text):  # unless the line before names it already
+                s.say(f"{name} takes effect")
     e = effs[i]
-    s.cause_src, s.cause_why = f.source, f.why  # the cause the log gives (``RelicState.cause``)
-    WORDS.get(e.word)(s, f.seat, e, f.source)
+    s.cause_src, s.cause_why = src, f.why  # the cause the log gives (``RelicState.cause``)
+    w = e.word
+    (_HANDLERS.get(w) or WORDS.get(w))(s, f.seat, e, src)
     return False
 
 

@@ -5,8 +5,9 @@ the goal of the moment, and the value of a landing space or of an effect list.""
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from wizprint.cards.model import Effect, effect_words
 
@@ -15,6 +16,8 @@ from .seatview import RelicView
 
 MAXV = 60
 CROSS_COST = 3.5
+LIST_CACHE = 20_000  # compiled effect lists kept per data (cleared when full)
+NEAREST_CACHE = 50_000  # nearest spaces kept per data (cleared when full)
 
 
 def _explode_pmf(n: int) -> tuple[float, ...]:
@@ -100,7 +103,7 @@ def _edges(D: RelicData) -> dict[str, list[tuple[str, float]]]:
 
 def dist_to(D: RelicData, goal: str, rift: bool = False) -> dict[str, float]:
     """Distances (in movement points, a crossing counting as several) from every space to ``goal``."""
-    cache = D.cached("relic.automaton.distances", dict[tuple[str, bool], dict[str, float]])
+    cache = D.distances
     key = (goal, rift)
     got = cache.get(key)
     if got is not None:
@@ -175,14 +178,15 @@ class Estimates:
         super().__init__()
         self._goal_key: tuple[int, int, int] = (-1, -1, -1)
         self._goal = ""
+        self._goal_view: RelicView | None = None  # the view the goal was last asked with
 
     # -- odds -----------------------------------------------------------------------------------------------------
     def power(self, v: RelicView, a: int, traits: tuple[str, ...] = (), gear: bool = True) -> int:
         """The seat's battle score without the roll in a battle of attribute a (with the best weapon and armour)."""
         key = ("power", a, traits, gear)
-        got: int | None = v.memo.get(key)
+        got: int | None = v.features.get(key)
         if got is None:
-            got = v.memo[key] = self._power(v, a, traits, gear)
+            got = v.features[key] = self._power(v, a, traits, gear)
         return got
 
     def _power(self, v: RelicView, a: int, traits: tuple[str, ...], gear: bool) -> int:
@@ -199,9 +203,9 @@ class Estimates:
 
     def charge_boost(self, v: RelicView) -> int:
         """What the seat's unspent battle charges could add this turn."""
-        got: int | None = v.memo.get(("boost",))
+        got: int | None = v.features.get(("boost",))
         if got is None:
-            got = v.memo[("boost",)] = self._charge_boost(v)
+            got = v.features[("boost",)] = self._charge_boost(v)
         return got
 
     def _charge_boost(self, v: RelicView) -> int:
@@ -217,17 +221,17 @@ class Estimates:
 
     def p_fight(self, v: RelicView, attr: int, value: int, traits: tuple[str, ...] = (), edice: int = 0) -> float:
         key = ("fight", attr, value, traits, edice)
-        got: float | None = v.memo.get(key)
+        got: float | None = v.features.get(key)
         if got is None:
             mine = self.power(v, attr, traits) + min(self.charge_boost(v), 4)
-            got = v.memo[key] = p_beat(mine - value, 1 + v.extra_dice("battle"), 1 + edice)
+            got = v.features[key] = p_beat(mine - value, 1 + v.extra_dice("battle"), 1 + edice)
         return got
 
     def p_test(self, v: RelicView, a: int, target: int) -> float:
         key = ("test", a, target)
-        got: float | None = v.memo.get(key)
+        got: float | None = v.features.get(key)
         if got is None:
-            got = v.memo[key] = p_pass(target - v.attribute(a) - v.skill(a), 1 + v.extra_dice("test"))
+            got = v.features[key] = p_pass(target - v.attribute(a) - v.skill(a), 1 + v.extra_dice("test"))
         return got
 
     def conf_options(self, v: RelicView) -> list[Effect]:
@@ -261,9 +265,9 @@ class Estimates:
             [AI[str(e["attribute"])] for e in self.conf_options(v) if e.word in ("battle", "test")] or [0, 1, 2])))
 
     def attr_weight(self, v: RelicView, a: int) -> float:
-        got: float | None = v.memo.get(("attr", a))
+        got: float | None = v.features.get(("attr", a))
         if got is None:
-            got = v.memo[("attr", a)] = self._attr_weight(v, a)
+            got = v.features[("attr", a)] = self._attr_weight(v, a)
         return got
 
     def _attr_weight(self, v: RelicView, a: int) -> float:
@@ -293,7 +297,10 @@ class Estimates:
 
     # -- goals ----------------------------------------------------------------------------------------------------
     def goal(self, v: RelicView) -> str:
+        if self._goal_view is v:  # asked again in the same decision: the key cannot have changed
+            return self._goal
         key = (v.turn_number, v.seat, v.steps // 25)
+        self._goal_view = v
         if key == self._goal_key:
             return self._goal
         self._goal_key = key
@@ -317,15 +324,24 @@ class Estimates:
             if w == "objective_visit":
                 if obj.get("space"):
                     return str(obj["space"])
-                cands = [sid for sid, sp in D.spaces.items() if (obj.get("area") and sp.area == obj["area"]) or
-                         (obj.get("tier") and sp.tier == obj["tier"])]
+                key = ("visit", obj.get("area"), obj.get("tier"))
+                cands = D.space_lists.get(key)
+                if cands is None:  # (by what the objective names: kept with the data)
+                    cands = D.space_lists[key] = [
+                        sid for sid, sp in D.spaces.items() if (obj.get("area") and sp.area == obj["area"]) or
+                        (obj.get("tier") and sp.tier == obj["tier"])]
                 return self.nearest(v, cands)
             if w == "objective_influence" and v.influence >= int(obj["n"]):
                 return str(obj["space"])
             if w == "objective_test":
                 a = AI[str(obj["attribute"])]
                 if self.p_test(v, a, int(obj["target"])) >= 0.3 and v.space().tier != obj["tier"]:
-                    return self.nearest(v, [sid for sid, sp in D.spaces.items() if sp.tier == obj["tier"]])
+                    tier_key = ("tier", obj["tier"])
+                    cands = D.space_lists.get(tier_key)
+                    if cands is None:
+                        cands = D.space_lists[tier_key] = [sid for sid, sp in D.spaces.items()
+                                                           if sp.tier == obj["tier"]]
+                    return self.nearest(v, cands)
         if v.relics() and v.life < 5:
             return self.nearest(v, heal_spaces(D))
         if v.influence >= 7 and len(v.assets) < v.asset_limit():
@@ -334,13 +350,23 @@ class Estimates:
 
     @staticmethod
     def nearest(v: RelicView, cands: Iterable[str]) -> str:
+        """The candidate nearest to the seat (the first of the nearest); kept with the data by the candidates and
+        the seat's space."""
         here = v.position
-        best, bd = "", 1e9
-        for c in cands:
-            d = dist_to(v.data, c).get(here, 1e9)
-            if d < bd:
-                best, bd = c, d
-        return best
+        spaces = tuple(cands)
+        kept = v.data.nearest
+        key = (spaces, here)
+        got = kept.get(key)
+        if got is None:
+            best, bd = "", 1e9
+            for c in spaces:
+                d = dist_to(v.data, c).get(here, 1e9)
+                if d < bd:
+                    best, bd = c, d
+            if len(kept) >= NEAREST_CACHE:
+                kept.clear()
+            got = kept[key] = best
+        return got
 
     # -- the value of a space -------------------------------------------------------------------------------------
     def space_value(self, v: RelicView, sid: str, goal: str) -> float:
@@ -356,40 +382,63 @@ class Estimates:
         sp = D.spaces[sid]
         val = 0.0
         if goal:
-            d = dist_to(D, goal, v.relics() > 0).get(sid, 60.0)
+            dists = v.dists.get(goal)
+            if dists is None:
+                dists = v.dists[goal] = dist_to(D, goal, v.relics() > 0)
+            d = dists.get(sid, 60.0)
             val -= d / 3.0
             if sid == goal:
                 val += 3.0
         if sp.tier in ("inner", "centre"):
             return val + (20.0 if self.ready(v) else -20.0)
-        C = D.cards
-        here = v.threats_at(sid)
-        strong = v.life >= 3
-        # enemies and cards already there
-        for x in here:
-            c = C[x]
-            if c.category == "enemy":
-                p = self.p_fight(v, c.attribute, c.value, (c.trait,) if c.trait else (), c.enemy_dice)
-                val += p * (0.4 + c.value / 6.0 + self.mission_bonus(v, c)) - (1 - p) * (1.3 if strong else 3.0)
-            elif c.category == "asset":
-                val += 1.0
-        # threat icons to be drawn
-        need = list(sp.icons)
-        have = [0, 0, 0]
-        for x in here:
-            have[COLOURS.index(C[x].deck)] += 1
-        for i, col in enumerate(COLOURS):
-            k = max(0, need[i] - have[i])
-            if k:
-                a = i  # red decks are mostly Strength, blue Willpower, yellow Cunning
-                p = self.p_fight(v, a, 3)
-                tb = self.colour_bonus(v, col)
-                val += k * (p * (0.9 + tb) - (1 - p) * (1.4 if strong else 3.0))
-        if not here and sp.boxes:
-            val += max(0.0, max(self.box_value(v, b) for b in sp.boxes)) * (0.6 if sp.choose_one else 0.5)
-        if sid in v.objective_tokens:
+        here = v.board_at(sid)
+        need = sp.icons
+        if here:
+            C = D.cards
+            strong = v.life >= 3
+            # enemies and cards already there
+            for x in here:
+                c = C[x]
+                if c.category == "enemy":
+                    p = self.p_fight(v, c.attribute, c.value, (c.trait,) if c.trait else (), c.enemy_dice)
+                    val += p * (0.4 + c.value / 6.0 + self.mission_bonus(v, c)) - (1 - p) * (1.3 if strong else 3.0)
+                elif c.category == "asset":
+                    val += 1.0
+            # threat icons to be drawn
+            have = [0, 0, 0]
+            for x in here:
+                have[COLOURS.index(C[x].deck)] += 1
+            for i in (0, 1, 2):
+                k = need[i] - have[i]
+                if k > 0:
+                    val += k * self.icon_value(v, i)
+        else:
+            for i in (0, 1, 2):
+                k = need[i]
+                if k > 0:
+                    val += k * self.icon_value(v, i)
+            if sp.boxes:
+                val += max(0.0, max([self.box_value(v, b) for b in sp.boxes])) * (0.6 if sp.choose_one else 0.5)
+        if sid in v.tokens:
             val += 2.0
         return val
+
+    def icon_value(self, v: RelicView, i: int) -> float:
+        """What one threat icon of colour ``i`` still to be drawn on a landing space is worth (red decks are mostly
+        Strength, blue Willpower, yellow Cunning); kept for the decision."""
+        terms = v.icon_terms
+        got = terms[i]
+        if got is None:
+            # kept with the seat's features by what else it reads: Life (3 or more) and the mission
+            feats = v.features
+            key = ("icon", i, v.life >= 3, v.mission)
+            got = feats.get(key)
+            if got is None:
+                p = self.p_fight(v, i, 3)
+                tb = self.colour_bonus(v, COLOURS[i])
+                got = feats[key] = p * (0.9 + tb) - (1 - p) * (1.4 if v.life >= 3 else 3.0)
+            terms[i] = got
+        return got
 
     def colour_bonus(self, v: RelicView, col: str) -> float:
         key = ("colour", col)
@@ -431,14 +480,25 @@ class Estimates:
 
     # -- the value of effects -------------------------------------------------------------------------------------
     def box_value(self, v: RelicView, lid: int) -> float:
-        key = ("box", lid)
-        got: float | None = v.memo.get(key)
-        if got is None:
-            got = v.memo[key] = sum(self.eff_value(v, e) for e in v.data.effects(lid))
-        return got
+        """What resolving effect list ``lid`` (a text box) is worth now (``_list_value``, kept with the data by
+        the list's number; not kept for the decision: a decision values a box once, nearly always)."""
+        fns = v.data.box_values
+        fn = fns.get(lid)
+        if fn is None:
+            fn = fns[lid] = _list_value(v.data.effects(lid))
+        return fn(self, v)
 
     def effs_value(self, v: RelicView, effs: Iterable[Effect]) -> float:
-        return sum(self.eff_value(v, e) for e in effs)
+        """The sum of the effects' values (``_list_value``: compiled once per printed list, kept with the data)."""
+        if not isinstance(effs, (tuple, list)):
+            return sum(self.eff_value(v, e) for e in effs)
+        kept = v.data.list_values
+        got = kept.get(id(effs))
+        if got is None or got[0] is not effs:
+            if len(kept) >= LIST_CACHE:
+                kept.clear()
+            got = kept[id(effs)] = (effs, _list_value(effs))
+        return got[1](self, v)
 
     def eff_value(self, v: RelicView, e: Effect) -> float:
         """What an effect is worth to the seat now (``_value_of``: compiled once per effect, kept with the data)."""
@@ -559,6 +619,47 @@ def _value_of(e: Effect) -> EffectValue | None:
         return None  # left to eff_value_of, which raises as it always did
 
 
+def _list_value(effs: Sequence[Effect]) -> EffectValue:
+    """``sum(eff_value(v, e) for e in effs)`` as one function: the effects' values added in the same order (so the
+    sum is the same to the last bit; only a zero's sign may differ, which no comparison of values sees)."""
+    fns = tuple(_value_of(e) or _read_word(e) for e in effs)
+    if not fns:
+        def nothing(a: Estimates, v: RelicView) -> float:
+            return 0
+        return nothing
+    if len(fns) == 1:
+        return fns[0]
+    if len(fns) == 2:
+        f0, f1 = fns
+
+        def two(a: Estimates, v: RelicView) -> float:
+            return f0(a, v) + f1(a, v)
+        return two
+
+    def many(a: Estimates, v: RelicView) -> float:
+        total: float = 0
+        for f in fns:
+            total += f(a, v)
+        return total
+    return many
+
+
+def _sub(effs: Any) -> EffectValue:
+    """A nested effect list's ``Estimates.effs_value``, compiled with the effect that holds it."""
+    if isinstance(effs, (tuple, list)):
+        return _list_value(effs)
+
+    def value(a: Estimates, v: RelicView) -> float:
+        return a.effs_value(v, effs)
+    return value
+
+
+def _read_word(e: Effect) -> EffectValue:
+    def read(a: Estimates, v: RelicView) -> float:
+        return a.eff_value_of(v, e)
+    return read
+
+
 def _constant(x: float) -> EffectValue:
     def value(a: Estimates, v: RelicView) -> float:
         return x
@@ -618,43 +719,47 @@ def _compile(e: Effect) -> EffectValue | None:
     if w == "test":
         ai, target, passed, failed = AI[str(p["attribute"])], int(p["target"]), p["then_pass"], p["then_fail"]
 
+        fp, ff = _sub(passed), _sub(failed)
+
         def test(a: Estimates, v: RelicView) -> float:
             q = a.p_test(v, ai, target)
-            return q * a.effs_value(v, passed) + (1 - q) * a.effs_value(v, failed)
+            return q * fp(a, v) + (1 - q) * ff(a, v)
         return test
     if w == "battle":
         ai, value, won, lost = AI[str(p["attribute"])], int(p["value"]), p["then_win"], p["then_lose"]
 
+        fw, fl = _sub(won), _sub(lost)
+
         def battle(a: Estimates, v: RelicView) -> float:
             q = a.p_fight(v, ai, value)
-            return q * (0.5 + a.effs_value(v, won)) + (1 - q) * (-1.2 + a.effs_value(v, lost))
+            return q * (0.5 + fw(a, v)) + (1 - q) * (-1.2 + fl(a, v))
         return battle
     if w == "roll":
-        results = [(len(r["faces"]) / 6, r["then"]) for r in p["results"]]
+        results = [(len(r["faces"]) / 6, _sub(r["then"])) for r in p["results"]]
 
         def roll(a: Estimates, v: RelicView) -> float:
-            return sum(q * a.effs_value(v, then) for q, then in results)
+            return sum([q * then(a, v) for q, then in results])
         return roll
     if w == "may":
-        then = p["then"]
+        then = _sub(p["then"])
 
         def may(a: Estimates, v: RelicView) -> float:
-            return max(0.0, a.effs_value(v, then))
+            return max(0.0, then(a, v))
         return may
     if w == "pay":
-        cost, then = int(p["influence"]), p["then"]
+        cost, then = int(p["influence"]), _sub(p["then"])
         k = 0.45 * cost
 
         def pay(a: Estimates, v: RelicView) -> float:
             if v.influence < cost:
                 return 0.0
-            return max(0.0, a.effs_value(v, then) - k)
+            return max(0.0, then(a, v) - k)
         return pay
     if w == "choose":
-        options = [o["then"] for o in p["options"]]
+        options = [_sub(o["then"]) for o in p["options"]]
 
         def choose(a: Estimates, v: RelicView) -> float:
-            return max(a.effs_value(v, then) for then in options)
+            return max([then(a, v) for then in options])
         return choose
     if w == "buy_power":
         price = int(p["price"])
@@ -686,10 +791,10 @@ def _compile(e: Effect) -> EffectValue | None:
     if w == "each_player":
         if p.get("others"):
             return _constant(0.2)
-        then = p["then"]
+        then = _sub(p["then"])
 
         def each_player(a: Estimates, v: RelicView) -> float:
-            return 0.3 * a.effs_value(v, then)
+            return 0.3 * then(a, v)
         return each_player
     if w == "win_game":
         return _constant(100.0)

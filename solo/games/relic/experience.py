@@ -43,23 +43,29 @@ if TYPE_CHECKING:
 
 def aside_points(s: RelicState, f: Experience) -> int:
     """The trophy points of the trophies set aside to spend (those still held)."""
-    return sum(s.data.cards[x].value for x in f.aside if x in s.trophies[f.seat])
+    C, held = s.data.cards, s.trophies[f.seat]
+    return sum([C[x].value for x in f.aside if x in held])
 
 
 def _trophy_options(s: RelicState, f: Experience) -> list[Action]:
     """Levels for trophies, when the seat's trophies are worth a level: spend the set-aside ones (or, with none set
     aside, the cheapest worth N levels), set one more aside, take one back."""
     seat = f.seat
+    trophies = s.trophies[seat]
+    if not trophies:
+        return []  # no points
     pts = s.trophy_points(seat)
     if pts < TROPHY_POINTS:
         return []
-    if f.aside:
+    aside = f.aside
+    if aside:
         n = aside_points(s, f) // TROPHY_POINTS
         out = [Action("level", str(n))] if n else []
+        out += [Action("spend", x) for x in one_per_design([x for x in trophies if x not in aside])]
+        out += [Action("unspend", x) for x in aside]
     else:
         out = [Action("level", str(n)) for n in range(1, pts // TROPHY_POINTS + 1)]
-    out.extend(Action("spend", x) for x in one_per_design([x for x in s.trophies[seat] if x not in f.aside]))
-    out.extend(Action("unspend", x) for x in f.aside)
+        out += [Action("spend", x) for x in one_per_design(trophies)]
     return out
 
 
@@ -72,9 +78,13 @@ def _options(s: RelicState, f: Experience) -> list[Action]:
     out = [END, *_trophy_options(s, f)]
     if _relic_ok(s, seat):
         out.append(Action("relic"))
-    out.extend(plays(s, seat, "exp"))
-    out.extend(Action("discard", x) for x in one_per_design(s.hands[seat]))
-    out.extend(Action("discard", x) for x in sorted(s.assets[seat]))
+    hand, assets = s.hands[seat], s.assets[seat]
+    if hand or assets:
+        out += plays(s, seat, "exp")
+        if hand:
+            out += [Action("discard", x) for x in one_per_design(hand)]
+        if assets:
+            out += [Action("discard", x) for x in sorted(assets)]
     return out
 
 
@@ -99,7 +109,8 @@ def run_experience(s: RelicState, f: Experience) -> bool:
                 s.stack.append(DrawMission(seat=seat, count=1))
                 return False
         else:
-            if len(s.hands[seat]) > s.power_limit(seat) or len(s.assets[seat]) > s.asset_limit(seat):
+            hand, assets = s.hands[seat], s.assets[seat]  # (a limit is never below 0)
+            if (hand and len(hand) > s.power_limit(seat)) or (assets and len(assets) > s.asset_limit(seat)):
                 return True
             if s.stack and s.stack[-1] is f:
                 s.stack.pop()

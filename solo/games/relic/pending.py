@@ -11,7 +11,8 @@ Effect lists are named by their number in the data (``RelicData.effects(n)``); c
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from wizprint.solo.kernel import Action, Declared, Pending, Rules, declare, value
 
@@ -21,7 +22,20 @@ if TYPE_CHECKING:
 P = TypeVar("P", bound=Pending)
 
 
-RULES: Rules[RelicState] = Rules("relic")
+class RelicRules(Rules["RelicState"]):
+    """The kernel's table of handlers, with the legal and apply handlers readable by kind (the state calls them
+    directly: a call fewer at every step)."""
+
+    @property
+    def legals(self) -> dict[type[Pending], Callable[[RelicState, Any], list[Action]]]:
+        return self._legal
+
+    @property
+    def appliers(self) -> dict[type[Pending], Callable[[RelicState, Any, Action], None]]:
+        return self._apply
+
+
+RULES = RelicRules("relic")
 
 # the moves without a card or a choice in them, made once (a move is a value: equal moves are the same move)
 PASS, ROLL, END, STOP, CW, ACW, JUMP, RIFT, MORE = (Action(k) for k in (

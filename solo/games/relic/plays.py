@@ -87,21 +87,23 @@ def evadable(s: RelicState, seat: int, power: bool) -> list[str]:
 
 def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> list[Action]:
     """Power cards played for their ability, charges and one-shot uses that the seat may play now."""
-    free = s.space_of(seat).tier in ("outer", "middle")
     hand = s.hands[seat]
     assets = s.assets[seat]
     if not hand and not assets:
         return []
+    free = s.space_of(seat).tier in ("outer", "middle")
     D = s.data
     out: list[Action] = []
-    for x in one_per_design(hand):
-        got = D.hand_offers.get((x, win, free))
-        if got is None:
-            got = D.hand_offers[(x, win, free)] = _hand_offer(D, x, win, free)
-        if got == "play":
-            out.append(Action("play", x))
-        elif got == "evade":
-            out.extend(Action("evade", e, x) for e in evadable(s, seat, True))
+    if hand:
+        offers = D.hand_offers
+        for x in one_per_design(hand):
+            got = offers.get((x, win, free))
+            if got is None:
+                got = offers[(x, win, free)] = _hand_offer(D, x, win, free)
+            if got == "play":
+                out.append(Action("play", x))
+            elif got == "evade":
+                out.extend(Action("evade", e, x) for e in evadable(s, seat, True))
     if not assets:
         return out
     C = D.cards

@@ -16,6 +16,7 @@ from .pending import Battle, RelicPending
 from .state import RelicState
 
 P = TypeVar("P", bound=RelicPending)
+FEATURE_CACHE = 20_000  # seat combinations whose estimates are kept per data (cleared when full)
 
 
 class RelicView(SeatView[RelicState]):
@@ -27,11 +28,37 @@ class RelicView(SeatView[RelicState]):
     def __init__(self, state: RelicState, seat: int):
         super().__init__(state, seat)
         self._st = state  # the view's own way to the state (one attribute read, not a call: it is read a lot)
+        self.data: RelicData = state.data
         self.memo: dict[tuple[object, ...], Any] = {}
+        self.icon_terms: list[float | None] = [None, None, None]  # ``Estimates.icon_value`` by colour
+        self.dists: dict[str, dict[str, float]] = {}  # ``estimates.dist_to`` by goal, for this seat
+        self.tokens: Sequence[str] = state.objective_tokens[seat]  # the spaces of its objective tokens (not a copy)
+        self._relics = -1
+        self._features: dict[tuple[object, ...], Any] | None = None
 
     @property
-    def data(self) -> RelicData:
-        return self._st.data
+    def features(self) -> dict[tuple[object, ...], Any]:
+        """The automaton's estimates that read only the seat's character, assets (their charges, spent or not),
+        face-up Corruption cards and attributes, and the scenario (battle scores and odds, test odds, attribute
+        weights): kept with the data by those, from one decision to the next (they change far less often than the
+        rest of the table)."""
+        got = self._features
+        if got is None:
+            st = self._st
+            s = self.seat
+            assets = st.assets[s]
+            charges, spent = st.charges, st.spent
+            key = (st.scenario, st.characters[s], tuple(assets), tuple(st.corruption_face_up[s]),
+                   tuple(st.attributes[s]), tuple([charges.get(a, 0) for a in assets]) if charges else (),
+                   tuple([a in spent for a in assets]) if spent else ())
+            kept = self.data.feature_memos
+            got = kept.get(key)
+            if got is None:
+                if len(kept) >= FEATURE_CACHE:
+                    kept.clear()
+                got = kept[key] = {}
+            self._features = got
+        return got
 
     @property
     def scenario(self) -> str:
@@ -113,7 +140,10 @@ class RelicView(SeatView[RelicState]):
         return self._st.scenario_tokens[self.seat]
 
     def relics(self) -> int:
-        return self._st.relics(self.seat)
+        n = self._relics
+        if n < 0:
+            n = self._relics = self._st.relics(self.seat)
+        return n
 
     def corruption(self) -> int:
         return self._st.corruption(self.seat)
@@ -164,6 +194,10 @@ class RelicView(SeatView[RelicState]):
 
     def threats_at(self, space: str) -> list[str]:
         return list(self._st.board.get(space, ()))
+
+    def board_at(self, space: str) -> Sequence[str]:
+        """The Threat cards on a space, not copied (the caller must not change them)."""
+        return self._st.board.get(space, ())
 
     def threats_here(self) -> list[str]:
         return list(self._st.threats_here(self.seat))

@@ -357,7 +357,7 @@ class RelicState(State[RelicData]):
     @staticmethod
     def bonus_of(p: Passives, form: str, traits: Sequence[str]) -> int:
         """A source's battle bonus in a battle of ``form`` against enemies with ``traits``."""
-        return sum(n for fm, n, vs in p.battle_bonus if (fm == "any" or fm == form) and (not vs or vs in traits))
+        return sum([n for fm, n, vs in p.battle_bonus if (fm == "any" or fm == form) and (not vs or vs in traits)])
 
     def battle_bonus(self, f: Battle) -> int:
         """The player's battle score without the roll: attribute, battle bonuses, scores added this battle."""
@@ -597,13 +597,20 @@ class RelicState(State[RelicData]):
             if self.phase == Phase.SELECT and self.selection is not None:
                 return [Action("pick", c) for c in self.dealt[self.selection.waiting]]
             raise EngineError("relic: no decision is pending")
-        return RULES.legal_for(self, self.stack[-1])
+        top = self.stack[-1]
+        fn = RULES.legals.get(type(top))
+        return fn(self, top) if fn is not None else RULES.legal_for(self, top)  # (which raises)
 
     def _apply(self, action: Action) -> None:
         if not self.stack:
             self._apply_pick(action)
         else:
-            RULES.apply_to(self, self.stack[-1], action)
+            top = self.stack[-1]
+            fn = RULES.appliers.get(type(top))
+            if fn is None:
+                RULES.apply_to(self, top, action)  # raises
+            else:
+                fn(self, top, action)
         self.advance()
 
     # -- what a seat sees -----------------------------------------------------------------------------------------

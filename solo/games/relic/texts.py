@@ -229,7 +229,15 @@ EVENTS = {"turn_start": "at the start of the turn", "turn_end": "at the end of t
 
 def cause(D: RelicData, src: str, event: str = "") -> str:
     """Why an effect happens, from what it is printed on (``played Emperor's Grace``, ``the text box of Hab-Stack
-    Tertius``) and, for a triggered ability, when."""
+    Tertius``) and, for a triggered ability, when (worked out once per source and event, kept with the data)."""
+    key = (src, event)
+    got = D.causes.get(key)
+    if got is None:
+        got = D.causes[key] = _cause(D, src, event)
+    return got
+
+
+def _cause(D: RelicData, src: str, event: str) -> str:
     c = D.cards.get(src)
     if c is not None:
         if c.deck == "power":

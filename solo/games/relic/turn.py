@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING
 
 from wizprint.solo.kernel import Action
 
-from .data import COLOURS
+from .battle import run_engagement
+from .data import COLOURS, Card
+from .dice import roll_for
+from .experience import run_experience
 from .heroes import check_trophies, visit
 from .pending import (
     ACW,
@@ -43,21 +46,17 @@ from .pending import (
     TURN_MOVEMENT,
     TURN_START,
     TURN_TROPHY_OBJECTIVE,
-    Dice,
     Engagement,
     Experience,
     Movement,
     NextTurn,
     Phase,
     Turn,
-    TurnStep,
 )
 from .plays import play, plays
 
 if TYPE_CHECKING:
     from .state import RelicState
-
-_TURN_ORDER = tuple(TurnStep)
 
 
 @RULES.run(NextTurn)
@@ -68,52 +67,103 @@ def run_next_turn(s: RelicState, f: NextTurn) -> bool:
     return False
 
 
+def _interrupted(s: RelicState, f: Turn | Movement) -> bool:
+    """The turn (or its movement) does not go on at once: the game is over, the turn was cut short, or something
+    now waits on the stack above it (``advance`` runs that first)."""
+    return s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f
+
+
 @RULES.run(Turn)
 def run_turn(s: RelicState, f: Turn) -> bool:
-    """The steps of the turn in order. A step that pushes nothing goes on to the next at once: ``advance`` would run
-    the same item next (the game goes on, no turn is cut short, the item is still on top), without going round its
-    loop; the other runners do the same."""
+    """The steps of the turn in order, each entered from the one before. A step that pushes nothing goes on to the
+    next at once: ``advance`` would run the same item next (the game goes on, no turn is cut short, the item is still
+    on top), without going round its loop; a step that pushed something ends the run unless all that was pushed is
+    done (the other runners do the same). A step whose abilities and cards push nothing goes on without asking."""
     p = f.seat
-    while True:
-        st = f.step
-        if st < TURN_DONE:
-            f.step = _TURN_ORDER[st + 1]
-        if st == TURN_START:
-            s.phase = Phase.START
-            s.push_timed(p, s.whens(p, "turn_start"), "turn_start")
-        elif st == TURN_MOVEMENT:
-            s.phase = Phase.MOVEMENT
-            s.stack.append(Movement(seat=p))
+    st = f.step
+    if st == TURN_START:
+        f.step = TURN_MOVEMENT
+        s.phase = Phase.START
+        items = s.whens(p, "turn_start")
+        if items:
+            s.push_timed(p, items, "turn_start")
+            if _interrupted(s, f):
+                return False  # anything else runs next (what ``advance`` would run)
+        st = TURN_MOVEMENT
+    if st == TURN_MOVEMENT:
+        f.step = TURN_EXPLORATION
+        s.phase = Phase.MOVEMENT
+        mv = Movement(seat=p)
+        s.stack.append(mv)
+        if run_movement(s, mv):  # what ``advance`` would run next (the same seat)
+            return True
+        if _interrupted(s, f):
             return False
-        elif st == TURN_EXPLORATION:
-            s.phase = Phase.EXPLORATION
-            explore(s, p)
-            items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
-                     if m == "exploration_end"]
-            s.push_timed(p, items + s.whens(p, "exploration_end"), "exploration_end")
-        elif st == TURN_ENGAGEMENT:
-            s.phase = Phase.ENGAGEMENT
-            s.stack.append(Engagement(seat=p))
+        st = TURN_EXPLORATION
+    if st == TURN_EXPLORATION:
+        f.step = TURN_ENGAGEMENT
+        s.phase = Phase.EXPLORATION
+        explore(s, p)
+        here = s.board.get(s.positions[p])
+        items = _specials(s, here, "exploration_end") if here else []
+        whens = s.whens(p, "exploration_end")
+        if items or whens:
+            s.push_timed(p, items + whens, "exploration_end")
+            if _interrupted(s, f):
+                return False
+        st = TURN_ENGAGEMENT
+    if st == TURN_ENGAGEMENT:
+        f.step = TURN_ENGAGEMENT_END
+        s.phase = Phase.ENGAGEMENT
+        eng = Engagement(seat=p)
+        s.stack.append(eng)
+        if run_engagement(s, eng):  # what ``advance`` would run next (the same seat)
+            return True
+        if _interrupted(s, f):
             return False
-        elif st == TURN_ENGAGEMENT_END:
-            items = [(lid, x) for x in s.board.get(s.positions[p], ()) for m, lid in s.data.cards[x].special
-                     if m == "engagement_end"]
-            s.push_timed(p, items, "engagement_end")
-        elif st == TURN_TROPHY_OBJECTIVE:
-            check_trophies(s, p)
-        elif st == TURN_EXPERIENCE:
-            s.phase = Phase.EXPERIENCE
-            s.stack.append(Experience(seat=p))
+        st = TURN_ENGAGEMENT_END
+    if st == TURN_ENGAGEMENT_END:
+        f.step = TURN_TROPHY_OBJECTIVE
+        here = s.board.get(s.positions[p])
+        if here:
+            s.push_timed(p, _specials(s, here, "engagement_end"), "engagement_end")
+            if _interrupted(s, f):
+                return False
+        st = TURN_TROPHY_OBJECTIVE
+    if st == TURN_TROPHY_OBJECTIVE:
+        f.step = TURN_EXPERIENCE
+        check_trophies(s, p)
+        if _interrupted(s, f):
             return False
-        elif st == TURN_END:
-            s.push_timed(p, s.whens(p, "turn_end"), "turn_end")
-        else:
-            if s.stack and s.stack[-1] is f:
-                s.stack.pop()
-            s.start_turn(p)
+        st = TURN_EXPERIENCE
+    if st == TURN_EXPERIENCE:
+        f.step = TURN_END
+        s.phase = Phase.EXPERIENCE
+        ex = Experience(seat=p)
+        s.stack.append(ex)
+        if run_experience(s, ex):  # what ``advance`` would run next (the same seat)
+            return True
+        if _interrupted(s, f):
             return False
-        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
-            return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
+        st = TURN_END
+    if st == TURN_END:
+        f.step = TURN_DONE
+        items = s.whens(p, "turn_end")
+        if items:
+            s.push_timed(p, items, "turn_end")
+            if _interrupted(s, f):
+                return False
+    # the turn is over (TURN_DONE)
+    if s.stack and s.stack[-1] is f:
+        s.stack.pop()
+    s.start_turn(p)
+    return False
+
+
+def _specials(s: RelicState, here: list[str], moment: str) -> list[tuple[int, str]]:
+    """The abilities of the Threat cards on a space at ``moment`` (``exploration_end``, ``engagement_end``)."""
+    C = s.data.cards
+    return [(lid, x) for x in here for m, lid in C[x].special if m == moment]
 
 
 # -- movement ----------------------------------------------------------------------------------------------------
@@ -142,7 +192,10 @@ def run_movement(s: RelicState, f: Movement) -> bool:
         st = f.step
         if st == MOVE_START:
             f.step = MOVE_ROLL
-            s.push_timed(seat, s.whens(seat, "movement_start"), "movement_start")
+            items = s.whens(seat, "movement_start")
+            if not items:
+                continue  # nothing pushed: the item is still on top and the game goes on
+            s.push_timed(seat, items, "movement_start")
         elif st == MOVE_ROLL:
             sp = s.space_of(seat)
             if sp.tier == "centre":
@@ -156,8 +209,8 @@ def run_movement(s: RelicState, f: Movement) -> bool:
                 n = s.movement_dice(seat)
                 if n > 1 and s.stats is not None:
                     s.note_used(seat, [a for a in s.assets[seat] if D.cards[a].passives.movement_dice == n][:1])
-                s.stack.append(Dice(seat=seat, context=ROLL_MOVE, count=n))
-                return False
+                if roll_for(s, f, ROLL_MOVE, n):
+                    return True
         elif st == MOVE_SCORE:
             if f.rift:
                 enter_rift(s, seat, f)
@@ -176,12 +229,19 @@ def run_movement(s: RelicState, f: Movement) -> bool:
         elif st == MOVE_MOVING:
             if f.box:
                 return True
-            positions, ring = s.positions, D.ring_steps
+            positions, ring, spaces = s.positions, D.ring_steps, D.spaces
             d = f.direction
             while f.points > 0:
                 f.points -= 1
                 here = positions[seat]
-                enter(s, seat, f, ring[here][d < 0] if d == 1 or d == -1 else s.next_space(here, d))
+                to = ring[here][d < 0] if d == 1 or d == -1 else s.next_space(here, d)
+                # ``enter``, written out: the space entered, its movement bonus, its movement box
+                positions[seat] = to
+                sp = spaces[to]
+                if sp.move_bonus:
+                    f.points = max(0, f.points + sp.move_bonus)
+                if (sp.jump and f.points >= 1 and sp.jump != to) or (sp.inner and s.can_enter_rift(seat)):
+                    f.box = to
                 if f.box or f.step != MOVE_MOVING:
                     return bool(f.box)
             if f.extra > 0 or (not f.late and f.direction and plays(s, seat, "move_end")):
@@ -195,7 +255,7 @@ def run_movement(s: RelicState, f: Movement) -> bool:
             if s.stack and s.stack[-1] is f:
                 s.stack.pop()
             return False
-        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
+        if _interrupted(s, f):
             return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
@@ -258,6 +318,14 @@ def movement_apply(s: RelicState, f: Movement, a: Action) -> None:
 
 
 # -- exploration -------------------------------------------------------------------------------------------------
+def _still_needed(c: Card, n0: int, n1: int, n2: int) -> tuple[int, int, int]:
+    """What a space needs of each colour (red, blue, green) once Threat card ``c`` is on it: the card's icons
+    added, a card of its own colour met."""
+    i0, i1, i2 = c.icons
+    d = c.deck
+    return (n0 + i0 - (d == "red"), n1 + i1 - (d == "blue"), n2 + i2 - (d != "red" and d != "blue"))
+
+
 def explore(s: RelicState, p: int) -> None:
     """Draw Threat cards onto the player's space until it holds a card of each colour per threat icon (the
     space's icons and those on the cards)."""
@@ -266,30 +334,23 @@ def explore(s: RelicState, p: int) -> None:
     if sp.tier not in ("outer", "middle"):
         return
     drawn: list[str] = []
-    need = list(sp.icons)
-    have = [0, 0, 0]
-
-    def count(x: str) -> None:
-        c = C[x]
-        have[COLOURS.index(c.deck)] += 1
-        icons = c.icons
-        need[0] += icons[0]
-        need[1] += icons[1]
-        need[2] += icons[2]
-
-    for x in s.board.get(sp.id, ()):
-        count(x)
-    while True:  # one card at a time: a card drawn may bring more icons
+    n0, n1, n2 = sp.icons  # what the space needs of each colour, less what it has
+    here = s.board.get(sp.id)
+    for x in here or ():
+        n0, n1, n2 = _still_needed(C[x], n0, n1, n2)
+    while n0 > 0 or n1 > 0 or n2 > 0:  # one card at a time: a card drawn may bring more icons
         got = ""
         for i, col in enumerate(COLOURS):
-            if need[i] > have[i]:
+            if (n0, n1, n2)[i] > 0:
                 got = s.take_top(col)
                 if got:
-                    s.board.setdefault(sp.id, []).append(got)
-                    drawn.append(got)
-                    count(got)
                     break
         if not got:
             break
+        if here is None:
+            here = s.board[sp.id] = []
+        here.append(got)
+        drawn.append(got)
+        n0, n1, n2 = _still_needed(C[got], n0, n1, n2)
     if drawn:
-        s.say(f"{s.who(p)} draws {', '.join(s.label(x) for x in drawn)} onto {sp.name}")
+        s.say(f"{s.who(p)} draws {', '.join([s.label(x) for x in drawn])} onto {sp.name}")
