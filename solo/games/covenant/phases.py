@@ -88,12 +88,12 @@ def phase_actions(s: CovenantState) -> list[Action]:
             else:
                 out.append(move)
         wizards = s.wizards[p]
-        abilities = [s.abilities(w) for w in wizards]
         acts_of = s.data.action_abilities
         stealable: bool | None = None  # a rival has an item (worked out when a wizard has stealth)
-        for w, ab in zip(wizards, abilities, strict=True):
+        for w in wizards:
             if w in s.acted:
                 continue
+            ab = s.abilities(w)
             acting = acts_of.get(ab)
             if acting is None:
                 acting = acts_of[ab] = tuple(a for a in ACTION_ABILITIES if a in ab)
@@ -113,8 +113,8 @@ def phase_actions(s: CovenantState) -> list[Action]:
             g = c[r].grant_one
             if not g or r in s.grants_used:
                 continue
-            for w, ab in zip(wizards, abilities, strict=True):
-                if not ab.issuperset(g):
+            for w in wizards:
+                if not s.abilities(w).issuperset(g):
                     out.append(Action("grant", r, w))
     elif phase is Phase.DUEL:
         if s.wizards[p] and any(c[x].duel for x in hand):
