@@ -141,6 +141,14 @@ class ElementError(Exception):
         self.line = line
 
 
+def _element_error(exc: Exception, el: Element) -> Exception:
+    """What a problem met while drawing ``el`` is reported as: a text that does not fit says so, the data's own
+    errors go on as they are, anything else is described; with the element's line."""
+    if isinstance(exc, DataErrors):
+        return exc
+    return ElementError(str(exc) if isinstance(exc, FitError) else _describe(exc), el.line)
+
+
 class FaceBuilder:
     """Builds scenes from a game's layout faces."""
 
@@ -255,12 +263,8 @@ class FaceBuilder:
                     item = Group((item,), tx=step[0] * i, ty=step[1] * i)
                 out.append(item)
             return out
-        except FitError as exc:
-            raise ElementError(str(exc), el.line) from None
         except _ERRORS as exc:
-            if isinstance(exc, DataErrors):
-                raise
-            raise ElementError(_describe(exc), el.line) from None
+            raise _element_error(exc, el) from None
 
     def _again(self, el: Element) -> Any:
         """The item of an element drawn once (no repeat, step or condition) whose templates all only read, when
@@ -334,12 +338,8 @@ class FaceBuilder:
         key = self._missed
         try:
             item = self._one(el, self._local, face, size, who)
-        except FitError as exc:
-            raise ElementError(str(exc), el.line) from None
         except _ERRORS as exc:
-            if isinstance(exc, DataErrors):
-                raise
-            raise ElementError(_describe(exc), el.line) from None
+            raise _element_error(exc, el) from None
         self._items[key] = item
         return item
 
