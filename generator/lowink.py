@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from .pdf import colour as pdf_colour
+from .pdfops import colour as pdf_colour
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 
 FLOOD_AREA = 150.0  # mm²: a filled shape larger than this is a flood (a poker card is 5,544 mm²; a pip ~20)

@@ -28,6 +28,7 @@ from wizprint.generator.layout import (
     simple_template,
     template,
 )
+from wizprint.generator.pdf import new_canvas
 from wizprint.generator.textlayout import ICON_EM, ICON_PAD, Run, TextLayout, layout_text
 from wizprint.generator.units import PT
 
@@ -36,16 +37,7 @@ GAMES = ("covenant", "wizards-and-relics", "wizards-cup", "wizard-cards", "relic
 
 def _plain_canvas(target: Any, pagesize: tuple[float, float], title: str, author: str = "wizprint") -> Canvas:
     """pdf.new_canvas with reportlab's own Canvas: every shortcut of pdf.py and deckpdf.py off."""
-    from wizprint.generator.fonts import family
-
-    c = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1, pdfVersion=(1, 6),
-               initialFontName=family("text").face(), initialFontSize=9)
-    c.setTitle(title)
-    c.setAuthor(author)
-    c.setCreator("wizprint")
-    c.setProducer("wizprint (reportlab)")
-    c.setSubject(title)
-    return c
+    return new_canvas(target, pagesize, title, author, kind=Canvas)
 
 
 def _pdfs(game: str, root: Any, **print_opts: Any) -> dict[str, bytes]:
