@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -214,6 +215,12 @@ class StagedFolder:
         self.path: Path | None = None
         self.committed = False
         self.made: list[Path] = []  # parent folders that this run created (removed again if it fails)
+        self.base: Path | None = None  # the temporary folder, resolved
+        self.folders: set[Path] = set()  # the (resolved) folders in it that files were written to
+        # the target's files (relative names) that a write may take over when it would write the same bytes
+        # (see _link_same): the files of an earlier build, which the swap would otherwise delete
+        self.reusable: set[str] = set()
+        self.old_folders: dict[Path, bool] = {}  # folders of the target: whether each resolves inside it
         if self.real == self.parent or not self.name:
             raise BuildError(f"{self.what} {target} cannot be replaced (it is the root of the file system)")
 
@@ -284,7 +291,8 @@ class StagedFolder:
         with held_signals():
             if self.path is not None:
                 _rmtree(self.path)
-                self.path = None
+                self.path, self.base = None, None
+                self.folders.clear()
             for folder in self.made:  # innermost first; rmdir never removes a folder that holds anything
                 with contextlib.suppress(OSError):
                     os.rmdir(folder)
@@ -293,16 +301,62 @@ class StagedFolder:
     # -- filling the folder
     def write(self, name: str, data: bytes | str) -> Path:
         """Write a new file ``name`` (a relative path, checked to stay inside the folder)."""
-        path = inside(self.open(), name)
+        path = self._inside(name)
         payload = data.encode("utf-8") if isinstance(data, str) else data
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in self.folders:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.folders.add(path.parent)
+            if name in self.reusable and self._link_same(name, payload, path):
+                return path
             with open(path, "xb") as fh:  # exclusive: two outputs with one name (or names equal but for case)
                 fh.write(payload)
         except FileExistsError:
             raise BuildError(f"two files of the {self.what} have the name {quote(name)}") from None
         except OSError as exc:
             raise BuildError(f"cannot write {self.target / name}: {exc.strerror or exc}") from None
+        return path
+
+    def _link_same(self, name: str, payload: bytes, path: Path) -> bool:
+        """Put the current target's file ``name`` at ``path`` as a hard link when it holds exactly ``payload`` (a
+        file of an earlier build that comes out the same): no new file is made, and it keeps its time. Only a
+        plain file (not a link) that nothing else links to, in a folder of the target that resolves inside it,
+        and only if it did not change while it was compared; False (nothing done) otherwise."""
+        old = self.real / name
+        try:
+            st = os.lstat(old)
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or st.st_size != len(payload):
+                return False
+            folder = old.parent
+            ok = self.old_folders.get(folder)
+            if ok is None:
+                ok = self.old_folders[folder] = folder.resolve().is_relative_to(self.real.resolve())
+            if not ok:
+                return False
+            with open(old, "rb") as fh:
+                if fh.read(len(payload) + 1) != payload:
+                    return False
+            os.link(old, path, follow_symlinks=False)
+        except (OSError, ValueError, RuntimeError):
+            return False  # written the ordinary way (which reports a name made twice)
+        after = os.lstat(path)
+        if (after.st_ino, after.st_dev, after.st_size, after.st_mtime_ns) != (st.st_ino, st.st_dev, st.st_size,
+                                                                               st.st_mtime_ns):
+            os.unlink(path)  # it changed meanwhile: write ours
+            return False
+        return True
+
+    def _inside(self, name: str) -> Path:
+        """:func:`inside` for the files of this folder, each sub-folder resolved once: the folder is new and only
+        this run makes folders in it; a file's own name cannot lead out of it (it is opened exclusively, which
+        fails on any existing entry, a link included)."""
+        root = self.open()
+        if self.base is None:
+            self.base = root.resolve()
+        rel = safe_relpath(name)
+        path = self.base / rel
+        if path.parent not in self.folders:
+            return inside(root, name)  # a sub-folder not made yet: resolved (and so checked) the long way
         return path
 
     def carry_over(self, skip: Callable[[str], bool]) -> list[str]:
@@ -376,7 +430,8 @@ class StagedFolder:
             except OSError as exc:
                 raise BuildError(f"cannot replace {self.what} {self.target}: {exc.strerror or exc}") from None
             self.committed = True
-            self.path = None
+            self.path, self.base = None, None
+            self.folders.clear()
             self.made.clear()
             if old is not None:
                 _rmtree(old)

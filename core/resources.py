@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
 
+@cache  # where the package lies does not change while it runs
 def _pkg_dir(package: str) -> Path:
     return Path(str(files(package)))
 

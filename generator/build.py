@@ -447,7 +447,8 @@ def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions |
     # parent folder made for it) is removed, and a killed run's by the next build. A folder that is not a build is
     # refused now, before the drawing.
     with StagedFolder(out) as stage:
-        previous_build(stage.real, out)
+        # a file that comes out as the earlier build made it is linked, not written again (see StagedFolder)
+        stage.reusable = previous_build(stage.real, out)
         return _build(game, layout, out, opts, progress, stage)
 
 

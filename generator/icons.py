@@ -12,6 +12,7 @@ gets through).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,7 +138,9 @@ def icon_file(name: str, game: str | None = None) -> Path | None:
     for d in icon_dirs(game):
         p = d / f"{name}.svg"
         if p.is_file():
-            if not inside(d, p):
+            # the name has no '/': only a link can lead outside the folder (a shipped folder: an editable install
+            # links every file into the source tree, which `inside` accepts)
+            if os.path.islink(p) and not inside(d, p):
                 raise WizprintError(f"icon {quote(name)}: {p.name} is a link to a file outside its icon folder")
             return p
     return None
@@ -149,7 +152,7 @@ def load_icon(name: str, game: str | None = None) -> Icon:
     if p is None:
         raise WizprintError(f"unknown icon ':{name}:' (no {name}.svg in "
                             f"{', '.join(_shown(d) for d in icon_dirs(game))})")
-    return _parse(p, name)
+    return read_icon_file(p, name)
 
 
 @cache
@@ -170,7 +173,9 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _parse(path: Path, name: str) -> Icon:
+def read_icon_file(path: Path, name: str, *, cached: bool = True) -> Icon:
+    """The icon in the file ``path`` (checked as the module's docstring says); a shipped icon's shapes come from the
+    shipped cache of :mod:`.iconcache` when ``cached`` and its bytes are the shipped ones."""
     shown = _shown(path)
     try:
         if path.stat().st_size > MAX_ICON_BYTES:
@@ -179,6 +184,12 @@ def _parse(path: Path, name: str) -> Icon:
             data = f.read(MAX_ICON_BYTES + 1)
         if len(data) > MAX_ICON_BYTES:
             raise WizprintError(f"{shown}: cannot read icon: larger than {MAX_ICON_BYTES // 1024} KiB")
+        if cached:
+            from .iconcache import cached_icon
+
+            known = cached_icon(data, name)
+            if known is not None:
+                return known
         from .svgfast import read_plain
 
         plain = read_plain(data, name)  # most icons are plain SVG; the general reader takes the rest

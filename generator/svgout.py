@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from functools import cache
 from typing import Any
-from xml.sax.saxutils import escape
 
 from .fonts import families
 from .icons import CURRENT, load_icon
@@ -33,11 +32,19 @@ _ATTR_SPECIAL = re.compile('[&<>"\r\n\t]')
 
 
 def _escape_text(text: str) -> str:
-    return escape(text) if _TEXT_SPECIAL.search(text) else text  # nothing to escape: the text itself
+    if not _TEXT_SPECIAL.search(text):
+        return text  # nothing to escape: the text itself
+    from xml.sax.saxutils import escape  # here, not at the top: it imports urllib.request (a tenth of a build's start)
+
+    return escape(text)
 
 
 def _escape_attr(text: str) -> str:
-    return escape(text, _ATTR_ENTITIES) if _ATTR_SPECIAL.search(text) else text
+    if not _ATTR_SPECIAL.search(text):
+        return text
+    from xml.sax.saxutils import escape
+
+    return escape(text, _ATTR_ENTITIES)
 
 
 class El:

@@ -235,6 +235,54 @@ def test_a_user_file_where_the_new_build_writes_is_refused(tmp_path: Path) -> No
     assert siblings(out) == []
 
 
+# -- a rebuild links the files that come out the same ---------------------------------------------------------------
+def test_a_rebuild_links_what_comes_out_the_same_and_writes_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "wizard-cards"
+    opts = BuildOptions(png=False)
+    build_game("wizard-cards", out, opts)
+    first = {f: os.stat(out / f) for f in files_under(out) if f != "manifest.json"}
+    edited, shared = sorted(f for f in first if f.endswith(".pdf"))[:2]
+    (out / edited).write_bytes(b"%PDF- an output the user changed")  # wizprint's file: the rebuild replaces it
+    os.link(out / shared, tmp_path / "copy.pdf")  # linked from elsewhere: never shared with the new build
+    build_game("wizard-cards", out, opts)
+    fresh = tmp_path / "fresh"
+    build_game("wizard-cards", fresh, opts)
+    assert {f: (out / f).read_bytes() for f in files_under(out)} == {f: (fresh / f).read_bytes()
+                                                                    for f in files_under(fresh)}
+    for f, st in first.items():
+        now = os.stat(out / f)
+        if f in (edited, shared):
+            assert now.st_ino != st.st_ino, f
+        else:  # the same file (inode, time), now in the new folder, and linked nowhere else
+            assert (now.st_ino, now.st_mtime_ns, now.st_nlink) == (st.st_ino, st.st_mtime_ns, 1), f
+    copy = os.stat(tmp_path / "copy.pdf")
+    assert copy.st_nlink == 1 and copy.st_ino == first[shared].st_ino
+    assert len(first) > 50 and siblings(out) == []
+    assert_consistent(out)
+
+
+def test_a_staged_folder_links_only_plain_equal_unshared_files_inside_the_target(tmp_path: Path) -> None:
+    target, outside = tmp_path / "t", tmp_path / "o"
+    (target / "sub").mkdir(parents=True)
+    outside.mkdir()
+    for name, data in {"same.txt": b"same", "other.txt": b"before", "sub/same.txt": b"same",
+                       "shared.txt": b"same"}.items():
+        (target / name).write_bytes(data)
+    os.link(target / "shared.txt", tmp_path / "shared-elsewhere.txt")
+    (outside / "same.txt").write_bytes(b"same")
+    (target / "away").symlink_to(outside)  # a folder of the target that leads outside it
+    (target / "alias.txt").symlink_to(target / "same.txt")
+    names = ["same.txt", "other.txt", "sub/same.txt", "shared.txt", "away/same.txt", "alias.txt", "new.txt"]
+    with StagedFolder(target) as stage:
+        stage.reusable = set(names)
+        made = {n: stage.write(n, b"same") for n in names}
+        linked = {n for n, p in made.items() if os.path.exists(target / n) and os.path.samefile(p, target / n)}
+        assert linked == {"same.txt", "sub/same.txt"}
+        assert all(p.read_bytes() == b"same" for p in made.values())
+        with pytest.raises(BuildError, match="two files"):
+            stage.write("same.txt", b"same")  # a name made twice is still refused
+
+
 def test_a_symlinked_output_folder_is_replaced_where_it_points(tmp_path: Path) -> None:
     real = tmp_path / "real"
     build_game("wizard-cards", real, FAST)

@@ -336,7 +336,7 @@ def test_icons_are_checked_and_contained(folder: Folder, icons_copy: Path, tmp_p
 
 def test_xml_entities_in_icons_are_neither_expanded_nor_read(tmp_path: Path) -> None:
     from wizprint.errors import WizprintError
-    from wizprint.generator.icons import _parse
+    from wizprint.generator.icons import read_icon_file
 
     secret = tmp_path / "secret.txt"
     secret.write_text(SECRET)
@@ -351,7 +351,7 @@ def test_xml_entities_in_icons_are_neither_expanded_nor_read(tmp_path: Path) -> 
     for f in (xxe, lol):
         start = time.monotonic()
         with pytest.raises(WizprintError) as info:
-            _parse(f, "x")
+            read_icon_file(f, "x")
         assert time.monotonic() - start < 10
         assert SECRET not in str(info.value) and "lollol" not in str(info.value)
 
