@@ -300,11 +300,15 @@ def shared_sheets(game: Game, seqs: dict[str, tuple[list[tuple[str, Scene]], lis
         size = (card_backs[0].w, card_backs[0].h)
         fronts = [sc for _, sc in seq]
         backs = list(card_backs)
+        candidates = [g for g in decks[k + 1:] if g not in taken and seqs[g][2] is None and seqs[g][0]
+                      and (seqs[g][1][0].w, seqs[g][1][0].h) == size]
+        if not candidates:  # no deck could share its sheets (planning them is a tenth of a big deck's build)
+            continue
         alone = sheet_count(len(seq), groups, size, opts, fronts, backs)
         guests: list[tuple[str, int]] = []
-        for g in decks[k + 1:]:
-            gseq, gbacks, ggroups = seqs[g]
-            if g in taken or ggroups is not None or not gseq or (gbacks[0].w, gbacks[0].h) != size:
+        for g in candidates:
+            gseq, gbacks, _ = seqs[g]
+            if g in taken:
                 continue
             with_g = [*guests, (g, len(gseq))]
             n = len(fronts) + len(gseq)
