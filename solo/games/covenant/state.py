@@ -198,7 +198,19 @@ class CovenantState(State[CovenantData]):
 
     def vp(self, seat: int) -> int:
         c = self.data.cards
-        return sum([c[x].vp for x in self.in_play(seat)]) + sum([c[q].vp for q in self.quests[seat]])
+        attached = self.attached
+        v = 0  # the cards of in_play and the quests, summed without listing them (every check for a win asks)
+        for w in self.wizards[seat]:
+            v += c[w].vp
+            for a in attached.get(w, ()):
+                v += c[a].vp
+        for x in self.followers[seat]:
+            v += c[x].vp
+        for x in self.resources[seat]:
+            v += c[x].vp
+        for q in self.quests[seat]:
+            v += c[q].vp
+        return v
 
     def hand_limit(self, seat: int) -> int:
         return HAND_LIMIT + (1 if self.has_ability(seat, "scry") else 0)
