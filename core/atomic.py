@@ -333,7 +333,12 @@ class StagedFolder:
                 ok = self.old_folders[folder] = folder.resolve().is_relative_to(self.real.resolve())
             if not ok:
                 return False
-            with open(old, "rb") as fh:
+            # not through a link, never waiting (on a pipe put there meanwhile), and the very file looked at above
+            fd = os.open(old, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as fh:
+                now = os.fstat(fd)
+                if (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev):
+                    return False
                 if fh.read(len(payload) + 1) != payload:
                     return False
             os.link(old, path, follow_symlinks=False)
