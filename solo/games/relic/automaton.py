@@ -25,10 +25,22 @@ from wizprint.solo.kernel import Action, Automaton
 from .data import AI, ATTRS, Card
 from .estimates import Estimates, card_value, dist_to, p_beat, p_pass
 from .pending import (
+    DICE_BEFORE,
+    DICE_CHOOSE_DIE,
+    DICE_ROLLED,
     END,
+    ENGAGEMENT_WINDOW,
+    EXPERIENCE_SPEND,
+    MOVE_DIRECTION,
+    MOVE_START_BOX,
     PASS,
     RIFT,
     ROLL,
+    ROLL_BATTLE,
+    ROLL_MOVE,
+    ROLL_TEST,
+    THREAT_ENCOUNTERS,
+    THREAT_EVENTS,
     Battle,
     BuyPower,
     BuyWargear,
@@ -36,25 +48,19 @@ from .pending import (
     Choose,
     ChooseAttribute,
     Dice,
-    DiceStep,
     DiscardCards,
     DrawMission,
     Engagement,
-    EngagementStep,
     Experience,
-    ExperienceStep,
     May,
     MoveAny,
     Movement,
-    MoveStep,
     Pay,
     Purge,
     RelicPending,
-    RollKind,
     SkillTest,
     TakeRelic,
     Threats,
-    ThreatStep,
     WarpSkip,
 )
 from .seatview import RelicView
@@ -121,15 +127,15 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
 
     # -- dice: the windows before a roll, rerolls, choosing a movement die, exploding dice --------------------------
     def _dice(self, v: RelicView, f: Dice, legal: list[Action]) -> Action | None:
-        if f.step == DiceStep.BEFORE:
-            if f.context == RollKind.MOVE:
+        if f.step == DICE_BEFORE:
+            if f.context == ROLL_MOVE:
                 return self._move_window(v, f, legal)
-            if f.context == RollKind.BATTLE:
+            if f.context == ROLL_BATTLE:
                 return self._battle_roll(v, legal)
             return self._test_window(v, legal)
-        if f.step == DiceStep.ROLLED:
+        if f.step == DICE_ROLLED:
             return self._reroll(v, f, legal)
-        if f.step == DiceStep.CHOOSE_DIE:
+        if f.step == DICE_CHOOSE_DIE:
             return max(legal, key=lambda a: (self._move_value(v, int(a.a)), a.key))
         return Action("roll")
 
@@ -293,14 +299,14 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
             return Action("pass")
         vals = f.values
         low = min(range(len(vals)), key=lambda i: vals[i])
-        if f.context == RollKind.BATTLE:
+        if f.context == ROLL_BATTLE:
             bat = v.nearest(Battle)
             if bat is None:
                 return Action("pass")
             margin = v.battle_bonus(bat) + sum(vals) - (v.enemy_bonus(bat) + bat.enemy_roll)
             if margin > 0 or vals[low] >= 4:
                 return Action("pass")
-        elif f.context == RollKind.TEST:
+        elif f.context == ROLL_TEST:
             tst = v.nearest(SkillTest)
             if tst is None:
                 return Action("pass")
@@ -318,7 +324,7 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
     def _movement(self, v: RelicView, f: Movement, legal: list[Action]) -> Action | None:
         D = v.data
         goal = self.goal(v)
-        if f.step == MoveStep.DIRECTION:
+        if f.step == MOVE_DIRECTION:
             best, bv = None, -1e9
             here = v.position
             for a in legal:
@@ -341,7 +347,7 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
             jump = max(max(self._land(v, e) for e in self._landings(v, sp.jump, d, f.points - 1))
                        if f.points > 1 else self._land(v, sp.jump) for d in (1, -1))
             return Action("jump") if jump > stay else Action("pass")
-        if f.step == MoveStep.START_BOX:
+        if f.step == MOVE_START_BOX:
             return Action("pass")
         if f.extra <= 0:  # the move is made: play an ability that adds spaces (Forced March) if it lands better
             here = v.position
@@ -364,7 +370,7 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
     # -- engagement -----------------------------------------------------------------------------------------------
     def _engagement(self, v: RelicView, f: Engagement, legal: list[Action]) -> Action | None:
         D = v.data
-        if f.step == EngagementStep.WINDOW:
+        if f.step == ENGAGEMENT_WINDOW:
             obj = v.objective()
             if OBJECTIVE in legal and obj is not None and (obj.word == "objective_influence" or self.p_test(
                     v, AI[str(obj["attribute"])], int(obj["target"])) >= 0.3):
@@ -391,7 +397,7 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
     def _threats(self, v: RelicView, f: Threats, legal: list[Action]) -> Action | None:
         D = v.data
         C = D.cards
-        if f.step in (ThreatStep.EVENTS, ThreatStep.ENCOUNTERS):
+        if f.step in (THREAT_EVENTS, THREAT_ENCOUNTERS):
             for a in legal:
                 if a.kind == "ignore" and self.effs_value(v, D.effects(C[a.a].effects)) < 0:
                     return a
@@ -460,7 +466,7 @@ class RelicAutomaton(Estimates, Automaton[RelicView]):
     # -- experience -----------------------------------------------------------------------------------------------
     def _experience(self, v: RelicView, f: Experience, legal: list[Action]) -> Action | None:
         D = v.data
-        if f.step == ExperienceStep.SPEND:
+        if f.step == EXPERIENCE_SPEND:
             if RELIC in legal:
                 return RELIC
             levels = [a for a in legal if a.kind == "level"]

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from .state import RelicState
 
 _NEXT_THREAT_STEP = (THREAT_EVENTS, THREAT_BATTLES, THREAT_ENCOUNTERS, THREAT_ASSETS)  # by the step's value
+_FIGHT = tuple(Action("fight", a) for a in ATTRS)  # by the attribute's index (a move is a value: made once)
 
 
 # -- the Engagement phase ----------------------------------------------------------------------------------------
@@ -196,9 +197,10 @@ def _threat_options(s: RelicState, f: Threats) -> list[Action]:
                 if any(ct == c.category and (not col or col == c.deck) for ct, col in ignore):
                     out.append(Action("ignore", x))
     elif st == THREAT_BATTLES:
-        groups = sorted({C[x].attribute for x in here if C[x].category == "enemy" and x not in s.evaded})
-        out = [Action("fight", ATTRS[a]) for a in groups]
-        if out:
+        evaded = s.evaded
+        groups = sorted({c.attribute for c in [C[x] for x in here if x not in evaded] if c.category == "enemy"})
+        out = [_FIGHT[a] for a in groups]
+        if out and s.kit(seat).evade:  # (with no evading ability of its own, ``evadable`` offers nothing)
             out.extend(Action("evade", x) for x in evadable(s, seat, False))
     return out
 

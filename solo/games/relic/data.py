@@ -355,6 +355,8 @@ class RelicData(RulesData):
         self.causes: dict[tuple[str, str], str] = {}  # the cause the log gives, by (source, event) (``texts.cause``)
         self.landings: dict[tuple[str, int, int, bool], set[str]] = {}
         self.kits: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Kit] = {}  # by (character, assets, face up)
+        # the enemies' traits by the enemies of a battle (``RelicState.traits``: asked several times a battle)
+        self.foe_traits: dict[tuple[str, ...], tuple[str, ...]] = {}
         # the events that trigger an ability of some card or character sheet (any other event triggers only the
         # scenario's, if any: no seat's abilities need gathering)
         self.when_events = frozenset(ev for p in [*(c.passives for c in self.cards.values()),

@@ -299,7 +299,7 @@ class Estimates:
     def goal(self, v: RelicView) -> str:
         if self._goal_view is v:  # asked again in the same decision: the key cannot have changed
             return self._goal
-        key = (v.turn_number, v.seat, v.steps // 25)
+        key = v.goal_key()
         self._goal_view = v
         if key == self._goal_key:
             return self._goal

@@ -57,6 +57,10 @@ class Phase(enum.StrEnum):
     OVER = "over"
 
 
+(PHASE_SELECT, PHASE_START, PHASE_MOVEMENT, PHASE_EXPLORATION, PHASE_ENGAGEMENT, PHASE_EXPERIENCE,
+ PHASE_OVER) = tuple(Phase)
+
+
 class RollKind(enum.StrEnum):
     """What a roll is for; the value is also the timing window it opens."""
 

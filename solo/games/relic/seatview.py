@@ -68,6 +68,12 @@ class RelicView(SeatView[RelicState]):
     def turn_number(self) -> int:
         return self._st.turn_number
 
+    def goal_key(self) -> tuple[int, int, int]:
+        """What the automaton's goal is kept by (``Estimates.goal``): the turn, the seat and the step in 25s (one
+        call, not three property reads: it is asked at nearly every decision)."""
+        st = self._st
+        return (st.turn_number, self.seat, st.steps // 25)
+
     @property
     def pending(self) -> RelicPending | None:
         """The pending work that waits for this seat's decision."""

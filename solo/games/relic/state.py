@@ -33,6 +33,9 @@ from .heroes import activate_mission
 from .pending import (
     BATTLE_PLAYER_ROLL,
     ENGAGEMENT_DONE,
+    PHASE_OVER,
+    PHASE_SELECT,
+    PHASE_START,
     RULES,
     Battle,
     Effects,
@@ -48,6 +51,7 @@ from .texts import cause
 from .view import PHASES, last_words
 
 P = TypeVar("P", bound=RelicPending)
+FOE_CACHE = 20_000  # enemy combinations whose traits are kept per data (cleared when full)
 
 
 class _Seats(dict[int, str]):
@@ -199,7 +203,7 @@ class RelicState(State[RelicData]):
             if x:
                 self.note_draw(s, x)
                 activate_mission(self, s, x)
-        self.phase = Phase.START
+        self.phase = PHASE_START
         self.turn_player = self.players - 1  # the oldest player, seat 0, takes the first turn
 
     # -- small queries --------------------------------------------------------------------------------------------
@@ -347,8 +351,15 @@ class RelicState(State[RelicData]):
 
     # -- battles: the scores --------------------------------------------------------------------------------------
     def traits(self, f: Battle) -> tuple[str, ...]:
-        C = self.data.cards
-        return tuple([C[x].trait for x in f.foes if C[x].trait])
+        """The traits of the battle's enemies, in their order (kept with the data by the enemies)."""
+        kept = self.data.foe_traits
+        got = kept.get(f.foes)
+        if got is None:
+            C = self.data.cards
+            if len(kept) >= FOE_CACHE:
+                kept.clear()
+            got = kept[f.foes] = tuple([C[x].trait for x in f.foes if C[x].trait])
+        return got
 
     def gear(self, s: int, gear: str) -> list[str]:
         C = self.data.cards
@@ -503,7 +514,7 @@ class RelicState(State[RelicData]):
     def turn_ends(self, s: int) -> bool:
         """Seat s's turn ends at once (vanquished, corrupted, eliminated, missing a turn); False when it is not
         the turn player's turn."""
-        if s == self.turn_player and self.phase not in (Phase.SELECT, Phase.OVER):
+        if s == self.turn_player and self.phase != PHASE_SELECT and self.phase != PHASE_OVER:
             self.turn_cut_short = True
             return True
         return False
@@ -513,7 +524,7 @@ class RelicState(State[RelicData]):
             return
         scores = tuple(float(self.progress(t)) for t in range(self.players))
         self.result = Outcome(winners, scores, reason)
-        self.phase = Phase.OVER
+        self.phase = PHASE_OVER
         self.stack = []
         self.say(f"Game over: {reason}")
 
@@ -571,7 +582,7 @@ class RelicState(State[RelicData]):
                 continue
             stack = self.stack
             if not stack:
-                if self.phase == Phase.SELECT:
+                if self.phase == PHASE_SELECT:
                     assert self.selection is not None
                     self.deciding = self.selection.waiting
                     return
@@ -594,7 +605,7 @@ class RelicState(State[RelicData]):
 
     def _legal_actions(self) -> list[Action]:
         if not self.stack:
-            if self.phase == Phase.SELECT and self.selection is not None:
+            if self.phase == PHASE_SELECT and self.selection is not None:
                 return [Action("pick", c) for c in self.dealt[self.selection.waiting]]
             raise EngineError("relic: no decision is pending")
         top = self.stack[-1]

@@ -33,6 +33,11 @@ from .pending import (
     MOVE_START,
     MOVE_START_BOX,
     PASS,
+    PHASE_ENGAGEMENT,
+    PHASE_EXPERIENCE,
+    PHASE_EXPLORATION,
+    PHASE_MOVEMENT,
+    PHASE_START,
     RIFT,
     ROLL_MOVE,
     RULES,
@@ -50,7 +55,6 @@ from .pending import (
     Experience,
     Movement,
     NextTurn,
-    Phase,
     Turn,
 )
 from .plays import play, plays
@@ -67,59 +71,57 @@ def run_next_turn(s: RelicState, f: NextTurn) -> bool:
     return False
 
 
-def _interrupted(s: RelicState, f: Turn | Movement) -> bool:
-    """The turn (or its movement) does not go on at once: the game is over, the turn was cut short, or something
-    now waits on the stack above it (``advance`` runs that first)."""
-    return s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f
-
-
 @RULES.run(Turn)
 def run_turn(s: RelicState, f: Turn) -> bool:
     """The steps of the turn in order, each entered from the one before. A step that pushes nothing goes on to the
     next at once: ``advance`` would run the same item next (the game goes on, no turn is cut short, the item is still
     on top), without going round its loop; a step that pushed something ends the run unless all that was pushed is
-    done (the other runners do the same). A step whose abilities and cards push nothing goes on without asking."""
+    done (the other runners do the same). A step whose abilities and cards push nothing goes on without asking.
+
+    The turn does not go on at once when the game is over, the turn was cut short, or something now waits on the
+    stack above it (``advance`` runs that first): that test is written out at each step, as in the other runners
+    (a call fewer at every step of every turn)."""
     p = f.seat
     st = f.step
     if st == TURN_START:
         f.step = TURN_MOVEMENT
-        s.phase = Phase.START
+        s.phase = PHASE_START
         items = s.whens(p, "turn_start")
         if items:
             s.push_timed(p, items, "turn_start")
-            if _interrupted(s, f):
+            if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
                 return False  # anything else runs next (what ``advance`` would run)
         st = TURN_MOVEMENT
     if st == TURN_MOVEMENT:
         f.step = TURN_EXPLORATION
-        s.phase = Phase.MOVEMENT
+        s.phase = PHASE_MOVEMENT
         mv = Movement(seat=p)
         s.stack.append(mv)
         if run_movement(s, mv):  # what ``advance`` would run next (the same seat)
             return True
-        if _interrupted(s, f):
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
             return False
         st = TURN_EXPLORATION
     if st == TURN_EXPLORATION:
         f.step = TURN_ENGAGEMENT
-        s.phase = Phase.EXPLORATION
+        s.phase = PHASE_EXPLORATION
         explore(s, p)
         here = s.board.get(s.positions[p])
         items = _specials(s, here, "exploration_end") if here else []
         whens = s.whens(p, "exploration_end")
         if items or whens:
             s.push_timed(p, items + whens, "exploration_end")
-            if _interrupted(s, f):
+            if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
                 return False
         st = TURN_ENGAGEMENT
     if st == TURN_ENGAGEMENT:
         f.step = TURN_ENGAGEMENT_END
-        s.phase = Phase.ENGAGEMENT
+        s.phase = PHASE_ENGAGEMENT
         eng = Engagement(seat=p)
         s.stack.append(eng)
         if run_engagement(s, eng):  # what ``advance`` would run next (the same seat)
             return True
-        if _interrupted(s, f):
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
             return False
         st = TURN_ENGAGEMENT_END
     if st == TURN_ENGAGEMENT_END:
@@ -127,23 +129,23 @@ def run_turn(s: RelicState, f: Turn) -> bool:
         here = s.board.get(s.positions[p])
         if here:
             s.push_timed(p, _specials(s, here, "engagement_end"), "engagement_end")
-            if _interrupted(s, f):
+            if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
                 return False
         st = TURN_TROPHY_OBJECTIVE
     if st == TURN_TROPHY_OBJECTIVE:
         f.step = TURN_EXPERIENCE
         check_trophies(s, p)
-        if _interrupted(s, f):
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
             return False
         st = TURN_EXPERIENCE
     if st == TURN_EXPERIENCE:
         f.step = TURN_END
-        s.phase = Phase.EXPERIENCE
+        s.phase = PHASE_EXPERIENCE
         ex = Experience(seat=p)
         s.stack.append(ex)
         if run_experience(s, ex):  # what ``advance`` would run next (the same seat)
             return True
-        if _interrupted(s, f):
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
             return False
         st = TURN_END
     if st == TURN_END:
@@ -151,7 +153,7 @@ def run_turn(s: RelicState, f: Turn) -> bool:
         items = s.whens(p, "turn_end")
         if items:
             s.push_timed(p, items, "turn_end")
-            if _interrupted(s, f):
+            if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
                 return False
     # the turn is over (TURN_DONE)
     if s.stack and s.stack[-1] is f:
@@ -255,7 +257,7 @@ def run_movement(s: RelicState, f: Movement) -> bool:
             if s.stack and s.stack[-1] is f:
                 s.stack.pop()
             return False
-        if _interrupted(s, f):
+        if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
             return False  # anything else runs next (what ``advance`` would run; see ``run_turn``)
 
 
