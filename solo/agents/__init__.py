@@ -11,7 +11,7 @@ import math
 
 from wizprint.errors import UsageError, quote
 from wizprint.solo.kernel import Action, Agent, Engine, State
-from wizprint.solo.kernel.rng import Rng, derive
+from wizprint.solo.kernel.rng import below_once, derive
 
 __all__ = ["Agent", "RandomAgent", "make_agent"]
 
@@ -29,7 +29,7 @@ class RandomAgent:
 
     def choose(self, state: State, seat: int) -> Action:  # type: ignore[type-arg]
         legal = state.legal_actions()
-        return legal[Rng(self.base ^ (state.steps * 0x9E3779B97F4A7C15 + seat)).below(len(legal))]
+        return legal[below_once(self.base ^ (state.steps * 0x9E3779B97F4A7C15 + seat), len(legal))]
 
 
 BOTS = ("random, automaton, mcts (the game's own budget), mcts:N (N iterations), mcts:Ts (T seconds a move) or "

@@ -64,6 +64,14 @@ class Rng:
         return Rng(self.state)
 
 
+def below_once(seed: int, n: int) -> int:
+    """``Rng(seed).below(n)`` without making the generator (a random player's every move)."""
+    z = ((seed & MASK) + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return ((z ^ (z >> 31)) * n) >> 64
+
+
 def derive(*parts: int | str) -> int:
     """A 64-bit seed from several parts (a base seed, a game number, a name): the same on every run and machine."""
     import hashlib
