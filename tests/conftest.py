@@ -1,7 +1,12 @@
-"""Shared fixtures: builds of the shipped games in temporary folders (built once per test session)."""
+"""Shared fixtures: builds of the shipped games in temporary folders (built once per test session, for all the
+workers)."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
+import pickle
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -15,17 +20,49 @@ from wizprint.resources import cards_dir
 Builder = Callable[..., BuildResult]
 
 
+def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of this test session that every pytest-xdist worker sees (the parent of the workers' own temporary
+    folders, made anew for each session); without xdist, this process's own."""
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-builds"
+    root.mkdir(exist_ok=True)
+    return root
+
+
+def _build_once(root: Path, key: tuple[object, ...], make: Callable[[Path], BuildResult]) -> BuildResult:
+    """The build for ``key``, made by the first worker that asks for it and read back by the others (a lock file per
+    build: a worker asking for a build being made waits for it instead of making it again)."""
+    name = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+    done = root / f"{name}.pickle"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if done.is_file():
+            result: BuildResult = pickle.loads(done.read_bytes())
+            return result
+        result = make(root / name)
+        part = root / f"{name}.part"
+        part.write_bytes(pickle.dumps(result))
+        part.replace(done)
+        return result
+
+
+def _empty(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Builder:
-    """build(game, paper=..., duplex=..., ...) -> BuildResult, cached per option set for the session."""
+    """build(game, paper=..., duplex=..., ...) -> BuildResult, cached per option set for the session: made once for
+    all the pytest-xdist workers (each made its own copy of the same builds), read-only for the tests."""
     cache: dict[tuple[object, ...], BuildResult] = {}
+    root = _shared_root(tmp_path_factory)
 
     def _build(game: str, *, svg: bool = False, png: bool = False, **print_opts: object) -> BuildResult:
         key = (game, svg, png, tuple(sorted(print_opts.items())))
         if key not in cache:
-            out = tmp_path_factory.mktemp(f"build-{game}")
             opts = BuildOptions(print=PrintOptions(**print_opts), svg=svg, png=png)  # type: ignore[arg-type]
-            cache[key] = build_game(game, out, opts)
+            cache[key] = _build_once(root, key, lambda folder: build_game(game, _empty(folder / f"build-{game}"), opts))
         return cache[key]
 
     return _build

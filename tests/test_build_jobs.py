@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from cli_helpers import run_here
 from PIL import Image
 from progress_helpers import Recorder
 
@@ -110,7 +111,7 @@ def test_an_extra_builder_runs_here_and_keeps_its_place(tmp_path: Path, monkeypa
 # -- bad values and errors -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("value", ["0", "-2", "257", "two"])
 def test_a_bad_jobs_value_is_one_clear_line(value: str, tmp_path: Path) -> None:
-    res = wizprint("build", "wizard-cards", "-o", str(tmp_path), "--jobs", value)
+    res = run_here("build", "wizard-cards", "-o", str(tmp_path), "--jobs", value)  # the message: in-process
     assert res.returncode != 0 and "Traceback" not in res.stderr
     assert "--jobs" in res.stderr
     assert not (tmp_path / "wizard-cards").exists()

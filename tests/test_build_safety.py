@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_here
 
 import wizprint.atomic as atomic
 import wizprint.generator.build as build_mod
@@ -357,8 +358,7 @@ def test_two_outputs_with_one_name_fail_cleanly(tmp_path: Path, monkeypatch: pyt
 ])
 def test_numeric_options_must_be_finite(args: list[str], words: str, tmp_path: Path) -> None:
     for game in ("wizard-cards", "calibrate"):
-        res = subprocess.run(wizprint_cmd("build", game, "-o", str(tmp_path / "o"), *args), capture_output=True,
-                             text=True, timeout=60)
+        res = run_here("build", game, "-o", str(tmp_path / "o"), *args)  # the messages, not the process: in-process
         assert res.returncode == 2 and "Traceback" not in res.stderr
         lines = res.stderr.strip().splitlines()
         assert len(lines) == 1 and words in lines[0], res.stderr

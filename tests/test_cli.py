@@ -9,11 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_here
 
 WIZPRINT = str(Path(sys.executable).with_name("wizprint"))  # the console script installed beside this python
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """A real `python -m wizprint` process (the tests that read only messages, exit codes and files run the same
+    command line in-process: `run_here`)."""
     return subprocess.run([sys.executable, "-m", "wizprint", *args], capture_output=True, text=True, cwd=cwd,
                           timeout=300)
 
@@ -31,7 +34,7 @@ def test_console_script_builds_from_another_folder(tmp_path: Path) -> None:
 
 
 def test_games_lists_counts() -> None:
-    res = run("games")
+    res = run_here("games")
     assert res.returncode == 0
     assert "covenant: Covenant of Wizards" in res.stdout and "91 cards" in res.stdout
     assert "wizard-cards" in res.stdout and "54 cards" in res.stdout
@@ -46,7 +49,7 @@ def test_games_lists_counts() -> None:
     (["build", "nosuchgame"], "unknown game 'nosuchgame'"),
 ])
 def test_bad_options_give_one_clear_line(args: list[str], words: str, tmp_path: Path) -> None:
-    res = run(*args, "-o", str(tmp_path / "o"), cwd=tmp_path)
+    res = run_here(*args, "-o", str(tmp_path / "o"), cwd=tmp_path)
     assert res.returncode != 0
     assert "Traceback" not in res.stderr
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
@@ -56,7 +59,7 @@ def test_bad_options_give_one_clear_line(args: list[str], words: str, tmp_path: 
 
 def test_unwritable_folder() -> None:
     """/proc refuses new folders to every user, root included."""
-    res = run("build", "covenant", "-o", "/proc/wizprint-test/out")
+    res = run_here("build", "covenant", "-o", "/proc/wizprint-test/out")
     assert res.returncode == 1 and "Traceback" not in res.stderr
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "cannot create output folder /proc/wizprint-test/out" in lines[0]
@@ -66,7 +69,7 @@ def test_output_path_that_is_a_file(tmp_path: Path) -> None:
     """Works as root too: an output 'folder' that is a file cannot be created."""
     blocker = tmp_path / "blocker"
     blocker.write_text("not a folder")
-    res = run("build", "covenant", "-o", str(blocker / "out"))
+    res = run_here("build", "covenant", "-o", str(blocker / "out"))
     assert res.returncode == 1 and "Traceback" not in res.stderr
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "cannot create output folder" in lines[0]
@@ -79,7 +82,7 @@ def test_failed_build_writes_nothing(tmp_path: Path) -> None:
     shutil.copytree(cards_dir() / "covenant", g)
     p = g / "spells.toml"
     p.write_text(p.read_text().replace('name = "Charm"', 'name = "Charm of the Nineteen Whispering Serpent Queens"'))
-    res = run("build", str(g), "-o", str(tmp_path / "out"))
+    res = run_here("build", str(g), "-o", str(tmp_path / "out"))
     assert res.returncode == 1 and "[S16]" in res.stderr and "does not fit" in res.stderr
     assert not (tmp_path / "out").exists() or list((tmp_path / "out").rglob("*")) == []
 
@@ -87,7 +90,7 @@ def test_failed_build_writes_nothing(tmp_path: Path) -> None:
 def test_calibration_sheet(tmp_path: Path) -> None:
     import pikepdf
 
-    res = run("build", "calibrate", "--paper", "letter", "--duplex", "short", "-o", str(tmp_path))
+    res = run_here("build", "calibrate", "--paper", "letter", "--duplex", "short", "-o", str(tmp_path))
     assert res.returncode == 0, res.stderr
     with pikepdf.open(tmp_path / "calibrate" / "calibration-letter-short.pdf") as pdf:  # -o: the parent folder
         assert len(pdf.pages) == 2
@@ -108,6 +111,6 @@ def test_sheet_block_too_tall_is_an_error_with_its_line(tmp_path: Path) -> None:
     (g / "sheets.toml").write_text(
         '[sheets.ability-sheet]\ntitle = "Too much"\n\n[[sheets.ability-sheet.blocks]]\nkind = "heading"\n'
         'text = "Fine"\n\n[[sheets.ability-sheet.blocks]]\nkind = "para"\ntext = "' + long_para + '"\n')
-    res = run("build", str(g), "-o", str(tmp_path / "out"), "--no-svg", "--no-png")
+    res = run_here("build", str(g), "-o", str(tmp_path / "out"), "--no-svg", "--no-png")
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "sheets.toml:8: [ability-sheet] block 2:" in res.stderr and "taller than a column" in res.stderr

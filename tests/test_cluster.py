@@ -5,16 +5,20 @@ missing, an address where nobody answers, --cluster with --jobs) is one clear li
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
+import math
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import run_here
 
 from wizprint.errors import UsageError
 from wizprint.solo.check import Task, _chunk
@@ -136,20 +140,62 @@ def test_addresses() -> None:
             scheduler_address(bad)
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
+class Unreachable:
+    """`wizprint solo check --cluster 127.0.0.1:PORT` where nothing listens, started in the background: the command
+    waits out its own 5 s timeout while this module's other tests run, and the test that reads its result finds it
+    done (it waited those 5 s with a whole worker idle). The port is held by a bound socket that does not listen: a
+    connection to it is refused, as to a closed port, and nothing else can take the port meanwhile."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port: int = self.sock.getsockname()[1]
+        self.args = [sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", "4", "--cluster",
+                     f"127.0.0.1:{self.port}"]
+        self.start = time.monotonic()
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.out = ("", "")
+        self.elapsed = math.inf  # seconds from the start to the exit
+        self.waiter = threading.Thread(target=self._wait, daemon=True)
+        self.waiter.start()
+
+    def _wait(self) -> None:
+        self.out = self.proc.communicate()
+        self.elapsed = time.monotonic() - self.start
+
+    def result(self, timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
+        """The finished command and how long it took (a failure when it is still running after ``timeout``)."""
+        self.waiter.join(timeout)
+        assert not self.waiter.is_alive(), f"still running after {timeout:g} s"
+        return subprocess.CompletedProcess(self.args, self.proc.returncode, *self.out), self.elapsed
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.waiter.join()
+        self.sock.close()
 
 
-def test_an_address_where_nothing_listens_is_one_clear_line() -> None:
+@pytest.fixture(scope="module", autouse=True)
+def unreachable() -> Iterator[Unreachable | None]:
+    """Started with this module's first test (autouse), so that its wait overlaps theirs."""
+    if importlib.util.find_spec("distributed") is None:
+        yield None
+        return
+    run = Unreachable()
+    try:
+        yield run
+    finally:
+        run.close()
+
+
+def test_an_address_where_nothing_listens_is_one_clear_line(unreachable: Unreachable | None) -> None:
     """The CLI's own timeout (5 s): a refused connection is retried until then, then one line, exit 1."""
     pytest.importorskip("distributed", reason=NEEDS)
-    port = closed_port()
-    start = time.monotonic()
-    r = wizprint("solo", "check", "wizard-cards", "--games", "4", "--cluster", f"127.0.0.1:{port}", timeout=60)
-    assert time.monotonic() - start < 30
+    assert unreachable is not None
+    port = unreachable.port
+    r, elapsed = unreachable.result(timeout=60)
+    assert elapsed < 30
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.startswith(f"error: cannot reach a Dask scheduler at tcp://127.0.0.1:{port} within 5 s")
     assert len(r.stderr.strip().splitlines()) == 1 and r.stdout == ""
@@ -176,8 +222,7 @@ def test_a_scheduler_without_workers_is_an_error() -> None:
 
 
 def test_cluster_with_jobs_is_refused() -> None:
-    r = wizprint("solo", "check", "wizard-cards", "--games", "4", "--jobs", "2", "--cluster", "127.0.0.1:1",
-                 timeout=60)
+    r = run_here("solo", "check", "wizard-cards", "--games", "4", "--jobs", "2", "--cluster", "127.0.0.1:1")
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr == "error: --cluster and --jobs do not go together: on a cluster, its workers play the games\n"
 

@@ -187,16 +187,20 @@ def test_a_seat_sees_and_samples_only_what_it_may_know(game: str, players: int, 
         i = 0
         while not s.is_terminal():
             if i % every == 0:
+                # the state's cards and JSON, made once for its samples (they were made again for each sample:
+                # most of this test's time); the state must come out of its samples unchanged
+                cards, snap = all_cards(s), s.to_json()
                 for seat in range(players):
                     obs = s.observation(seat)
                     for k in range(3):
                         d = s.determinize(seat, Rng(seed * 1000 + i * 10 + k))
                         assert d.observation(seat) == obs
-                        assert all_cards(d) == all_cards(s)
+                        assert all_cards(d) == cards
                         private = [e.text for e in d.log if not e.visible_to(seat)]
                         assert private == [], f"a sample for seat {seat} keeps another seat's log: {private[:2]}"
-                        if d.to_json() != s.to_json():
+                        if d.to_json() != snap:
                             changed += 1
+                assert s.to_json() == snap, "sampling changed the state it sampled"
             s.apply(agent.choose(s, s.current_player))
             i += 1
     assert changed > 20, "determinize never changed anything: the test would not catch a leak"

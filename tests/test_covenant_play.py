@@ -4,6 +4,7 @@ questions of the response windows naming what they are about."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from io import StringIO
@@ -30,6 +31,7 @@ RAW = re.compile(r"\{|\}|'k':|\bst=|\bkind=|\b[A-Z][a-z]+(Step|Phase)\.|\(h\d\)|
 OFFERS = ("cast", "play", "summon", "attach", "quest", "negate", "reroll", "heal", "bonus", "danger", "discard")
 
 
+@functools.cache  # the same markup renders the same (a raise is not cached): most view lines repeat
 def rendered(markup: str) -> str:
     """A line of rich markup as the terminal shows it (raises on markup that does not parse)."""
     out = StringIO()

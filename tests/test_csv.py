@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_here
 
 from wizprint.cards.loader import load_game
 from wizprint.generator.csvio import export_csv, import_csv, record_key
@@ -70,17 +69,14 @@ def test_formula_cells_are_escaped_and_restored(game_copy: Callable[[str], Path]
 
 
 def test_cli_export_to_stdout_and_file_and_deck(tmp_path: Path) -> None:
-    res = subprocess.run([sys.executable, "-m", "wizprint", "export", "csv", "wizard-cards", "--deck", "reference"],
-                         capture_output=True, text=True, timeout=60)
+    res = run_here("export", "csv", "wizard-cards", "--deck", "reference")  # what it writes: in-process
     assert res.returncode == 0
     assert res.stdout.startswith("\ufeff")  # the CSV carries its byte-order mark (read as utf-8-sig)
     assert [r["id"] for r in csv.DictReader(io.StringIO(res.stdout.removeprefix("\ufeff")))] == ["REF1", "REF2"]
     f = tmp_path / "wc.csv"
-    res = subprocess.run([sys.executable, "-m", "wizprint", "export", "csv", "wizard-cards", "-o", str(f)],
-                         capture_output=True, text=True, timeout=60)
+    res = run_here("export", "csv", "wizard-cards", "-o", str(f))
     assert res.returncode == 0 and len(list(csv.DictReader(io.StringIO(f.read_text())))) == 55
-    res = subprocess.run([sys.executable, "-m", "wizprint", "export", "csv", "wizard-cards", "--deck", "nope"],
-                         capture_output=True, text=True, timeout=60)
+    res = run_here("export", "csv", "wizard-cards", "--deck", "nope")
     assert res.returncode == 1 and "has no deck 'nope'" in res.stderr and "Traceback" not in res.stderr
 
 
@@ -90,7 +86,6 @@ def test_import_reports_bad_rows_with_their_line(tmp_path: Path) -> None:
     rows[3] = rows[3].replace(",1,", ",lots,", 1)  # copies column of the 3rd card
     path = tmp_path / "broken.csv"
     path.write_text("\n".join(rows) + "\n")
-    res = subprocess.run([sys.executable, "-m", "wizprint", "import", "csv", str(path), "--game", "covenant", "-o",
-                          str(tmp_path / "out")], capture_output=True, text=True, timeout=60)
+    res = run_here("import", "csv", str(path), "--game", "covenant", "-o", str(tmp_path / "out"))
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert f"{path}:4:" in res.stderr

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_here
 
 from wizprint.resources import cards_dir, layouts_dir
 from wizprint.validation import Validation
@@ -69,9 +69,9 @@ def expect(lines: list[str], file: str, line: int | None, words: str) -> None:
     assert hits, f"no problem at {where} matching {words!r} in:\n" + "\n".join(lines)
 
 
-def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "wizprint", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=timeout)
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The command in this process: these tests read its messages and exit code, not a process's behaviour."""
+    return run_here(*args, cwd=cwd)
 
 
 def assert_clean(res: subprocess.CompletedProcess[str], code: int = 1) -> list[str]:

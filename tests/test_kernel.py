@@ -13,6 +13,7 @@ from dataclasses import field
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_here
 
 from wizprint.errors import EngineError, SaveError, WizprintError
 from wizprint.solo.kernel import Commitments, Declared, Outcome, declare, engine, value
@@ -239,11 +240,9 @@ def test_a_game_id_is_not_hidden_by_a_folder_of_that_name(tmp_path: Path) -> Non
     for args, cwd in ((["solo", "check", "covenant", "--games", "3", "-q"], tmp_path),
                       (["export", "csv", "covenant"], tmp_path),
                       (["export", "csv", "relic"], tmp_path / "output")):
-        r = subprocess.run([sys.executable, "-m", "wizprint", *args], capture_output=True, text=True, cwd=cwd,
-                           timeout=300)
+        r = run_here(*args, cwd=cwd)  # what the command reads from its folder: in-process
         assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, "-m", "wizprint", "export", "csv", "./covenant"], capture_output=True,
-                       text=True, cwd=tmp_path, timeout=60)
+    r = run_here("export", "csv", "./covenant", cwd=tmp_path)
     assert r.returncode == 1 and "not a game folder" in r.stderr
 
 

@@ -10,14 +10,24 @@ import sys
 from pathlib import Path
 
 import pexpect
+from cli_helpers import run_here
 
 PROMPT = "your choice> "
 
 
 def spawn(args: list[str], cwd: Path) -> pexpect.spawn:
     env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="110")
-    return pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", *args], env=env,
-                         encoding="utf-8", timeout=60, cwd=str(cwd), dimensions=(50, 110))
+    return unpaused(pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", *args], env=env,
+                                  encoding="utf-8", timeout=60, cwd=str(cwd), dimensions=(50, 110)))
+
+
+def unpaused(p: pexpect.spawn) -> pexpect.spawn:
+    """No 50 ms pause before each line sent (pexpect's default, for programs that drop early input): every line
+    here is sent once the prompt (or the output) that asks for it has been read; nor a sleep after each read (the
+    reads wait on select)."""
+    p.delaybeforesend = None
+    p.delayafterread = None
+    return p
 
 
 def hand_shown(text: str) -> str:
@@ -80,14 +90,11 @@ def test_whole_game_with_bad_input_save_and_resume(tmp_path: Path) -> None:
 
 
 def test_bad_options_are_clear(tmp_path: Path) -> None:
-    import subprocess
-
     for args, words in ((["--bot", "genius"], "unknown bot 'genius'"),
                         (["--players", "3"], "is for 2 players, not 3"),
                         (["--variant", "speedy"], "has no variant 'speedy'"),
                         (["--load", str(tmp_path / "missing.json")], "cannot read saved game")):
-        r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "play", "wizard-cards", *args],
-                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        r = run_here("solo", "play", "wizard-cards", *args, cwd=tmp_path)  # the messages: in-process
         assert r.returncode != 0 and "Traceback" not in r.stderr and words in r.stderr, (args, r.stderr)
 
 
@@ -102,6 +109,7 @@ def test_relic_two_seats_thirty_turns_with_battle_test_and_level_up(tmp_path: Pa
     p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "relic", "--players", "2", "--seed", "3",
                                        "--save-file", str(tmp_path / "relic.json")],
                       env=env, encoding="utf-8", timeout=60, cwd=str(tmp_path))
+    unpaused(p)
     seen = ""
     turn = 0
     for _ in range(3000):
@@ -130,15 +138,18 @@ def test_relic_two_seats_thirty_turns_with_battle_test_and_level_up(tmp_path: Pa
 
 
 def test_ctrl_c_while_a_bot_searches_saves_and_resume_continues_from_there(tmp_path: Path) -> None:
-    """The bot (seat 0) moves first and searches for 3 seconds; Ctrl-C a moment into its search saves the game (exit
+    """The bot (seat 0) moves first and searches for 1 second; Ctrl-C a moment into its search saves the game (exit
     0, 'Saved to'), the save holds the position before the bot's move (a move is made on a copy), and --load goes
-    on from there: the bot searches again and the human gets the prompt."""
+    on from there: the bot searches again and the human gets the prompt. (The search was 3 s: the Ctrl-C is sent as
+    soon as "is thinking" is read, milliseconds into the search, so 1 s leaves it the same margin in practice; the
+    resumed game's search runs to its end, and those 2 s of CPU were most of this test's time.)"""
     save = tmp_path / "s.json"
     env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="80")
-    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", "--bot", "mcts:3s", "--seat",
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", "--bot", "mcts:1s", "--seat",
                                        "1", "--seed", "5", "--save-file", str(save)], env=env, encoding="utf-8",
                       timeout=60, cwd=str(tmp_path))
-    p.expect("P1 \\(mcts:3s\\) is thinking")
+    unpaused(p)
+    p.expect("P1 \\(mcts:1s\\) is thinking")
     p.sendintr()
     i = p.expect(["Saved to", PROMPT])
     assert i == 0, "Ctrl-C did not stop the bot's search"
@@ -148,6 +159,7 @@ def test_ctrl_c_while_a_bot_searches_saves_and_resume_continues_from_there(tmp_p
     assert json.loads(save.read_text())["format"] == "wizprint-solo-save/1"
     q = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", "--load", str(save)], env=env,
                       encoding="utf-8", timeout=60, cwd=str(tmp_path))
+    unpaused(q)
     q.expect("Resuming the saved game at step 0")
     q.expect("is thinking")
     q.expect(PROMPT)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_here
 
 from wizprint.solo.scenario import ScenarioError, run_all, run_scenario
 
@@ -56,8 +57,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def test_a_failed_expectation_gives_a_diff_with_its_line_and_exit_1(tmp_path: Path) -> None:
     f = write(tmp_path, "bad.toml", BASE + '[[step]]\ndo = "play 9C"\n[[step]]\nseat = 1\ndo = "discard AS"\n'
                                           '[[step]]\nseat = 1\ndo = "discard 3S"\n[expect]\n"damage.1" = 3\n')
-    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "scenario", str(f)], capture_output=True,
-                       text=True, timeout=60)
+    r = run_here("solo", "scenario", str(f))  # the report and exit code: in-process (a real run is above)
     assert r.returncode == 1
     assert "FAIL" in r.stdout and "bad.toml:15: final: damage.1: expected 3, got 2" in r.stdout
     assert "0 passed, 1 failed" in r.stdout
@@ -140,8 +140,7 @@ def test_three_files_where_the_first_fails_are_all_reported(tmp_path: Path) -> N
     c = write(tmp_path, "c.toml", BASE + '[expect]\n"damage.1" = 0\n')
     results, failed = run_all([a, b, c])
     assert [r.ok for r in results] == [False, True, True] and failed == 1
-    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "scenario", str(a), str(b), str(c)],
-                       capture_output=True, text=True, timeout=60)
+    r = run_here("solo", "scenario", str(a), str(b), str(c))
     assert r.returncode == 1
     assert r.stdout.count("FAIL: ") == 1 and r.stdout.count("ok: ") == 2 and "2 passed, 1 failed" in r.stdout
 

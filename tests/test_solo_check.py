@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_helpers import run_here
+
 from wizprint.solo.check import run_games, summarise, wilson
 from wizprint.solo.report import html_report
 
@@ -50,8 +52,7 @@ def test_report_escapes_card_names() -> None:
 
 
 def test_errors_are_reported_with_a_reproducing_command(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", "3", "--bots",
-                        "automaton", "--jobs", "0"], capture_output=True, text=True, timeout=60)
+    r = run_here("solo", "check", "wizard-cards", "--games", "3", "--bots", "automaton", "--jobs", "0")  # in-process
     assert r.returncode == 2 and "--jobs must be between 1 and 64" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -60,8 +61,7 @@ def test_relic_check_reports_each_scenario(tmp_path: Path) -> None:
     printed summary and the HTML report; the per-scenario games add up to all games."""
     out = tmp_path / "relic.json"
     html = tmp_path / "relic.html"
-    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "relic", "--games", "12", "--seed", "5",
-                        "--json", str(out), "--report", str(html)], capture_output=True, text=True, timeout=300)
+    r = run_here("solo", "check", "relic", "--games", "12", "--seed", "5", "--json", str(out), "--report", str(html))
     assert r.returncode == 0, r.stderr
     s = json.loads(out.read_text())
     by = s["by_setting"]
@@ -84,8 +84,8 @@ def test_a_check_runs_an_edited_copy_of_a_game_folder(tmp_path: Path) -> None:
 
     def run(folder: Path) -> dict:  # type: ignore[type-arg]
         out = folder.with_suffix(".json")
-        r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", f"./{folder.name}", "--games", "50",
-                            "--json", str(out), "-q"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        # one process (--jobs 1, the default): in-process, in the folder that holds the copy
+        r = run_here("solo", "check", f"./{folder.name}", "--games", "50", "--json", str(out), "-q", cwd=tmp_path)
         assert r.returncode == 0, r.stderr
         data: dict = json.loads(out.read_text())  # type: ignore[type-arg]
         return data
@@ -280,8 +280,7 @@ def test_the_ladder_and_the_assign_option(tmp_path: Path) -> None:
     assert [(x["lower"], x["upper"]) for x in rungs] == [("random", "automaton"), ("automaton", "mcts:4")]
     assert rungs[0]["skill_shows"] and rungs[0]["upper_win_rate"] > 0.6  # the automaton beats random clearly
     assert "ladder: automaton against random" in r.stdout
-    bad = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", "relic", "--assign", "taste"],
-                         capture_output=True, text=True, timeout=60)
+    bad = run_here("solo", "check", "relic", "--assign", "taste")  # the message: in-process
     assert bad.returncode != 0 and "--assign must be bots or random" in bad.stderr and "Traceback" not in bad.stderr
 
 

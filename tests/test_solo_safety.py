@@ -772,6 +772,7 @@ def test_ctrl_c_while_the_bots_think_on_a_terminal_saves_and_resumes_the_same_po
     args = ["-m", "wizprint", "solo", "play", "covenant", "--players", "3", "--bot", "mcts:1000", "--seat", "2",
             "--seed", "8", "--save-file", str(save_file)]
     p = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=120, cwd=str(tmp_path))
+    p.delaybeforesend = None  # no 50 ms pause before each line sent: each is sent once its prompt has been read
     p.expect("your choice> ")  # the bots have played their first turns
     p.sendline("1")
     for _ in range(40):
@@ -795,6 +796,7 @@ def test_ctrl_c_while_the_bots_think_on_a_terminal_saves_and_resumes_the_same_po
 
     q = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "covenant", "--load", str(save_file)],
                       env=env, encoding="utf-8", timeout=120, cwd=str(tmp_path))
+    q.delaybeforesend = None
     q.expect(r"Resuming the saved game at step (\d+)")
     assert int(q.match.group(1)) == steps
     q.sendintr()  # the bot whose search was interrupted searches again

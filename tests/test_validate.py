@@ -9,11 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_here
 
 
 def validate(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "wizprint", "validate", str(path)], capture_output=True, text=True,
-                          cwd=path.parent, timeout=120)
+    """`wizprint validate PATH` in this process (what it says and returns; the shipped data is validated by a real
+    process below)."""
+    return run_here("validate", str(path), cwd=path.parent)
 
 
 def edit(path: Path, old: str, new: str, count: int = 1) -> int:
@@ -121,7 +123,6 @@ def test_unknown_key_and_bad_enum(game_copy: Callable[[str], Path]) -> None:
 @pytest.mark.parametrize("target,words", [("no-such-game", "unknown game 'no-such-game'"),
                                           ("/nonexistent/folder", "/nonexistent/folder: no such game folder")])
 def test_unknown_game_or_path(target: str, words: str, tmp_path: Path) -> None:
-    res = subprocess.run([sys.executable, "-m", "wizprint", "validate", target], capture_output=True, text=True,
-                         timeout=60)
+    res = run_here("validate", target)
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert words in res.stderr

@@ -14,14 +14,13 @@ import itertools
 import math
 import re
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
+from cli_helpers import run_here
 from pdfcheck import MM, Placement, fonts_embedded, page_content
 from PIL import Image, ImageChops, ImageDraw
 from test_print_pdf import _assert_aligned, cards_on, flip_point
@@ -431,7 +430,7 @@ def test_rebuilding_gives_identical_bytes(tmp_path: Path) -> None:
 
 
 def test_wizprint_games_names_the_backs_of_each_copy() -> None:
-    res = subprocess.run([sys.executable, "-m", "wizprint", "games"], capture_output=True, text=True, timeout=120)
+    res = run_here("games")  # what it prints: in-process
     assert res.returncode == 0, res.stderr
     block = res.stdout.split("wizards-cup:", 1)[1].split("\nwizard-cards:", 1)[0]
     assert "deck wizards: Wizard cards, 36 cards (36 wizard)" in block
@@ -537,8 +536,7 @@ def test_validate_on_the_command_line_says_where(tmp_path: Path) -> None:
     game_toml = g / "game.toml"
     game_toml.write_text(game_toml.read_text(encoding="utf-8").replace(BACKS, 'backs = ["black"]'),
                          encoding="utf-8")
-    res = subprocess.run([sys.executable, "-m", "wizprint", "validate", str(g)], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=120)
+    res = run_here("validate", str(g), cwd=tmp_path)
     assert res.returncode == 1 and "Traceback" not in res.stderr
     errors = [ln for ln in res.stderr.splitlines() if ln.startswith("error:")]
     assert errors == [f"error: {GAME_ID}/game.toml:{line_no(game_toml, 'backs')}: decks[1].backs: must list a back "

@@ -7,13 +7,12 @@ nobody plays a blue wizard; "P1" in the log is seat 0."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import run_here
 
 from wizprint.errors import IllegalActionError
 from wizprint.solo.agents import RandomAgent
@@ -249,8 +248,8 @@ def test_a_card_revealed_from_hand_is_known_to_every_seat() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_solo_check_plays_50_games_without_errors(players: int, tmp_path: Path) -> None:
     out = tmp_path / "check.json"
-    r = subprocess.run([sys.executable, "-m", "wizprint", "solo", "check", GAME, "--games", "50", "--players",
-                        str(players), "--quiet", "--json", str(out)], capture_output=True, text=True, timeout=120)
+    # one process (--jobs 1, the default): the command runs in this one
+    r = run_here("solo", "check", GAME, "--games", "50", "--players", str(players), "--quiet", "--json", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
     summary = json.loads(out.read_text(encoding="utf-8"))
     assert summary["players"] == players and summary["games"] == 50
@@ -260,7 +259,9 @@ def test_solo_check_plays_50_games_without_errors(players: int, tmp_path: Path) 
 
 def test_wizprint_games_lists_every_count_of_the_rulebook() -> None:
     """`wizprint games` lists the game with its components and the colour and rarity split of the 120 cards."""
-    out = subprocess.run([sys.executable, "-m", "wizprint", "games"], capture_output=True, text=True, check=True).stdout
+    res = run_here("games")  # what it prints: in-process
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
     block = out.split("wizards-and-relics:", 1)[1].split("\n\n", 1)[0]
     for line in ("deck duel: Wizard and relic cards, 120 cards (60 wizard, 60 relic)",
                  "wizard: colour 20 red, 20 blue, 20 green; rarity 24 common, 24 superb, 12 glorious",

@@ -1,0 +1,34 @@
+"""`python -m wizprint ARGS` run in the test's own process, for the tests that read what a command says and returns
+(its messages, exit code and files) but not how a process behaves (signals, killing, terminals, the console script,
+a traceback printed by the interpreter): the same command line, `wizprint.cli.app`, runs with typer's CliRunner,
+and the result reads like the CompletedProcess of a subprocess. A Python process start costs ~0.15 s of CPU, more
+than most of these commands take.
+
+An exception the command does not turn into an exit code is raised here (a real process would print it as a
+traceback on stderr): a test that asserts "no traceback" fails with it as it failed on the traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from wizprint.cli import app
+
+PROG = "python -m wizprint"  # the name click gives the program run as `python -m wizprint` (in usage lines)
+
+
+def run_here(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``wizprint ARGS`` in this process, in the folder ``cwd`` (the current one by default)."""
+    old = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        r = CliRunner().invoke(app, list(args), input=input, prog_name=PROG)
+    finally:
+        os.chdir(old)
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    return subprocess.CompletedProcess([PROG, *args], r.exit_code, r.stdout, r.stderr)
