@@ -58,8 +58,8 @@ def assert_consistent(out: Path) -> dict[str, str]:
 
 def _kill_at_random(out: Path, args: list[str], rnd: random.Random, sig: int, wait_for_stage: bool) -> int:
     """Start a build and send ``sig`` at a random moment: after a random delay from the start, or a random delay
-    of up to 30 ms after its temporary folder appears (it lives 10-15 ms for wizard-cards: the writing and the
-    swap, the moments that matter)."""
+    of up to 5 ms after its temporary folder appears (it lives a few ms for wizard-cards since files that come out
+    as the old build's are linked: the writing and the swap, the moments that matter)."""
     proc = subprocess.Popen(wizprint_cmd(*args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         if wait_for_stage:
@@ -67,7 +67,7 @@ def _kill_at_random(out: Path, args: list[str], rnd: random.Random, sig: int, wa
             while proc.poll() is None and time.monotonic() < deadline and not any(
                     s.startswith(f".{out.name}.wizprint-tmp-") for s in siblings(out)):
                 time.sleep(0.001)
-            time.sleep(rnd.uniform(0, 0.03))
+            time.sleep(rnd.uniform(0, 0.005))
         else:
             time.sleep(rnd.uniform(0.05, 1.0))
         if proc.poll() is None:
