@@ -7,9 +7,10 @@ the shipped one (an icon a designer edited, any icon of a game folder) is read b
 cache only ever gives what reading the same bytes gives. The file is written by ``python scripts/icon_cache.py``
 (from the readers themselves) and checked by ``tests/test_icon_cache.py``: every shipped icon is in it, as read.
 
-Format: a header line, then a zlib-deflated :mod:`marshal` of ``{digest: (view box width, shapes)}``, each shape
-``(segments, fill, stroke, stroke width, even-odd)`` and each segment ``(op, points)``: plain tuples, strings and
-floats (marshal's oldest formats; the file is ours, shipped inside the package like its bytecode). A file that
+Format: a header line, then a zlib-deflated :mod:`marshal` of ``{digest: entry}``, each entry itself marshalled
+(so that a build unpacks only the icons it draws) as ``(view box width, shapes)``, each shape ``(segments, fill,
+stroke, stroke width, even-odd)`` and each segment ``(op, points)``: plain tuples, strings and floats (marshal's
+oldest formats; the file is ours, shipped inside the package like its bytecode). A file that
 cannot be read as such is ignored: the icons are then parsed as they were before the cache.
 """
 
@@ -26,7 +27,7 @@ from wizprint.resources import layouts_dir
 
 from .icons import Icon, Seg, Shape
 
-HEADER = b"wizprint icon cache 1\n"
+HEADER = b"wizprint icon cache 2\n"
 CACHE_NAME = "icons.cache"
 MAX_CACHE_BYTES = 16 * 1024 * 1024  # inflated: the shipped icons take about 1.2 MiB
 
@@ -40,15 +41,15 @@ def cache_file() -> Path:
 
 
 @cache
-def _entries() -> dict[bytes, Any]:
+def _entries() -> dict[bytes, bytes]:
     try:
         return decode(cache_file().read_bytes())
     except OSError:
         return {}
 
 
-def decode(raw: bytes) -> dict[bytes, Any]:
-    """The entries of a cache file's bytes ({} when they are not a cache)."""
+def decode(raw: bytes) -> dict[bytes, bytes]:
+    """The entries of a cache file's bytes, each still marshalled ({} when they are not a cache)."""
     if not raw.startswith(HEADER):
         return {}
     try:
@@ -64,15 +65,15 @@ def decode(raw: bytes) -> dict[bytes, Any]:
 
 def cached_icon(data: bytes, name: str) -> Icon | None:
     """The icon the readers make of ``data`` when a shipped icon file has exactly these bytes, else None."""
-    entry = _entries().get(digest(data))
-    if entry is None:
+    packed = _entries().get(digest(data))
+    if packed is None:
         return None
     try:
-        size, shapes = entry
+        size, shapes = marshal.loads(packed)
         made = tuple(Shape(tuple(tuple.__new__(Seg, s) for s in segs), fill, stroke, width, evenodd)
                      for segs, fill, stroke, width, evenodd in shapes)
         return Icon(name, made, size)
-    except (TypeError, ValueError):  # not an entry as this version writes them: read the file instead
+    except (TypeError, ValueError, EOFError):  # not an entry as this version writes them: read the file instead
         return None
 
 
@@ -89,5 +90,5 @@ def shipped_icon_files() -> list[Path]:
 
 def cache_bytes(read: Any) -> bytes:
     """The cache file for the shipped icons; ``read(path)`` is the readers' icon of a file (the cache unused)."""
-    entries = {digest(p.read_bytes()): entry(read(p)) for p in shipped_icon_files()}
+    entries = {digest(p.read_bytes()): marshal.dumps(entry(read(p)), 4) for p in shipped_icon_files()}
     return HEADER + zlib.compress(marshal.dumps(dict(sorted(entries.items())), 4), 9)

@@ -3,6 +3,7 @@ found by the file's bytes only (an edited icon is read afresh), and a cache that
 
 from __future__ import annotations
 
+import marshal
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,9 @@ def test_a_cache_that_cannot_be_read_is_ignored(content: bytes, tmp_path: Path,
 
 
 def test_the_cache_writer_reproduces_the_shipped_file() -> None:
-    shipped = iconcache.decode(iconcache.cache_file().read_bytes())
-    written = iconcache.decode(iconcache.cache_bytes(lambda p: read_icon_file(Path(p), Path(p).stem, cached=False)))
+    def unpacked(raw: bytes) -> dict[bytes, object]:
+        return {k: marshal.loads(v) for k, v in iconcache.decode(raw).items()}
+
+    shipped = unpacked(iconcache.cache_file().read_bytes())
+    written = unpacked(iconcache.cache_bytes(lambda p: read_icon_file(Path(p), Path(p).stem, cached=False)))
     assert written and written == shipped, STALE  # no entry missing, none left over from a removed icon
