@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -32,3 +33,24 @@ def run_here(*args: str, cwd: Path | None = None, input: str | None = None) -> s
     if r.exception is not None and not isinstance(r.exception, SystemExit):
         raise r.exception
     return subprocess.CompletedProcess([PROG, *args], r.exit_code, r.stdout, r.stderr)
+
+
+RUNNER = CliRunner()  # the solo safety tests' runner: its Result read by assert_clean
+
+
+def cli(*args: str, stdin: str = "") -> Any:
+    return RUNNER.invoke(app, list(args), input=stdin)
+
+
+def assert_clean(r: Any, code: int, *words: str) -> list[str]:
+    """Exit ``code``; no traceback; every line of stderr an ``error:`` line of sensible length; ``words`` shown."""
+    out = r.stdout + r.stderr
+    assert r.exit_code == code, out
+    assert "Traceback" not in out, out
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    lines = r.stderr.splitlines()
+    assert lines and all(ln.startswith(("error: ", "... and ")) and len(ln) < 400 for ln in lines), lines
+    assert len(lines) <= 51
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
+    return lines

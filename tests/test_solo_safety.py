@@ -20,9 +20,8 @@ from typing import Any
 
 import pexpect
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import assert_clean, cli
 
-from wizprint.cli import app
 from wizprint.errors import SaveError, UsageError, WizprintError
 from wizprint.solo import play as play_mod
 from wizprint.solo.agents import RandomAgent, make_agent
@@ -31,26 +30,6 @@ from wizprint.solo.kernel import Action, Declared, declare, engine
 from wizprint.solo.kernel.fields import MAX_DEPTH, MAX_ERRORS
 from wizprint.solo.kernel.rng import Rng
 from wizprint.solo.play import MAX_SAVE, Session, load_session, new_session, run, save
-
-RUNNER = CliRunner()
-
-
-def cli(*args: str, stdin: str = "") -> Any:
-    return RUNNER.invoke(app, list(args), input=stdin)
-
-
-def assert_clean(r: Any, code: int, *words: str) -> list[str]:
-    """Exit ``code``; no traceback; every line of stderr an ``error:`` line of sensible length; ``words`` shown."""
-    out = r.stdout + r.stderr
-    assert r.exit_code == code, out
-    assert "Traceback" not in out, out
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    lines = r.stderr.splitlines()
-    assert lines and all(ln.startswith(("error: ", "... and ")) and len(ln) < 400 for ln in lines), lines
-    assert len(lines) <= 51
-    for w in words:
-        assert w in r.stderr, (w, r.stderr)
-    return lines
 
 
 # -- saved games ----------------------------------------------------------------------------------------------------
