@@ -260,7 +260,7 @@ def collapse_passes(lines: list[str]) -> list[str]:
 
 
 def _print_new_log(s: Session, term: Terminal) -> None:
-    lines = [e.text for e in s.state.log if e.seats is None or s.human in e.seats]
+    lines = s.state.log_texts(s.human)
     for ln in collapse_passes(lines[s.shown:]):
         term.console.print(f"  [dim]>[/dim] {escape(ln)}", highlight=False)
     s.shown = len(lines)
@@ -271,7 +271,7 @@ def _append_log(s: Session, term: Terminal) -> None:
     goes on)."""
     if s.log_path is None:
         return
-    lines = [e.text for e in s.state.log if e.seats is None or s.human in e.seats]
+    lines = s.state.log_texts(s.human)
     try:
         write_atomic(s.log_path, "\n".join(lines) + "\n")
     except (WizprintError, ValueError) as exc:
@@ -392,8 +392,8 @@ def _look(s: Session, term: Terminal, obs: dict[str, Any], query: str) -> None:
 
 def _example(s: Session) -> str:
     """A card id the human can see, for the help text."""
-    for e in reversed(s.state.log):
-        m = re.search(r"\b([A-Z]{1,3}\d{1,3}(?:#\d+)?)\b", e.text)
+    for text in reversed(s.state.log_texts(s.human)):
+        m = re.search(r"\b([A-Z]{1,3}\d{1,3}(?:#\d+)?)\b", text)
         if m:
             return m.group(1)
     return "an id"

@@ -339,7 +339,7 @@ def _run_steps(state: State[Any], steps: list[dict[str, Any]], data: Mapping[str
                 _do(state, step, auto)
             part = "said"
             if "said" in step:
-                recent = [e.text for e in state.log[mark:]]
+                recent = state.log_texts(start=mark)
                 for w in _texts(step["said"], "said"):
                     if not any(w in t for t in recent):
                         failures.append(f"{where('said')}: the log does not say {quote(w, 80)} (it says: "

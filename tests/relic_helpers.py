@@ -42,7 +42,7 @@ def legal(s: RelicState) -> list[str]:
 
 
 def said(s: RelicState, text: str) -> bool:
-    return any(text in e.text for e in s.log)
+    return any(text in t for t in s.log_texts())
 
 
 def rolling(s: RelicState, context: RollKind) -> bool:

@@ -19,7 +19,7 @@ import pytest
 from wizprint.errors import IllegalActionError, SaveError, StepCapError
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.agents.mcts import MctsAgent
-from wizprint.solo.kernel import Action, State, declare, engine, engine_games
+from wizprint.solo.kernel import Action, State, declare, engine, engine_games, line_text, readable
 from wizprint.solo.kernel.rng import Rng, derive
 
 GAMES = engine_games()
@@ -196,7 +196,7 @@ def test_a_seat_sees_and_samples_only_what_it_may_know(game: str, players: int, 
                         d = s.determinize(seat, Rng(seed * 1000 + i * 10 + k))
                         assert d.observation(seat) == obs
                         assert all_cards(d) == cards
-                        private = [e.text for e in d.log if not e.visible_to(seat)]
+                        private = [line_text(e) for e in d.log if not readable(e, seat)]
                         assert private == [], f"a sample for seat {seat} keeps another seat's log: {private[:2]}"
                         if d.to_json() != snap:
                             changed += 1
@@ -211,7 +211,7 @@ def test_a_leak_would_be_caught() -> None:
     s = new("wizard-cards", 2, "", 3)
     d = s.determinize(0, Rng(99))
     assert sorted(d.hands[1]) != sorted(s.hands[1])  # type: ignore[attr-defined]
-    assert any(not e.visible_to(0) for e in s.log) and all(e.visible_to(0) for e in d.log)
+    assert any(not readable(e, 0) for e in s.log) and all(readable(e, 0) for e in d.log)
 
 
 @pytest.mark.parametrize("game,players,variant", ONE_PER_GAME)

@@ -73,8 +73,8 @@ def test_setup_shared_deck_seven_each_seat_zero_first() -> None:
     s = new_state(3, 7)
     assert len(cards()) == 91
     s.check_zones()
-    assert [e.text for e in s.log[:6:2]] == [f"P{i} draws 7 cards: the starting hand" for i in (1, 2, 3)]
-    assert next(e.text for e in s.log if e.text.startswith("Turn")) == "Turn 1: P1"
+    assert s.log_texts()[:6:2] == [f"P{i} draws 7 cards: the starting hand" for i in (1, 2, 3)]
+    assert next(t for t in s.log_texts() if t.startswith("Turn")) == "Turn 1: P1"
     # seat 0 drew 7 and its research card; nothing else has been drawn yet
     assert p(s, "turn_player") == 0
     assert [len(h) for h in s.hands[1:]] == [7, 7]
@@ -161,7 +161,7 @@ def test_skip_turn_misses_the_whole_next_turn() -> None:
     assert p(s, "turn_player") == 2
     assert p(s, "skips.1") == 0
     assert p(s, "hand.1") == ["S04"]  # seat 1 did not even draw
-    assert "P2 misses this turn" in [e.text for e in s.log]
+    assert "P2 misses this turn" in s.log_texts()
 
 
 # -- research --------------------------------------------------------------------------------------------------
@@ -317,7 +317,7 @@ def test_legend_lore_may_be_cast_when_no_quest_is_left_in_the_deck() -> None:
     assert "cast S06" in legal(s)  # legality never depends on the hidden deck
     do(s, "cast S06")
     assert p(s, "hand.0") == []
-    assert "P1 searches the deck: no quest; the deck is shuffled" in [e.text for e in s.log]
+    assert "P1 searches the deck: no quest; the deck is shuffled" in s.log_texts()
 
 
 # -- duel --------------------------------------------------------------------------------------------------------
@@ -346,7 +346,7 @@ def test_duel_tie_slays_nobody() -> None:
     do(s, "duel W08 1", "answer W12", dice=(2, 2, 2, 4, 4, 1))  # 6 + 5 = 11; 9 + 2 = 11
     assert p(s, "wizards.0") == ["W08"]
     assert p(s, "wizards.1") == ["W01", "W12"]
-    assert "The duel is a tie (11 to 11): nobody is slain" in [e.text for e in s.log]
+    assert "The duel is a tie (11 to 11): nobody is slain" in s.log_texts()
 
 
 def test_duel_loser_is_slain_with_its_attachments() -> None:
@@ -363,7 +363,7 @@ def test_alter_reality_negates_the_duel_and_closes_the_duel_phase() -> None:
     assert sorted(p(s, "discard_pile")) == ["D01#1", "S19"]
     assert s.duelled == []
     # no second duel although seat 0 holds another Wizards Duel: the turn went on and ended
-    assert "Turn 2: P2" in [e.text for e in s.log]
+    assert "Turn 2: P2" in s.log_texts()
 
 
 def test_dispell_answers_alter_reality() -> None:
@@ -380,7 +380,7 @@ def test_window_goes_on_after_a_failed_negation() -> None:
     do(s, "pass", "negate S18")  # ... then seat 0 Dispells it
     assert s.current_player == 2  # the Dispell's own window: seat 1 holds no card any more, seat 2 is asked
     do(s, "pass")
-    assert "S19 Alter Reality is negated: it has no effect" in [e.text for e in s.log]
+    assert "S19 Alter Reality is negated: it has no effect" in s.log_texts()
     assert s.current_player == 2  # the duel card's window goes on with the next player, seat 2
     assert isinstance(s.pending, Negation) and s.pending.source == "D01#1"
     do(s, "pass", dice=(3, 3, 3))
@@ -488,7 +488,7 @@ def test_quest_round_one_slays_the_difference_then_round_two_completes() -> None
     do(s, "pass", dice=(3, 3))
     do(s, "pass")
     # round 2: Danger 3 + 2 = 5; Quest Level 6 + 1 + 2 = 9: complete; Banish the Demon draws 2
-    assert "Round 2: Danger 5, Quest Level 9" in [e.text for e in s.log]
+    assert "Round 2: Danger 5, Quest Level 9" in s.log_texts()
     assert p(s, "quests.0") == ["Q03"]
     assert p(s, "vp.0") == 1 + 5
     assert p(s, "hand.0") == ["S01", "S02"]
@@ -520,8 +520,8 @@ def test_quest_level_counts_every_bonus() -> None:
     assert s.quest_bonus("Q02", ["W01", "W12", "F04", "F05"]) == 4 + 2 + 2 + 1 + 1 + 1 - 1
     do(s, "quest Q01", "join F04", "join F05", "join W01", "join W12")
     do(s, "go", dice=(6, 6, 6, 2, 3, 6, 6, 6, 1, 1))  # round 1: 18 against 5 + 13, nobody slain
-    assert "Round 1: Danger 18, Quest Level 18: nobody is lost" in [e.text for e in s.log]
-    assert "Round 2: Danger 18, Quest Level 15" in [e.text for e in s.log]  # fails: 15 < 18
+    assert "Round 1: Danger 18, Quest Level 18: nobody is lost" in s.log_texts()
+    assert "Round 2: Danger 18, Quest Level 15" in s.log_texts()  # fails: 15 < 18
     assert p(s, "in_play.0") == ["F04", "F05", "I01", "I06", "W01", "W12"]
     assert p(s, "discard_pile") == ["Q01"]
 
@@ -611,7 +611,7 @@ def test_seal_the_portal_makes_a_chosen_rival_miss_a_turn() -> None:
     assert p(s, "quests.0") == ["Q05"]
     assert p(s, "turn_player") == 1
     do(s, "end")  # seat 1 (who drew Fireball) ends its turn; seat 2 misses its turn; seat 0's turn
-    texts = [e.text for e in s.log]
+    texts = s.log_texts()
     i = texts.index("Turn 2: P2")
     assert texts[i:].index("P3 misses this turn") < texts[i:].index("Turn 3: P1")
     assert p(s, "skips.2") == 0
@@ -647,9 +647,9 @@ def test_tricks_and_traps_can_be_negated_by_alter_reality() -> None:
     s = mk(hands=[["Q03", "S19"], ["E02"]], in_play=[["W03"], ["W10"]], phase="adventure")
     do(s, "quest Q03", "danger E02", "negate S19", dice=(6, 6, 2, 1, 1))
     # the +2 never happened: Danger 14 against 2 + 1 (nobody holds a card any more: no windows)
-    assert "Round 1: Danger 14, Quest Level 3: 1 participant to be slain" in [e.text for e in s.log]
+    assert "Round 1: Danger 14, Quest Level 3: 1 participant to be slain" in s.log_texts()
     assert sorted(p(s, "discard_pile")) == ["E02", "Q03", "S19", "W03"]
-    assert not any("rises by" in e.text for e in s.log)
+    assert not any("rises by" in t for t in s.log_texts())
 
 
 # -- responses ---------------------------------------------------------------------------------------------------
@@ -681,7 +681,7 @@ def test_probability_shift_rerolls_and_the_new_roll_stands() -> None:
     do(s, "quest Q03", "pass", "pass", dice=(1, 1, 1))  # seats 1 and 2 pass on Tricks & Traps
     assert s.current_player == 1  # after the Danger roll: seats 1, 2, then the roller
     do(s, "reroll S20", "pass", "pass", dice=(6, 6, 6, 1, 1))  # seats 2 and 0 may Dispell it; they pass
-    assert "P1 rolls again for the Danger of Q03 Banish the Demon in round 1: 6+6+6 = 18" in [e.text for e in s.log]
+    assert "P1 rolls again for the Danger of Q03 Banish the Demon in round 1: 6+6+6 = 18" in s.log_texts()
     # the new roll stands: seats 2 and 0 are not asked about it again; the next window follows the Quest Level
     top = s.pending
     assert isinstance(top, Roll) and (top.kind, top.label, top.total) == ("roll", "Quest Level", 2)

@@ -16,7 +16,7 @@ import pytest
 from cli_helpers import run_here
 
 from wizprint.errors import EngineError, SaveError, WizprintError
-from wizprint.solo.kernel import Commitments, Declared, Outcome, declare, engine, value
+from wizprint.solo.kernel import Commitments, Declared, LogEntry, Outcome, declare, engine, line_text, readable, value
 from wizprint.solo.kernel.rng import Rng
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,6 +178,32 @@ def test_a_saved_state_is_checked_against_the_rules() -> None:
                             ("hands", "all", "state.hands: expected a list")):
         with pytest.raises(SaveError, match=words):
             eng.from_json({**j, key: bad})
+
+
+def test_log_lines_keep_public_text_bare_and_save_every_line_alike() -> None:
+    """A line everybody reads is kept as its text (no object for the garbage collector to visit); a line for some
+    seats is a LogEntry; a saved game writes both as {"text", "seats"} and loads them back as they were kept, also
+    from a save that wrote a public line with "seats": null."""
+    eng = engine("wizard-cards")
+    s = eng.new_state(2, 5)
+    start = len(s.log)
+    s.say("everybody reads this")
+    s.say("only P2 reads this", [1])
+    public, private = s.log[start:]
+    assert type(public) is str and isinstance(private, LogEntry) and private.seats == (1,)
+    assert [readable(x, 0) for x in (public, private)] == [True, False] and readable(private, 1)
+    assert s.log_texts(0, start) == ["everybody reads this"]
+    assert s.log_texts(1, start) == s.log_texts(start=start) == ["everybody reads this", "only P2 reads this"]
+    j = json.loads(json.dumps(s.to_json()))
+    assert j["log"][start:] == [{"text": "everybody reads this", "seats": None},
+                                {"text": "only P2 reads this", "seats": [1]}]
+    back = eng.from_json(j)
+    assert back.log == s.log and type(back.log[start]) is str and line_text(back.log[start + 1]) == "only P2 reads this"
+    sample = s.determinize(0, Rng(3)).log_texts()
+    assert sample[-1] == "everybody reads this" and "only P2 reads this" not in sample
+    j["log"][start] = {"text": "everybody reads this", "seats": ["P1"]}
+    with pytest.raises(SaveError, match=rf"state\.log\[{start}\]\.seats\[0\]: expected a whole number"):
+        eng.from_json(j)
 
 
 # -- the [engine] table and game references ----------------------------------------------------------------------

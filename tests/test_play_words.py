@@ -72,8 +72,8 @@ def play_and_scan(game: str, players: int, seed: int, bots: str, decisions: int)
             obs = s.observation(seat)
             for line in eng.view(obs):
                 check(f"{game} seed {seed} view", plain(line))
-        for e in s.log[seen_log:]:
-            check(f"{game} seed {seed} log", e.text)
+        for text in s.log_texts(start=seen_log):
+            check(f"{game} seed {seed} log", text)
         seen_log = len(s.log)
         agent = agents[seat]
         s.apply(legal[0] if len(legal) == 1 else agent.choose(s, seat))

@@ -91,8 +91,8 @@ def test_everything_a_player_reads_is_words(players: int, seed: int, bots: str) 
         a = agents[seat].choose(s, seat)
         s.apply(a)
         steps += 1
-    for e in s.log:
-        clean(e.text, "the log")
+    for text in s.log_texts():
+        clean(text, "the log")
     obs = s.observation(0)
     for line in E.view(obs):
         clean(plain(line), "the last view")
@@ -106,10 +106,10 @@ def test_log_lines_say_the_cause() -> None:
         agents = [RandomAgent(seed + i) for i in range(3)]
         while not s.is_terminal() and s.steps < 2500:
             s.apply(agents[s.current_player].choose(s, s.current_player))
-        for e in s.log:
-            if re.match(r"P\d (loses|gains) \d+ (Life|influence|Strength|Willpower|Cunning)", e.text):
+        for text in s.log_texts():
+            if re.match(r"P\d (loses|gains) \d+ (Life|influence|Strength|Willpower|Cunning)", text):
                 seen += 1
-                assert ": " in e.text, f"no cause: {e.text!r}"
+                assert ": " in text, f"no cause: {text!r}"
     assert seen > 20
 
 

@@ -406,7 +406,7 @@ def test_triggers_of_one_timing_resolve_character_then_assets_then_corruption() 
     s = mk(characters=["CH04"], positions=["O01"], hands=[["PW27"]], assets=[["TR39"]], corruption_up=[["CR10"]],
            life=[4], phase="engagement", threats={"O01": ["TR01"]})
     do(s, "pass", "pass", "roll", "pass", dice=(1, 4))
-    texts = [e.text for e in s.log]
+    texts = s.log_texts()
     i1 = texts.index("P1 gains 1 influence (now 4): the Rogue Trader's ability, on winning a battle")
     i2 = texts.index("P1 gains 1 influence (now 5): the asset Warboss's Skull, on winning a battle")
     i3 = texts.index("P1 gains 1 Life (now 5): the Corruption card Leech Maw, on winning a battle")
@@ -449,7 +449,7 @@ def test_the_active_player_orders_abilities_with_the_same_timing_word() -> None:
     assert legal(s) == ["first TR17#1", "first TY04#1"] and s.life[0] == 5
     do(s, "first TY04#1", "roll", "pass", dice=(2,))  # the Scorpions first: Cunning 3 + 2 = 5 < 7, lose 1 Life
     assert s.life[0] == 3  # ... then the Kommandos: 5 - 1 - 1 = 3
-    texts = [e.text for e in s.log]
+    texts = s.log_texts()
     assert texts.index("Striking Scorpions takes effect") < texts.index("Sneaky Kommandos takes effect")
     assert "pass" in legal(s)  # the Engagement phase window
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR17", "TY04"]})

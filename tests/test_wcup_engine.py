@@ -43,8 +43,8 @@ def test_a_plan_is_secret_until_its_cards_are_revealed() -> None:
     theirs = json.dumps(a.observation(1))
     assert "C03#1" not in theirs and "C13#1" not in theirs  # neither P1's Waiting card nor its first wizard
     plan(a, "C13#2", ["C15#2", "C16#2", "C14#2", "C11#2", "C10#2"])  # both planned: the duels follow the plans
-    assert any(e.text.startswith("Duel 1: P1's The Detective (shadow 5) against P2's The Nightweaver (shadow 7)")
-               for e in a.log)
+    assert any(t.startswith("Duel 1: P1's The Detective (shadow 5) against P2's The Nightweaver (shadow 7)")
+               for t in a.log_texts())
 
 
 def test_the_search_bots_redeal_hides_the_rivals_order_and_keeps_what_is_known() -> None:

@@ -136,7 +136,7 @@ def test_a_player_with_no_cards_only_draws() -> None:
     s.apply_key("play KC")  # empties the rival's hand
     # P1 drew back to five; P2 had no cards: no spell, drew five; it is P1's turn again
     assert s.turn_player == 0 and s.turn_number == 2 and len(s.hands[1]) == 5
-    assert any("has no cards" in e.text for e in s.log)
+    assert any("has no cards" in t for t in s.log_texts())
 
 
 def test_final_phase_when_the_first_player_empties_the_pile() -> None:

@@ -51,7 +51,7 @@ def legal(s: WRState) -> list[str]:
 
 def said(s: WRState, text: str) -> int:
     """The index of the first log line containing ``text`` (-1 if none)."""
-    return next((i for i, e in enumerate(s.log) if text in e.text), -1)
+    return next((i for i, e in enumerate(s.log_texts()) if text in e), -1)
 
 
 # -- set-up --------------------------------------------------------------------------------------------------------

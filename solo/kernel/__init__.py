@@ -23,9 +23,21 @@ from .pending import Pending, Rules, Words
 from .rng import Rng, derive
 from .stack import StackGame
 from .state import RulesData, State, zone, zone_map
-from .values import Action, Chance, LogEntry, Outcome, Stats, design_of, one_per_design
+from .values import (
+    Action,
+    Chance,
+    LogEntry,
+    LogLine,
+    Outcome,
+    Stats,
+    design_of,
+    line_seats,
+    line_text,
+    one_per_design,
+    readable,
+)
 
 __all__ = ["Action", "Agent", "Automaton", "Chance", "Checks", "Commitments", "Declared", "Engine", "EngineCode",
-           "LogEntry", "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView", "StackGame",
-           "State", "Stats", "Words", "declare", "derive", "design_of", "engine", "engine_games", "one_per_design",
-           "shared", "transient", "value", "zone", "zone_map"]
+           "LogEntry", "LogLine", "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView",
+           "StackGame", "State", "Stats", "Words", "declare", "derive", "design_of", "engine", "engine_games",
+           "line_seats", "line_text", "one_per_design", "readable", "shared", "transient", "value", "zone", "zone_map"]

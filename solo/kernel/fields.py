@@ -415,12 +415,24 @@ def _kinds(base: type) -> dict[str, type[Declared]]:
 
 
 _ATOMS: dict[Any, Codec] = {int: _Int(), float: _Float(), str: _Str(), bool: _Bool(), type(None): _None()}
+_REGISTERED: dict[Any, Codec] = {}  # types the kernel's own modules declare a codec for
+_HELPERS: dict[str, Any] = {}  # the functions their generated expressions call, by name
+
+
+def register_codec(tp: Any, codec: Codec, helpers: Mapping[str, Any]) -> None:
+    """Declare how the kernel saves a type of its own that is not a declared class (the log's lines); ``helpers``
+    are the functions its ``copy``/``dump_expr`` expressions call."""
+    _REGISTERED[tp] = codec
+    _HELPERS.update(helpers)
 
 
 def codec_for(tp: Any, where: str) -> Codec:
     """The codec of a declared type (raises :class:`TypeError` for a type the kernel cannot save)."""
     if tp in _ATOMS:
         return _ATOMS[tp]
+    got = _REGISTERED.get(tp)
+    if got is not None:
+        return got
     if tp is Rng:
         return _Rng()
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -505,7 +517,7 @@ class Compiled:
     def _make_dump(self) -> Callable[[Any], dict[str, Any]]:
         """The JSON of an instance, generated from the declaration as ``clone`` is: one dictionary display with an
         expression per saved field, in the order they are declared (no call per value but one per object)."""
-        env: dict[str, Any] = {"dump_obj": _dump_obj, "dump_kind": _dump_kind}
+        env: dict[str, Any] = {"dump_obj": _dump_obj, "dump_kind": _dump_kind, **_HELPERS}
         body = ", ".join(f"{f.name!r}: {f.codec.dump_expr(f'obj.{f.name}', 0)}" for f in self.saved)
         # the generated code comes from the class declaration (code), never from data
         exec(f"def dump(obj):\n    return {{{body}}}", env)

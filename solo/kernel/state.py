@@ -31,7 +31,7 @@ from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapE
 from .checks import Checks, reason
 from .fields import Declared, declare, shared, transient
 from .rng import Rng
-from .values import Action, Chance, LogEntry, Outcome, Stats, design_of
+from .values import Action, Chance, LogEntry, LogLine, Outcome, Stats, design_of, line_seats, line_text
 
 if TYPE_CHECKING:
     from wizprint.cards.model import Game
@@ -87,7 +87,7 @@ class State(Declared, ABC, Generic[D]):
     variant: str = ""
     rng: Rng = field(default_factory=Rng)
     steps: int = 0
-    log: list[LogEntry] = field(default_factory=list)
+    log: list[LogLine] = field(default_factory=list)  # a line everybody may read is kept as its text
     chance: Chance = field(default_factory=Chance)
     result: Outcome | None = None
     stats: Stats | None = transient()
@@ -96,7 +96,7 @@ class State(Declared, ABC, Generic[D]):
     # that lists them anyway to see whether a decision is needed sets this as its ``_apply`` ends, and only then
     next_legal: list[Action] | None = transient()
     # determinize's log lines by seat, kept while the log only grows: seat -> (the log, lines read, lines kept)
-    _seen: dict[int, tuple[list[LogEntry], int, list[LogEntry]]] | None = transient()
+    _seen: dict[int, tuple[list[LogLine], int, list[LogLine]]] | None = transient()
 
     # checked when a saved game is loaded: int fields (or lists of ints) that name seats (-1, no seat, only once the
     # game is over), list fields with one entry per seat, and the sides of the dice a scenario may script
@@ -124,7 +124,9 @@ class State(Declared, ABC, Generic[D]):
         """Take an action for the current player; an action that is not legal raises and changes nothing."""
         if self.result is not None:
             raise IllegalActionError(f"the game is over; {action.key!r} cannot be played")
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         if action not in legal:
             shown = ", ".join(a.key for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise IllegalActionError(f"{quote(action.key)} is not legal now for seat {self.current_player} "
@@ -244,7 +246,8 @@ class State(Declared, ABC, Generic[D]):
             else:
                 chk.seat(f"state.{name}", v, none=over)
         for i, e in enumerate(self.log):
-            if e.seats is not None and any(not 0 <= x < self.players for x in e.seats):
+            seats = line_seats(e)
+            if seats is not None and any(not 0 <= x < self.players for x in seats):
                 chk.fail(f"state.log[{i}].seats", "a line is addressed to a seat that does not exist")
                 break
         if self.result is not None:
@@ -371,7 +374,7 @@ class State(Declared, ABC, Generic[D]):
         s.rng = Rng(rng.next64())
         return s
 
-    def _seen_by(self, seat: int) -> list[LogEntry]:
+    def _seen_by(self, seat: int) -> list[LogLine]:
         """The log lines ``seat`` may read (a search determinizes the same state many times: the lines already
         sorted are kept, and only those added since are read; a log is only ever added to). The caller must not
         change the list."""
@@ -384,7 +387,7 @@ class State(Declared, ABC, Generic[D]):
             start, seen = got[1], got[2]
         else:
             start, seen = 0, []
-        seen.extend([e for e in islice(log, start, None) if e.seats is None or seat in e.seats])
+        seen.extend([e for e in islice(log, start, None) if e.__class__ is str or seat in e.seats])  # type: ignore[union-attr,operator]
         memo[seat] = (log, len(log), seen)
         return seen
 
@@ -429,11 +432,18 @@ class State(Declared, ABC, Generic[D]):
         return opts[self.rng.below(len(opts))]
 
     def say(self, text: str, seats: Iterable[int] | None = None) -> None:
-        self.log.append(LogEntry(text, tuple(seats) if seats is not None else None))
+        """Add a line to the log; with ``seats``, only those seats may read it."""
+        self.log.append(text if seats is None else LogEntry(text, tuple(seats)))
+
+    def log_texts(self, seat: int | None = None, start: int = 0) -> list[str]:
+        """The log's lines from line ``start`` on, as text: every line, or those ``seat`` may read."""
+        lines = islice(self.log, start, None)
+        if seat is None:
+            return [line_text(e) for e in lines]
+        return [line_text(e) for e in lines if e.__class__ is str or seat in e.seats]  # type: ignore[union-attr,operator]
 
     def visible_log(self, seat: int, last: int = 40) -> list[str]:
-        out = [e.text for e in self.log if e.seats is None or seat in e.seats]
-        return out[-last:]
+        return self.log_texts(seat)[-last:]
 
     def note_draw(self, seat: int, card: str) -> None:
         if self.stats is not None:

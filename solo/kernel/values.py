@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .fields import Declared, value
+from .fields import Codec, Declared, Problems, codec_for, register_codec, value
 
 
 class Action(NamedTuple):
@@ -71,13 +71,57 @@ class Outcome(Declared):
 
 @value
 class LogEntry(Declared):
-    """A line of the game log: ``seats`` are the seats that may read it (``None``: everybody)."""
+    """A line of the game log that only some seats may read (``seats``). A line everybody may read is kept as its
+    bare text (see :data:`LogLine`)."""
 
     text: str = ""
     seats: tuple[int, ...] | None = None
 
     def visible_to(self, seat: int) -> bool:
         return self.seats is None or seat in self.seats
+
+
+# A line of a state's log: its text when everybody may read it (most lines: a string is made and kept for nothing
+# more, and the garbage collector never visits it), else a LogEntry naming the seats that may. Saved games write
+# every line as {"text", "seats"} either way.
+LogLine = str | LogEntry
+
+
+def line_text(line: LogLine) -> str:
+    return line if line.__class__ is str else line.text  # type: ignore[union-attr]
+
+
+def line_seats(line: LogLine) -> tuple[int, ...] | None:
+    """The seats that may read a line (``None``: everybody)."""
+    return None if line.__class__ is str else line.seats  # type: ignore[union-attr]
+
+
+def readable(line: LogLine, seat: int) -> bool:
+    """Whether ``seat`` may read a line of the log."""
+    return line.__class__ is str or line.visible_to(seat)  # type: ignore[union-attr]
+
+
+def _dump_line(line: LogLine) -> dict[str, Any]:
+    if line.__class__ is str:
+        return {"text": line, "seats": None}
+    return {"text": line.text, "seats": None if line.seats is None else list(line.seats)}  # type: ignore[union-attr]
+
+
+class _LineCodec(Codec):
+    """A log line, saved as ``{"text", "seats"}`` whichever way it is kept (shared by clones: never changed)."""
+
+    def __init__(self) -> None:
+        self.entry = codec_for(LogEntry, "LogLine")
+
+    def dump_expr(self, expr: str, depth: int) -> str:
+        return f"dump_line({expr})"
+
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
+        e = self.entry.load(v, path, errors, depth)
+        return e.text if isinstance(e, LogEntry) and e.seats is None else e
+
+
+register_codec(LogLine, _LineCodec(), {"dump_line": _dump_line})
 
 
 @value

@@ -76,7 +76,7 @@ def run_effects(s: RelicState, f: Effects) -> bool:
         if c is not None:
             name = c.name
             last = s.log[-1] if s.log else None
-            if not (last and last.seats is None and name in last.text):  # unless the line before names it already
+            if not (last.__class__ is str and name in last):  # unless the line before (read by all) names it already
                 s.say(f"{name} takes effect")
     e = effs[i]
     s.cause_src, s.cause_why = src, f.why  # the cause the log gives (``RelicState.cause``)
