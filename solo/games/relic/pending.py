@@ -24,15 +24,13 @@ P = TypeVar("P", bound=Pending)
 
 class RelicRules(Rules["RelicState"]):
     """The kernel's table of handlers, with the legal and apply handlers readable by kind (the state calls them
-    directly: a call fewer at every step)."""
+    directly: a call fewer at every step). ``legals`` and ``appliers`` are the kernel's own tables (the same
+    dictionaries, filled as handlers register), not copies."""
 
-    @property
-    def legals(self) -> dict[type[Pending], Callable[[RelicState, Any], list[Action]]]:
-        return self._legal
-
-    @property
-    def appliers(self) -> dict[type[Pending], Callable[[RelicState, Any, Action], None]]:
-        return self._apply
+    def __init__(self, game: str):
+        super().__init__(game)
+        self.legals: dict[type[Pending], Callable[[RelicState, Any], list[Action]]] = self._legal
+        self.appliers: dict[type[Pending], Callable[[RelicState, Any, Action], None]] = self._apply
 
 
 RULES = RelicRules("relic")
