@@ -128,7 +128,7 @@ def test_relic_kit_says_what_the_sources_say() -> None:
             assert s.extra_dice(seat, "battle") == sum(p.extra_battle_dice for p in srcs)
             assert s.extra_dice(seat, "test") == sum(p.extra_test_dice for p in srcs)
             assert s.movement_dice(seat) == max([1] + [p.movement_dice for p in srcs])
-            live = s.data.live_events[s.scenario]  # the turn's steps gather nothing for any other event
+            live = s.data.live_events[s.scenario]  # `whens` gathers nothing for any other event
             for ev in [*events, "turn_start", "movement_start", "engagement_start", "battle_start"]:
                 for traits in ((), ("Daemon",), ("Ork", "Chaos")):
                     assert s.whens(seat, ev, traits) == _whens(s, seat, ev, traits)

@@ -41,11 +41,11 @@ class Rules(Generic[S]):
 
     def __init__(self, game: str):
         self.game = game
-        # the tables, by kind; a game's loop may call ``runners[type(item)]`` directly (it runs hundreds of
-        # thousands of items a second: one call fewer each counts)
+        # the tables, by kind; a game's loop may call ``runners[type(item)]`` (and its state ``legals`` and
+        # ``appliers``) directly (it runs hundreds of thousands of items a second: one call fewer each counts)
         self.runners: dict[type[Pending], Callable[[S, Any], bool]] = {}
-        self._legal: dict[type[Pending], Callable[[S, Any], list[Action]]] = {}
-        self._apply: dict[type[Pending], Callable[[S, Any, Action], None]] = {}
+        self.legals: dict[type[Pending], Callable[[S, Any], list[Action]]] = {}
+        self.appliers: dict[type[Pending], Callable[[S, Any, Action], None]] = {}
 
     def run(self, *kinds: type[P]) -> Callable[[Callable[[S, P], bool]], Callable[[S, P], bool]]:
         def reg(fn: Callable[[S, P], bool]) -> Callable[[S, P], bool]:
@@ -58,7 +58,7 @@ class Rules(Generic[S]):
     def legal(self, *kinds: type[P]) -> Callable[[Callable[[S, P], list[Action]]], Callable[[S, P], list[Action]]]:
         def reg(fn: Callable[[S, P], list[Action]]) -> Callable[[S, P], list[Action]]:
             for k in kinds:
-                self._add(self._legal, k, fn, "legal")
+                self._add(self.legals, k, fn, "legal")
             return fn
 
         return reg
@@ -66,7 +66,7 @@ class Rules(Generic[S]):
     def apply(self, *kinds: type[P]) -> Callable[[Callable[[S, P, Action], None]], Callable[[S, P, Action], None]]:
         def reg(fn: Callable[[S, P, Action], None]) -> Callable[[S, P, Action], None]:
             for k in kinds:
-                self._add(self._apply, k, fn, "apply")
+                self._add(self.appliers, k, fn, "apply")
             return fn
 
         return reg
@@ -84,13 +84,13 @@ class Rules(Generic[S]):
         return fn(state, item)
 
     def legal_for(self, state: S, item: Pending) -> list[Action]:
-        fn = self._legal.get(type(item))
+        fn = self.legals.get(type(item))
         if fn is None:
             raise EngineError(f"{self.game}: no decision is made in pending {item.label!r}")
         return fn(state, item)
 
     def apply_to(self, state: S, item: Pending, action: Action) -> None:
-        fn = self._apply.get(type(item))
+        fn = self.appliers.get(type(item))
         if fn is None:
             raise EngineError(f"{self.game}: no decision is made in pending {item.label!r}")
         fn(state, item, action)
@@ -101,7 +101,7 @@ class Rules(Generic[S]):
         for k in kinds:
             if k not in self.runners:
                 out.append(f"{k.__name__}: no run handler")
-            if (k in self._legal) != (k in self._apply):
+            if (k in self.legals) != (k in self.appliers):
                 out.append(f"{k.__name__}: a legal handler needs an apply handler and the other way round")
         return out
 

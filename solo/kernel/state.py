@@ -31,7 +31,7 @@ from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapE
 from .checks import Checks, reason
 from .fields import Declared, declare, shared, transient
 from .rng import Rng
-from .values import Action, Chance, LogEntry, LogLine, Outcome, Stats, design_of, line_seats, line_text
+from .values import Action, Chance, LogEntry, LogLine, Outcome, Stats, design_of, line_seats, line_text, readable
 
 if TYPE_CHECKING:
     from wizprint.cards.model import Game
@@ -387,6 +387,7 @@ class State(Declared, ABC, Generic[D]):
             start, seen = got[1], got[2]
         else:
             start, seen = 0, []
+        # ``readable`` written out: a search determinizes hundreds of times a move
         seen.extend([e for e in islice(log, start, None) if e.__class__ is str or seat in e.seats])  # type: ignore[union-attr,operator]
         memo[seat] = (log, len(log), seen)
         return seen
@@ -438,9 +439,7 @@ class State(Declared, ABC, Generic[D]):
     def log_texts(self, seat: int | None = None, start: int = 0) -> list[str]:
         """The log's lines from line ``start`` on, as text: every line, or those ``seat`` may read."""
         lines = islice(self.log, start, None)
-        if seat is None:
-            return [line_text(e) for e in lines]
-        return [line_text(e) for e in lines if e.__class__ is str or seat in e.seats]  # type: ignore[union-attr,operator]
+        return [line_text(e) for e in lines if seat is None or readable(e, seat)]
 
     def visible_log(self, seat: int, last: int = 40) -> list[str]:
         return self.log_texts(seat)[-last:]

@@ -104,7 +104,7 @@ def readable(line: LogLine, seat: int) -> bool:
 def _dump_line(line: LogLine) -> dict[str, Any]:
     if line.__class__ is str:
         return {"text": line, "seats": None}
-    return {"text": line.text, "seats": None if line.seats is None else list(line.seats)}  # type: ignore[union-attr]
+    return line.to_json()  # type: ignore[union-attr]
 
 
 class _LineCodec(Codec):

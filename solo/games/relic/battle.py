@@ -92,7 +92,7 @@ def run_engagement(s: RelicState, f: Engagement) -> bool:
             here = s.board.get(s.positions[seat])
             items = [(lid, x) for x in here for m, lid in s.data.cards[x].special
                      if m == "engagement_start"] if here else []
-            whens = s.whens(seat, "engagement_start") if "engagement_start" in s.data.live_events[s.scenario] else []
+            whens = s.whens(seat, "engagement_start")
             if not items and not whens:
                 continue  # nothing pushed: the item is still on top and the game goes on
             s.push_timed(seat, items + whens, "engagement_start")
@@ -359,8 +359,7 @@ def run_battle(s: RelicState, f: Battle) -> bool:
             s.say(f"{s.who(seat)} battles {f.foe_name} ({ATTRS[f.attribute].capitalize()} "
                   f"{sum([C[x].value for x in foes]) if foes else f.value})")
             items = [(C[x].at_battle_start, x) for x in foes if C[x].at_battle_start] if foes else []
-            whens = s.whens(seat, "battle_start", s.traits(f)) if "battle_start" in s.data.live_events[s.scenario] \
-                else []
+            whens = s.whens(seat, "battle_start", s.traits(f))
             if not items and not whens:
                 continue  # nothing pushed: the item is still on top and the game goes on
             s.push_timed(seat, items + whens, "battle_start")

@@ -369,8 +369,8 @@ class RelicData(RulesData):
             for ev, lid in sc.passives.scenario_when:
                 by.setdefault(ev, []).append(lid)
             self.scenario_whens[sid] = {ev: tuple(v) for ev, v in by.items()}
-        # by scenario, every event that triggers anything at all (the turn's steps ask before gathering: most of
-        # their events trigger nothing in most games)
+        # by scenario, every event that triggers anything at all (``RelicState.whens`` asks before gathering: most
+        # of the turn's events trigger nothing in most games)
         self.live_events: dict[str, frozenset[str]] = {
             sid: self.when_events | frozenset(by) for sid, by in self.scenario_whens.items()}
 

@@ -11,8 +11,7 @@ Effect lists are named by their number in the data (``RelicData.effects(n)``); c
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from wizprint.solo.kernel import Action, Declared, Pending, Rules, declare, value
 
@@ -22,18 +21,7 @@ if TYPE_CHECKING:
 P = TypeVar("P", bound=Pending)
 
 
-class RelicRules(Rules["RelicState"]):
-    """The kernel's table of handlers, with the legal and apply handlers readable by kind (the state calls them
-    directly: a call fewer at every step). ``legals`` and ``appliers`` are the kernel's own tables (the same
-    dictionaries, filled as handlers register), not copies."""
-
-    def __init__(self, game: str):
-        super().__init__(game)
-        self.legals: dict[type[Pending], Callable[[RelicState, Any], list[Action]]] = self._legal
-        self.appliers: dict[type[Pending], Callable[[RelicState, Any, Action], None]] = self._apply
-
-
-RULES = RelicRules("relic")
+RULES: Rules[RelicState] = Rules("relic")
 
 # the moves without a card or a choice in them, made once (a move is a value: equal moves are the same move)
 PASS, ROLL, END, STOP, CW, ACW, JUMP, RIFT, MORE = (Action(k) for k in (

@@ -321,6 +321,8 @@ class RelicState(State[RelicData]):
         """The abilities of seat s triggered by ``event`` (character, assets, face-up Corruption, then the
         scenario), as (effects, source)."""
         D = self.data
+        if event not in D.live_events[self.scenario]:  # nothing triggers at it (most events of most turns)
+            return []
         scen = D.scenario_whens[self.scenario].get(event)
         mine = self.kit(s).when.get(event) if event in D.when_events else None
         if not mine:

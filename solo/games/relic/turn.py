@@ -83,11 +83,10 @@ def run_turn(s: RelicState, f: Turn) -> bool:
     (a call fewer at every step of every turn)."""
     p = f.seat
     st = f.step
-    live = s.data.live_events[s.scenario]  # what can trigger at all (most steps' events trigger nothing)
     if st == TURN_START:
         f.step = TURN_MOVEMENT
         s.phase = PHASE_START
-        items = s.whens(p, "turn_start") if "turn_start" in live else None
+        items = s.whens(p, "turn_start")
         if items:
             s.push_timed(p, items, "turn_start")
             if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
@@ -109,7 +108,7 @@ def run_turn(s: RelicState, f: Turn) -> bool:
         explore(s, p)
         here = s.board.get(s.positions[p])
         items = _specials(s, here, "exploration_end") if here else []
-        whens = s.whens(p, "exploration_end") if "exploration_end" in live else []
+        whens = s.whens(p, "exploration_end")
         if items or whens:
             s.push_timed(p, items + whens, "exploration_end")
             if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
@@ -151,7 +150,7 @@ def run_turn(s: RelicState, f: Turn) -> bool:
         st = TURN_END
     if st == TURN_END:
         f.step = TURN_DONE
-        items = s.whens(p, "turn_end") if "turn_end" in live else None
+        items = s.whens(p, "turn_end")
         if items:
             s.push_timed(p, items, "turn_end")
             if s.result is not None or s.turn_cut_short or not s.stack or s.stack[-1] is not f:
@@ -195,7 +194,7 @@ def run_movement(s: RelicState, f: Movement) -> bool:
         st = f.step
         if st == MOVE_START:
             f.step = MOVE_ROLL
-            items = s.whens(seat, "movement_start") if "movement_start" in D.live_events[s.scenario] else None
+            items = s.whens(seat, "movement_start")
             if not items:
                 continue  # nothing pushed: the item is still on top and the game goes on
             s.push_timed(seat, items, "movement_start")
