@@ -206,6 +206,21 @@ def test_log_lines_keep_public_text_bare_and_save_every_line_alike() -> None:
         eng.from_json(j)
 
 
+def test_the_visible_log_is_the_last_lines_a_seat_may_read() -> None:
+    """``visible_log`` (read from the end of the log) gives what filtering the whole log and keeping its tail
+    gives, for every seat and length, private lines included."""
+    eng = engine("wizard-cards")
+    s = eng.new_state(2, 5)
+    for i in range(30):
+        s.say(f"line {i} for P{i % 3}", [i % 3] if i % 3 < 2 else None)
+    assert any(not readable(e, 0) for e in s.log) and any(not readable(e, 1) for e in s.log)
+    for seat in (0, 1):
+        whole = s.log_texts(seat)
+        for last in (1, 2, 7, 40, len(whole), len(whole) + 5, 0, -3):
+            assert s.visible_log(seat, last) == whole[-last:], (seat, last)
+    assert s.visible_log(0, 3) == ["line 26 for P2", "line 27 for P0", "line 29 for P2"]
+
+
 # -- the [engine] table and game references ----------------------------------------------------------------------
 def test_engines_are_declared_in_data(game_copy: object) -> None:
     eng = engine("wizard-cards")

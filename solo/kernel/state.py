@@ -442,7 +442,22 @@ class State(Declared, ABC, Generic[D]):
         return [line_text(e) for e in lines if seat is None or readable(e, seat)]
 
     def visible_log(self, seat: int, last: int = 40) -> list[str]:
-        return self.log_texts(seat)[-last:]
+        """The last ``last`` lines ``seat`` may read, oldest first (read from the end: an observation asks for them at
+        every step, and the log only grows)."""
+        if last <= 0:
+            return self.log_texts(seat)[-last:]
+        out: list[str] = []
+        for e in reversed(self.log):
+            if e.__class__ is str:
+                out.append(e)  # type: ignore[arg-type]
+            elif e.visible_to(seat):  # type: ignore[union-attr]
+                out.append(e.text)  # type: ignore[union-attr]
+            else:
+                continue
+            if len(out) >= last:
+                break
+        out.reverse()
+        return out
 
     def note_draw(self, seat: int, card: str) -> None:
         if self.stats is not None:
