@@ -425,6 +425,29 @@ VOCABULARY_FILE = Table({"join": (Str(100), " "), "words": (TableOf(WORD_FILE, k
 """The schema of ``vocabulary.toml``: the words, how their texts are joined, and names for ids (optional)."""
 
 
+# Compiled word templates, shared by every vocabulary of the process: a game loaded again (a check's workers, a
+# validated copy of a folder) compiles none of its texts again. Kept by the text and the names it may use (what the
+# compiled code depends on); a text that does not compile raises each time and is not kept.
+_VOCAB_ENV = SafeEnvironment(keep_trailing_newline=False)
+_COMPILED: dict[tuple[str, frozenset[str]], jinja2.Template] = {}
+_COMPILE_LOCK = threading.Lock()  # ``known`` is the environment's while it compiles (a cluster worker has threads)
+MAX_COMPILED = 4096  # templates kept (all cleared when full)
+
+
+def compiled_template(source: str, known: frozenset[str]) -> jinja2.Template:
+    """The template of a word's text, compiled once per process for its text and the names it may use."""
+    key = (source, known)
+    t = _COMPILED.get(key)
+    if t is None:
+        with _COMPILE_LOCK:
+            _VOCAB_ENV.known = known
+            t = _VOCAB_ENV.from_string(source)
+            if len(_COMPILED) >= MAX_COMPILED:
+                _COMPILED.clear()
+            _COMPILED[key] = t
+    return t
+
+
 class Vocabulary:
     """The effect words of one game."""
 
@@ -433,7 +456,7 @@ class Vocabulary:
         self.words = words
         self.join = join
         self.names = dict(names or {})
-        self._env = SafeEnvironment(keep_trailing_newline=False)
+        self._env = _VOCAB_ENV
         self._templates: dict[str, jinja2.Template] = {}
 
     @classmethod
@@ -547,9 +570,8 @@ class Vocabulary:
         t = self._templates.get(word)
         if t is None:
             w = self.words[word]
-            self._env.known = frozenset((*VOCAB_NAMES, *(p.name for p in w.params)))
-            t = self._env.from_string(w.text)
-            self._templates[word] = t
+            known = frozenset((*VOCAB_NAMES, *(p.name for p in w.params)))
+            t = self._templates[word] = compiled_template(w.text, known)
         return t
 
     def render_one(self, effect: Effect, record: Record | None = None) -> str:

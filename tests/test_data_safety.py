@@ -433,6 +433,30 @@ def test_the_sandbox_bounds_every_template(source: str, words: str | None) -> No
     assert not set(env.globals) & {"range", "lipsum", "cycler", "joiner", "namespace", "dict"}
 
 
+def test_word_templates_are_compiled_once_per_process_and_refused_every_time() -> None:
+    """Two vocabularies with the same word share its compiled template (a game loaded again compiles nothing);
+    the same text with other parameters is compiled for them (the names a text may use are checked when it is
+    compiled); a text that does not compile is refused in every vocabulary that has it, not remembered as good."""
+    import jinja2
+
+    from wizprint.cards.vocab import Vocabulary
+
+    def vocab(text: str, params: dict[str, str]) -> Vocabulary:
+        v, issues = Vocabulary.load("x", {"words": {"w": {"text": text, "params": params}}})
+        assert v is not None, issues
+        return v
+
+    text = "gain {{ n }} gold"
+    a, b = vocab(text, {"n": "int"}), vocab(text, {"n": "int"})
+    assert a._template("w") is b._template("w")
+    other = vocab(text, {"n": "int", "m": "int"})
+    assert other._template("w") is not a._template("w")
+    for _ in range(2):
+        bad = vocab("gain {{ nope }} gold", {"n": "int"})
+        with pytest.raises(jinja2.TemplateSyntaxError, match="unknown name 'nope'"):
+            bad._template("w")
+
+
 # -- 8. ids that become file names; game ids that find layouts ----------------------------------------------
 @pytest.mark.parametrize("file,old,new,words", [
     ("game.toml", 'id = "covenant"', 'id = "../../dx"', r"id '\.\./\.\./dx' must be 1-64 letters"),

@@ -449,7 +449,7 @@ class State(Declared, ABC, Generic[D]):
         out: list[str] = []
         for e in reversed(self.log):
             if e.__class__ is str:
-                out.append(e)  # type: ignore[arg-type]
+                out.append(e)
             elif e.visible_to(seat):  # type: ignore[union-attr]
                 out.append(e.text)  # type: ignore[union-attr]
             else:

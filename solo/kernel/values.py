@@ -114,6 +114,8 @@ class _LineCodec(Codec):
         self.entry = codec_for(LogEntry, "LogLine")
 
     def dump_expr(self, expr: str, depth: int) -> str:
+        if expr.isidentifier():  # (a list's item: written out, not a call per line of a long log)
+            return f"({{'text': {expr}, 'seats': None}} if {expr}.__class__ is str else {expr}.to_json())"
         return f"dump_line({expr})"
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:

@@ -260,6 +260,8 @@ class CovenantData(RulesData):
         self.abilities: dict[tuple[str, tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
         self.records = {r.id: r for r in game.cards()}  # by design id: the printed cards (their rules text)
         self.labels = {c: f"{c} {info.name}" for c, info in self.cards.items()}  # ``W10 Mentalist``, for the log
+        # printed texts in words, by design ("ability NAME": an ability's) (``texts.printed``, ``ability_text``)
+        self.texts: dict[str, str] = {}
         # what each card offers in the Event phase, worked out once: (move kind, needs a wizard in play, the
         # targeted word or "", needs a deck, the move itself when it has no target); castable cards only
         self.event_moves: dict[str, tuple[str, bool, str, bool, Action]] = {}

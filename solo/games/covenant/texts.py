@@ -55,14 +55,23 @@ def ordinal(n: int) -> str:
 # -- a card's text -----------------------------------------------------------------------------------------------
 def printed(data: CovenantData, card: str) -> str:
     """A card's printed rules text as words on one line (``Both roll three dice``), or "" (a Resource worth only its
-    VP)."""
-    return spoken(data.game.text(data.records[data.cards[card].design]))
+    VP); worked out once per design (kept with the data)."""
+    design = data.cards[card].design
+    got = data.texts.get(design)
+    if got is None:
+        got = data.texts[design] = spoken(data.game.text(data.records[design]))
+    return got
 
 
 def ability_text(data: CovenantData, ability: str) -> str:
-    """What an ability does, as the cards print it (``Conjuror. Action: roll a die. On 4, 5 or 6, draw a card.``)."""
-    rec = data.records[next(iter(data.records))]
-    return spoken(data.game.vocabulary.render((Effect("ability", {"ability": ability}),), rec))
+    """What an ability does, as the cards print it (``Conjuror. Action: roll a die. On 4, 5 or 6, draw a card.``);
+    worked out once per ability (kept with the data)."""
+    key = f"ability {ability}"
+    got = data.texts.get(key)
+    if got is None:
+        rec = data.records[next(iter(data.records))]
+        got = data.texts[key] = spoken(data.game.vocabulary.render((Effect("ability", {"ability": ability}),), rec))
+    return got
 
 
 def rules(data: CovenantData, card: str) -> str:

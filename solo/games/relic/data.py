@@ -25,6 +25,7 @@ COLOURS = ("red", "blue", "yellow")
 SEAT_COLOURS = ("grey", "brown", "green", "purple")
 MAX_STAT = 12  # attributes and Life
 MAX_LEVEL = 12
+TEXT_CACHE = 4096  # printed effect lists kept in words (``RelicData.text``; cleared when full)
 START_INFLUENCE = 3
 THRESHOLD = 6  # corruption threshold
 TROPHY_POINTS = 6  # trophy points per level
@@ -352,6 +353,7 @@ class RelicData(RulesData):
         # the automaton's nearest candidate by (candidates, space), and candidate spaces by what an objective names
         self.nearest: dict[tuple[tuple[str, ...], str], str] = {}
         self.space_lists: dict[tuple[object, ...], list[str]] = {}
+        self.texts: dict[tuple[int, str], tuple[Sequence[Any], str]] = {}  # printed lists in words (``text``)
         self.causes: dict[tuple[str, str], str] = {}  # the cause the log gives, by (source, event) (``texts.cause``)
         self.landings: dict[tuple[str, int, int, bool], set[str]] = {}
         self.kits: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Kit] = {}  # by (character, assets, face up)
@@ -521,8 +523,16 @@ class RelicData(RulesData):
 
     # -- printed text in words (the terminal) ---------------------------------------------------------------------
     def text(self, effects: Sequence[Any], owner: str = "") -> str:
-        """Effects as their printed text in words, on one line (``owner``: the record they are printed on)."""
-        return spoken(self.vocab.render(effects, self.records.get(owner)))
+        """Effects as their printed text in words, on one line (``owner``: the record they are printed on); kept
+        by the list (with the list, so its id is not reused) and the owner: the terminal and the questions read the
+        same printed lists again and again."""
+        key = (id(effects), owner)
+        got = self.texts.get(key)
+        if got is None or got[0] is not effects:
+            if len(self.texts) >= TEXT_CACHE:
+                self.texts.clear()
+            got = self.texts[key] = (effects, spoken(self.vocab.render(effects, self.records.get(owner))))
+        return got[1]
 
     def card_text(self, design: str) -> str:
         return self.text(self.records[design].effects, design)
