@@ -259,7 +259,7 @@ JUNK: list[Any] = [None, True, -1, 0, 1, 2, 3, 5, 7, 99, 10**6, 2**70, "", "x", 
 
 
 def _mutate(state: dict[str, Any], rng: random.Random, strings: list[str]) -> dict[str, Any]:
-    s = copy.deepcopy(state)
+    s = json.loads(json.dumps(state))  # a JSON save's copy (what deepcopy gives, a few times faster)
     paths = [p for p in _paths(s) if p and p[0] not in ("game", "log")]
     p = rng.choice(paths)
     parent: Any = s
