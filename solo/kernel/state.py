@@ -448,14 +448,10 @@ class State(Declared, ABC, Generic[D]):
             return self.log_texts(seat)[-last:]
         out: list[str] = []
         for e in reversed(self.log):
-            if e.__class__ is str:
-                out.append(e)
-            elif e.visible_to(seat):  # type: ignore[union-attr]
-                out.append(e.text)  # type: ignore[union-attr]
-            else:
-                continue
-            if len(out) >= last:
-                break
+            if readable(e, seat):
+                out.append(line_text(e))
+                if len(out) >= last:
+                    break
         out.reverse()
         return out
 
