@@ -12,6 +12,7 @@ A saved game is untrusted input: :func:`load_session` reads at most :data:`MAX_S
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shlex
@@ -21,10 +22,14 @@ import tempfile
 import threading
 import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
+
+try:
+    import termios
+except ImportError:  # not on POSIX: Ctrl-C's flush cannot be turned off, and nothing else changes
+    termios = None  # type: ignore[assignment]
 
 from rich.console import Console
 from rich.markup import escape
@@ -279,7 +284,44 @@ def _append_log(s: Session, term: Terminal) -> None:
         s.log_path = None
 
 
-@contextmanager
+@contextlib.contextmanager
+def _output_kept_on_interrupt(inp: TextIO) -> Iterator[None]:
+    """While the game runs on a terminal, Ctrl-C does not make the terminal discard output (``NOFLSH``): the
+    terminal sends SIGINT first and empties its output queue after, so on a busy machine it could throw away the
+    "Saved to ..." the interrupted game had just printed. The terminal's own settings come back when the game ends.
+    A no-op when the input is not a terminal, or where there is no ``termios``."""
+    old = _noflsh(inp)
+    try:
+        yield
+    finally:
+        if old is not None and termios is not None:
+            with _interrupts_held(), contextlib.suppress(termios.error):
+                termios.tcsetattr(inp.fileno(), termios.TCSANOW, old)
+
+
+def _noflsh(inp: TextIO) -> list[Any] | None:
+    """Set ``NOFLSH`` on the terminal ``inp`` reads from; returns its settings before (None: not a terminal, or
+    they could not be changed)."""
+    if termios is None or not _is_terminal(inp):
+        return None
+    try:
+        old = termios.tcgetattr(inp.fileno())
+        new = list(old)
+        new[3] = old[3] | termios.NOFLSH
+        termios.tcsetattr(inp.fileno(), termios.TCSANOW, new)
+    except termios.error:
+        return None
+    return old
+
+
+def _is_terminal(inp: TextIO) -> bool:
+    try:
+        return inp.isatty() and inp.fileno() >= 0
+    except (OSError, ValueError, AttributeError):  # closed, or a stream with no file behind it
+        return False
+
+
+@contextlib.contextmanager
 def _interrupts_held() -> Iterator[None]:
     """Ctrl-C (and SIGTERM) wait until the block ends: a save is not cut short (in the main thread, where signals
     can be blocked; elsewhere, and on systems without signal masks, a no-op)."""
@@ -351,6 +393,11 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
     console = Console(file=out or sys.stdout, width=width, highlight=False)
     term = Terminal(inp or sys.stdin, console)
     save_path = s.save_path or Path(f"wizprint-{s.game}-seed{s.seed}.save.json")
+    with _output_kept_on_interrupt(term.inp):
+        return _guarded(s, term, save_path)
+
+
+def _guarded(s: Session, term: Terminal, save_path: Path) -> int:
     try:
         return _play(s, term, save_path)
     except KeyboardInterrupt:

@@ -581,6 +581,36 @@ def test_ctrl_c_in_the_middle_of_a_move_saves_the_position_before_it(tmp_path: P
     assert "Interrupted" in out.getvalue()
 
 
+def test_on_a_terminal_ctrl_c_does_not_discard_what_the_game_prints_and_the_settings_come_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal sends SIGINT and then empties its output queue: on a busy machine that threw away the "Saved to"
+    an interrupted game had just printed (seen in CI). While a game reads from a terminal, NOFLSH is set (the move
+    below reads the flags mid-game); when the game ends the terminal has its own settings back."""
+    termios = pytest.importorskip("termios")
+    master, slave = os.openpty()
+    try:
+        before = termios.tcgetattr(slave)
+        assert not before[3] & termios.NOFLSH
+        s = session(tmp_path)
+        cls = type(s.state)
+        real = cls._apply
+        seen: list[int] = []
+
+        def watch(self: Any, action: Action) -> None:
+            seen.append(termios.tcgetattr(slave)[3])
+            real(self, action)
+
+        monkeypatch.setattr(cls, "_apply", watch)
+        os.write(master, b"1\nquit\n")
+        with open(slave, encoding="utf-8", closefd=False) as inp:
+            assert run(s, inp, io.StringIO(), 200) == 0
+        assert seen and all(flags & termios.NOFLSH for flags in seen)
+        assert termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
 def test_a_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     s = session(tmp_path)
     path = tmp_path / "game.json"
