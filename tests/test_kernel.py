@@ -11,6 +11,7 @@ import subprocess
 import sys
 from dataclasses import field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_helpers import run_here
@@ -402,3 +403,43 @@ def test_no_solo_file_is_too_long_to_read() -> None:
     long = {str(p.relative_to(ROOT)): n for p in (ROOT / "solo").rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 850}
     assert long == {}
+
+
+def test_a_lists_quick_load_gives_what_the_checked_load_gives() -> None:
+    """Lists of log lines, strings and whole numbers are loaded item by item without a path (``Codec.quick``); an
+    item the quick way does not take is loaded the checked way. Any JSON value: the quick answer, where it gives
+    one, is what ``load`` gives, and a list's problems are named by the same paths in the same order."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from wizprint.solo.kernel.fields import NOT_QUICK, Problems, codec_for
+    from wizprint.solo.kernel.values import LogLine
+
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["text", "seats", "x"]), inner,
+                                                                    max_size=3),
+        max_leaves=8)
+    codecs = [codec_for(LogLine, "t"), codec_for(str, "t"), codec_for(int, "t")]
+    lists = [codec_for(list[LogLine], "t"), codec_for(list[str], "t"), codec_for(list[int], "t")]
+
+    def slow(codec: Any, items: list[Any]) -> tuple[list[Any], list[str]]:
+        errors = Problems()
+        return [codec.load(x, f"p[{i}]", errors, 0) for i, x in enumerate(items)], list(errors)
+
+    @settings(max_examples=150, deadline=None, database=None, derandomize=True)
+    @given(st.lists(json_values | st.fixed_dictionaries({"text": st.text(max_size=3), "seats": st.none()}),
+                    max_size=6))
+    def check(items: list[Any]) -> None:
+        for codec, of_list in zip(codecs, lists, strict=True):
+            for x in items:
+                q = codec.quick(x)
+                if q is not NOT_QUICK:
+                    errors = Problems()
+                    assert q == codec.load(x, "p", errors, 0) and not errors
+            errors = Problems()
+            got = of_list.load(items, "p", errors, 0)
+            assert (got, list(errors)) == slow(codec, items)
+
+    check()
+    assert codecs[0].quick({"text": "hello", "seats": None}) == "hello"  # the common case does take the quick way

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .fields import Codec, Declared, Problems, codec_for, register_codec, value
+from .fields import NOT_QUICK, Codec, Declared, Problems, codec_for, register_codec, value
 
 
 class Action(NamedTuple):
@@ -117,6 +117,14 @@ class _LineCodec(Codec):
         if expr.isidentifier():  # (a list's item: written out, not a call per line of a long log)
             return f"({{'text': {expr}, 'seats': None}} if {expr}.__class__ is str else {expr}.to_json())"
         return f"dump_line({expr})"
+
+    def quick(self, v: Any) -> Any:
+        """A line everybody may read, ``{"text": "...", "seats": null}``: its text."""
+        if v.__class__ is dict and len(v) == 2 and "seats" in v and v["seats"] is None:
+            text = v.get("text")
+            if text.__class__ is str:
+                return text
+        return NOT_QUICK
 
     def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
         e = self.entry.load(v, path, errors, depth)
