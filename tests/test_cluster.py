@@ -217,7 +217,7 @@ def test_a_server_that_never_answers_does_not_hang() -> None:
 def test_a_scheduler_without_workers_is_an_error() -> None:
     distributed = pytest.importorskip("distributed", reason=NEEDS)
     with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0") as lc, \
-            pytest.raises(ClusterError, match="has no workers after 0.3 s"):
+            pytest.raises(ClusterError, match=r"has no workers after 0\.3 s"):
         connect(lc.scheduler_address, timeout=2.0, workers_timeout=0.3)
 
 
