@@ -40,12 +40,18 @@ class StackGame(ABC):
     def advance(self) -> None:
         """Run the pending work until somebody must decide or the game is over."""
         rules = self.RULES
+        runners = rules.runners  # (looked up here: this loop runs every item of every step)
         while self.result is None:
             if self.before_item():
                 continue
-            if not self.stack:
-                self.stack.append(self.next_item())
-            if rules.run_item(self, self.stack[-1]):
+            stack = self.stack
+            if not stack:
+                stack.append(self.next_item())
+            item = stack[-1]
+            run = runners.get(type(item))
+            if run is None:
+                rules.run_item(self, item)  # raises: nothing runs this kind
+            elif run(self, item):
                 return
         self.current_seat = -1
 

@@ -162,10 +162,11 @@ class WRAutomaton(Automaton[WRView]):
                 r = self._relic_estimate(view, a.b)
                 relics[a.b] = (r, r)  # a relic's estimate is its value
         best: tuple[float, Action] | None = None
+        exp, below, spread, spend = math.exp, self.rng.below, self.spread, self.spend  # (a call per pair)
         for a in legal:
             (we, ws), (re_, rs) = wizards[a.a], relics[a.b]
-            p = 1.0 / (1.0 + math.exp(-(we + re_ - target) / self.spread))
-            score = p * stake - self.spend * (ws + rs) + self.rng.below(100) * 1e-4
+            p = 1.0 / (1.0 + exp(-(we + re_ - target) / spread))
+            score = p * stake - spend * (ws + rs) + below(100) * 1e-4
             if best is None or score > best[0]:
                 best = (score, a)
         assert best is not None
