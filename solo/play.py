@@ -294,31 +294,23 @@ def _output_kept_on_interrupt(inp: TextIO) -> Iterator[None]:
     try:
         yield
     finally:
-        if old is not None and termios is not None:
+        if old is not None:
             with _interrupts_held(), contextlib.suppress(termios.error):
                 termios.tcsetattr(inp.fileno(), termios.TCSANOW, old)
 
 
 def _noflsh(inp: TextIO) -> list[Any] | None:
-    """Set ``NOFLSH`` on the terminal ``inp`` reads from; returns its settings before (None: not a terminal, or
-    they could not be changed)."""
-    if termios is None or not _is_terminal(inp):
-        return None
+    """Set ``NOFLSH`` on the terminal ``inp`` reads from; returns its settings before (None: not a terminal, a
+    stream with no file behind it, or settings that could not be changed)."""
     try:
-        old = termios.tcgetattr(inp.fileno())
-        new = list(old)
-        new[3] = old[3] | termios.NOFLSH
-        termios.tcsetattr(inp.fileno(), termios.TCSANOW, new)
-    except termios.error:
+        if termios is None or not inp.isatty():
+            return None
+        fd = inp.fileno()
+        old = termios.tcgetattr(fd)
+        termios.tcsetattr(fd, termios.TCSANOW, [*old[:3], old[3] | termios.NOFLSH, *old[4:]])
+    except (OSError, ValueError, AttributeError, termios.error):
         return None
     return old
-
-
-def _is_terminal(inp: TextIO) -> bool:
-    try:
-        return inp.isatty() and inp.fileno() >= 0
-    except (OSError, ValueError, AttributeError):  # closed, or a stream with no file behind it
-        return False
 
 
 @contextlib.contextmanager
@@ -394,23 +386,19 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
     term = Terminal(inp or sys.stdin, console)
     save_path = s.save_path or Path(f"wizprint-{s.game}-seed{s.seed}.save.json")
     with _output_kept_on_interrupt(term.inp):
-        return _guarded(s, term, save_path)
-
-
-def _guarded(s: Session, term: Terminal, save_path: Path) -> int:
-    try:
-        return _play(s, term, save_path)
-    except KeyboardInterrupt:
-        return _stop(s, term, save_path, "\nInterrupted.")
-    except WizprintError as exc:
-        term.say(f"error: {reason(exc)}")
-        _stop(s, term, save_path, "")
-        return 1
-    except Exception as exc:  # an engine failure is reported and the game saved, never a traceback
-        tb = traceback.extract_tb(exc.__traceback__)[-1]
-        term.say(f"error: the rules engine failed ({reason(exc)}, at {Path(tb.filename).name}:{tb.lineno})")
-        _stop(s, term, save_path, "")
-        return 1
+        try:
+            return _play(s, term, save_path)
+        except KeyboardInterrupt:
+            return _stop(s, term, save_path, "\nInterrupted.")
+        except WizprintError as exc:
+            term.say(f"error: {reason(exc)}")
+            _stop(s, term, save_path, "")
+            return 1
+        except Exception as exc:  # an engine failure is reported and the game saved, never a traceback
+            tb = traceback.extract_tb(exc.__traceback__)[-1]
+            term.say(f"error: the rules engine failed ({reason(exc)}, at {Path(tb.filename).name}:{tb.lineno})")
+            _stop(s, term, save_path, "")
+            return 1
 
 
 def _print_choices(console: Console, question: str, options: list[str]) -> None:
