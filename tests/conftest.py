@@ -11,9 +11,13 @@ import pickle
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer.main
+import typer.testing
 
+from wizprint.cli import app
 from wizprint.generator.build import BuildOptions, BuildResult, build_game
 from wizprint.generator.deckpdf import PrintOptions
 from wizprint.resources import cards_dir
@@ -24,6 +28,18 @@ Builder = Callable[..., BuildResult]
 # lines): with Python's default thresholds (700, 10, 10) the cyclic collector ran about 20,000 times in the engine
 # tests, 2.8 s of 60. Collecting less often changes no result, only when memory held by cycles is given back.
 gc.set_threshold(50_000, 20, 100)
+
+# typer's CliRunner turns the app into a click command at every invoke (3.7 ms of reading annotations; the tests
+# invoke the CLI in-process about 1,000 times, most of them in the fuzz tests): wizprint's command is built once
+# per process instead, as a real `wizprint` process builds it once. Any other app is built as before.
+_COMMAND = typer.main.get_command(app)
+
+
+def _command_of(typer_app: typer.Typer) -> Any:
+    return _COMMAND if typer_app is app else typer.main.get_command(typer_app)
+
+
+setattr(typer.testing, "_get_command", _command_of)  # noqa: B010 (the private name typer's CliRunner.invoke calls)
 
 
 def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:

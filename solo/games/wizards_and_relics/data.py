@@ -86,6 +86,10 @@ class WRData(RulesData):
         self.relics = sorted(c for c, x in self.cards.items() if x.kind == "relic")
         self.shrines = sorted(c for c, x in self.cards.items() if x.kind == "shrine")
         self.by_name = {x.name.lower(): c for c, x in self.cards.items()}
+        # the cards of each kind and rarity, sorted: the piles every game's deal shuffles (``phases.deal``)
+        self.piles: dict[tuple[str, str], tuple[str, ...]] = {
+            (kind, rarity): tuple(sorted(c for c, x in self.cards.items() if x.kind == kind and x.rarity == rarity))
+            for kind in ("wizard", "relic") for rarity in RARITIES}
 
     @property
     def instances(self) -> list[str]:

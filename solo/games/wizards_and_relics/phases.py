@@ -41,7 +41,7 @@ def deal(s: WRState) -> None:
     s.piles = [[] for _ in range(DECKS)]
     for kind in ("wizard", "relic"):
         for rarity in RARITIES:
-            pile = sorted(c for c in d.cards if d[c].kind == kind and d[c].rarity == rarity)
+            pile = list(d.piles[kind, rarity])
             s.rng.shuffle(pile)
             each = PER_DECK[rarity]
             if len(pile) < each * DECKS:  # an edited game folder with fewer cards: deal what there is, evenly
