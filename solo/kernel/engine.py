@@ -13,7 +13,7 @@ import pkgutil
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -281,7 +281,12 @@ def engine(ref: str | Path | Game) -> Engine:
 
 def engine_games() -> list[str]:
     """The shipped games that declare an engine (what the conformance tests run)."""
+    return list(_shipped_engines())
+
+
+@cache  # the shipped games are the installation's own: loading all five to ask is done once per process
+def _shipped_engines() -> tuple[str, ...]:
     from wizprint.cards.loader import load_game
     from wizprint.resources import game_ids
 
-    return [g for g in game_ids() if load_game(g).decl.engine is not None]
+    return tuple(g for g in game_ids() if load_game(g).decl.engine is not None)
