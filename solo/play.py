@@ -214,7 +214,7 @@ class WholeLines(Console):
     """A rich Console whose prints Ctrl-C cannot cut in half: SIGINT (and SIGTERM) wait until the print is done.
     A Console keeps state across prints (a buffer, and a count of prints under way): interrupted at the wrong
     moment, it printed a line twice, or held every later line in its buffer, the "Saved to ..." of the interrupted
-    game included (seen about once in 60 interrupted games on a busy machine)."""
+    game included (seen once in 60 to 150 interrupted games on a busy machine)."""
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         with _interrupts_held():
