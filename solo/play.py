@@ -275,19 +275,21 @@ def collapse_passes(lines: list[str]) -> list[str]:
     return out
 
 
-def _print_new_log(s: Session, term: Terminal) -> None:
+def _new_log(s: Session, term: Terminal) -> None:
+    """Print the log lines the human has not seen yet, then write the human's log file (both from one read of the
+    log)."""
     lines = s.state.log_texts(s.human)
     for ln in collapse_passes(lines[s.shown:]):
         term.console.print(f"  [dim]>[/dim] {escape(ln)}", highlight=False)
     s.shown = len(lines)
+    _write_log(s, term, lines)
 
 
-def _append_log(s: Session, term: Terminal) -> None:
+def _write_log(s: Session, term: Terminal, lines: list[str]) -> None:
     """Write the human's log so far; a log that cannot be written is reported once and then left off (the game
     goes on)."""
     if s.log_path is None:
         return
-    lines = s.state.log_texts(s.human)
     try:
         write_atomic(s.log_path, "\n".join(lines) + "\n")
     except (WizprintError, ValueError) as exc:
@@ -297,10 +299,10 @@ def _append_log(s: Session, term: Terminal) -> None:
 
 @contextlib.contextmanager
 def _output_kept_on_interrupt(inp: TextIO) -> Iterator[None]:
-    """While the game runs on a terminal, Ctrl-C does not make the terminal discard output (``NOFLSH``): the
-    terminal sends SIGINT first and empties its output queue after, so on a busy machine it could throw away the
-    "Saved to ..." the interrupted game had just printed. The terminal's own settings come back when the game ends.
-    A no-op when the input is not a terminal, or where there is no ``termios``."""
+    """While the game runs on a terminal, Ctrl-C does not make the terminal discard output (``NOFLSH``): a terminal
+    empties its output queue when it sends SIGINT, which could throw away what the game printed just before (what it
+    prints after the interrupt is kept whole by :class:`WholeLines`). The terminal's own settings come back when the
+    game ends. A no-op when the input is not a terminal, or where there is no ``termios``."""
     old = _noflsh(inp)
     try:
         yield
@@ -477,8 +479,7 @@ def _play(s: Session, term: Terminal, save_path: Path) -> int:
         if len(legal) == 1 and legal[0].kind in ("pass",):
             _move(s, legal[0])
             continue
-        _print_new_log(s, term)
-        _append_log(s, term)
+        _new_log(s, term)
         obs = s.state.observation(s.human)
         heading = obs.get("heading") or (f"turn {obs['turn']}" if obs.get("turn") else "")
         console.rule(escape(str(heading)))
@@ -525,8 +526,7 @@ def _play(s: Session, term: Terminal, save_path: Path) -> int:
                 continue
             _move(s, legal[k - 1])
             break
-    _print_new_log(s, term)
-    _append_log(s, term)
+    _new_log(s, term)
     o = s.state.outcome()
     if o is not None:
         mine = "You win" if o.winners == (s.human,) else (

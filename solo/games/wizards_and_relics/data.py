@@ -88,8 +88,8 @@ class WRData(RulesData):
         self.by_name = {x.name.lower(): c for c, x in self.cards.items()}
         # the cards of each kind and rarity, sorted: the piles every game's deal shuffles (``phases.deal``)
         self.piles: dict[tuple[str, str], tuple[str, ...]] = {
-            (kind, rarity): tuple(sorted(c for c, x in self.cards.items() if x.kind == kind and x.rarity == rarity))
-            for kind in ("wizard", "relic") for rarity in RARITIES}
+            (kind, rarity): tuple(c for c in ids if self.cards[c].rarity == rarity)
+            for kind, ids in (("wizard", self.wizards), ("relic", self.relics)) for rarity in RARITIES}
 
     @property
     def instances(self) -> list[str]:
