@@ -4,6 +4,7 @@ one footer format on every deck."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -27,7 +28,15 @@ from wizprint.validation import check_game
 GAME = load_game("relic")
 LAYOUT = load_layout(GAME)
 FB = FaceBuilder(GAME, LAYOUT, 0)
-SCENES: dict[str, dict[str, Scene]] = {d: front_scenes(GAME, LAYOUT, FB, d) for d in GAME.decl.decks}
+
+
+@functools.cache
+def deck_scenes() -> dict[str, dict[str, Scene]]:
+    """Every deck's front scenes by card (drawn once, by the first test that asks: not while the tests are
+    collected, in every test process)."""
+    return {d: front_scenes(GAME, LAYOUT, FB, d) for d in GAME.decl.decks}
+
+
 CARDS: list[Record] = [c for d in GAME.decl.decks for c in GAME.cards(d)]
 RULES = rule_icons(LAYOUT)
 LEAST = art_min_size(LAYOUT)
@@ -35,7 +44,7 @@ LEAST = art_min_size(LAYOUT)
 
 def art_of(deck: str, card: Record) -> list[str]:
     """The icons a card's front draws as art (at least art_min_size wide)."""
-    return [name for name, size in icons_drawn(SCENES[deck][card.id].items) if size >= LEAST]
+    return [name for name, size in icons_drawn(deck_scenes()[deck][card.id].items) if size >= LEAST]
 
 
 def test_every_card_has_one_picture_and_relic_shows_at_least_40_distinct_ones() -> None:
@@ -73,7 +82,7 @@ def test_no_rule_icon_is_art_and_every_rule_icon_is_reserved() -> None:
     # every icon of Relic's own icon folder carries a rule, so each is reserved
     own = {p.stem for p in (layouts_dir() / "relic" / "icons").glob("*.svg")}
     assert own <= set(RULES), sorted(own - set(RULES))
-    for deck, scenes in SCENES.items():
+    for deck, scenes in deck_scenes().items():
         assert art_issues(GAME, LAYOUT, deck, scenes) == []
     for name in LAYOUT.style["art"].values():
         assert name not in RULES, name
@@ -132,7 +141,7 @@ def test_flavour_prints_below_the_rules_on_every_deck_corruption_included() -> N
     """On every card with rules and flavour, the last line above the footer is flavour (italic words of the
     flavour) and every upright word of the rules lies above it."""
     checked: Counter[str] = Counter()
-    for deck, scenes in SCENES.items():
+    for deck, scenes in deck_scenes().items():
         for card in GAME.cards(deck):
             if not card.flavor or not GAME.text(card).strip():
                 continue
@@ -156,7 +165,7 @@ def test_one_footer_format_on_every_deck() -> None:
     """Every card front ends with the same footer: short game code and card id, copies, deck, version, in the same
     size and colour."""
     looks = set()
-    for deck, scenes in SCENES.items():
+    for deck, scenes in deck_scenes().items():
         for card in GAME.cards(deck):
             texts = [t for t in scenes[card.id].items if isinstance(t, Text)]
             foot = max(texts, key=lambda t: t.y)
@@ -186,7 +195,7 @@ def test_no_empty_band_on_a_card_front() -> None:
     """Between the title and the footer, no horizontal band of a card front is left empty for more than 11 mm
     (the old layout left a 23 mm art window over ~30 mm of empty cream)."""
     worst: dict[str, float] = {}
-    for deck, scenes in SCENES.items():
+    for deck, scenes in deck_scenes().items():
         for card in GAME.cards(deck):
             sc = scenes[card.id]
             spans = sorted(e for it in sc.items if (e := _extent(it)) is not None
@@ -203,7 +212,7 @@ def test_no_empty_band_on_a_card_front() -> None:
 def test_art_windows_are_large() -> None:
     """The picture is the largest thing on the card: at least 20 mm wide on poker cards (31 mm on Threat and
     Wargear cards), 16 mm on minis."""
-    for deck, scenes in SCENES.items():
+    for deck, scenes in deck_scenes().items():
         for card in GAME.cards(deck):
             size = max(s for _, s in icons_drawn(scenes[card.id].items))
             least = 16.0 if scenes[card.id].w < 50 else 30.0 if deck.startswith("threat") or deck == "wargear" else 20.0

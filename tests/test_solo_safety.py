@@ -707,16 +707,21 @@ def test_ctrl_c_while_the_bots_think_on_a_terminal_saves_and_resumes_the_same_po
     plays on from there (Ctrl-C at once saves it again: the same game)."""
     save_file = tmp_path / "game.json"
     env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="120")
-    args = ["-m", "wizprint", "solo", "play", "covenant", "--players", "3", "--bot", "mcts:1000", "--seat", "2",
+    # (400 playouts a search: about a second, far longer than the Ctrl-C sent as its "is thinking" line is read
+    # takes to arrive; the bots' first turns, played before the first prompt and again in the replay, cost less)
+    bots = "mcts:400"
+    args = ["-m", "wizprint", "solo", "play", "covenant", "--players", "3", "--bot", bots, "--seat", "2",
             "--seed", "8", "--save-file", str(save_file)]
     p = pexpect.spawn(sys.executable, args, env=env, encoding="utf-8", timeout=120, cwd=str(tmp_path))
     p.delaybeforesend = None  # no 50 ms pause before each line sent: each is sent once its prompt has been read
     p.expect("your choice> ")  # the bots have played their first turns
     p.sendline("1")
     for _ in range(40):
-        if p.expect(["your choice> ", pexpect.TIMEOUT], timeout=0.5) == 1:
-            break  # half a second without a prompt: a bot is thinking
+        if p.expect(["your choice> ", r"\(mcts:\d+\) is thinking"]) == 1:
+            break  # a bot has begun to search
         p.sendline("1")
+    else:
+        raise AssertionError("no bot searched after 40 answers")
     p.sendintr()
     p.expect("Interrupted")  # while a bot was thinking (at the prompt, Ctrl-C ends the input instead)
     p.expect("Saved to ")
@@ -727,7 +732,7 @@ def test_ctrl_c_while_the_bots_think_on_a_terminal_saves_and_resumes_the_same_po
     steps = first["state"]["steps"]
     assert steps > 0
 
-    s = new_session(engine("covenant"), 3, "mcts:1000", 8, 2, "")
+    s = new_session(engine("covenant"), 3, bots, 8, 2, "")
     agents = play_mod._agents(s)
     _replay(s, agents, steps)
     assert s.state.to_json() == first["state"]
