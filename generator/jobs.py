@@ -75,7 +75,10 @@ class Workers:
             import multiprocessing
 
             fork = multiprocessing.get_context("fork")
-            gc.freeze()  # the workers then share the memory of every object made so far instead of copying it
+            # the workers then share the memory of every object made so far instead of copying it; a freeze already
+            # in force (the build's own, or the caller's) stays in force after the fork (it was undone here before)
+            freeze_here = gc.get_freeze_count() == 0
+            gc.freeze()
             try:
                 for _ in range(self.size):
                     mine, theirs = fork.Pipe()
@@ -88,7 +91,8 @@ class Workers:
                 self.__exit__()
                 raise
             finally:
-                gc.unfreeze()
+                if freeze_here:
+                    gc.unfreeze()
         return self
 
     def __exit__(self, *exc: object) -> None:
