@@ -5,6 +5,7 @@ the deck PDF, the fast icon reader agreeing with svgelements, icon fill rules, a
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import resource
@@ -141,6 +142,19 @@ def test_a_worker_error_keeps_its_class_and_its_issues() -> None:
     assert [(i.file, i.line, i.card, i.message) for i in caught.value.issues] == [
         ("b.toml", 1, "", "and this"), ("cards/x/cards.toml", 3, "X1", "something is wrong")]
     assert "something is wrong" in str(caught.value)
+
+
+@forking
+def test_forking_the_workers_keeps_a_freeze_in_force() -> None:
+    """A build sets the objects made before it aside from the garbage collector (gc.freeze) for its whole length:
+    forking its workers freezes what was made since (so the workers share it) and leaves the build's freeze in force
+    (it ended it, once)."""
+    gc.freeze()  # (the tests' own freeze, made once they are collected, is one too)
+    before = gc.get_freeze_count()
+    with Workers([_long, _long, _long], 2) as pool:
+        assert gc.get_freeze_count() >= before > 0
+        pool.run(lambda i, r: None, costs=[0.0, 9.0, 0.0])
+    assert gc.get_freeze_count() >= before
 
 
 @forking
