@@ -30,12 +30,6 @@ Builder = Callable[..., BuildResult]
 gc.set_threshold(50_000, 20, 100)
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """What is alive once the tests are collected (modules, engines, card data, the test items) lives to the end:
-    moved out of the collector's sight (``gc.freeze``), so its full collections and pytest's last one at exit walk
-    only what the tests made (about 40 % of the heap at the end, 0.4 s a process at exit before)."""
-    gc.freeze()
-
 # typer's CliRunner turns the app into a click command at every invoke (3.7 ms of reading annotations; the tests
 # invoke the CLI in-process about 1,000 times, most of them in the fuzz tests): wizprint's command is built once
 # per process instead, as a real `wizprint` process builds it once. Any other app is built as before.
@@ -47,6 +41,13 @@ def _command_of(typer_app: typer.Typer) -> Any:
 
 
 setattr(typer.testing, "_get_command", _command_of)  # noqa: B010 (the private name typer's CliRunner.invoke calls)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What is alive once the tests are collected (modules, engines, card data, the test items) lives to the end:
+    moved out of the collector's sight (``gc.freeze``), so its full collections and pytest's last one at exit walk
+    only what the tests made (about 40 % of the heap at the end, 0.4 s a process at exit before)."""
+    gc.freeze()
 
 
 def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
