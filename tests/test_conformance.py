@@ -12,6 +12,7 @@ import json
 import math
 from collections import Counter
 from dataclasses import field
+from functools import partial
 from typing import Any
 
 import pytest
@@ -248,6 +249,7 @@ def test_ismcts_choice_ignores_hidden_cards(game: str, players: int, variant: st
     such a leak changes it at 26 of them (the other games' figures are in ``Budget``)."""
     eng = engine(game)
     b = budget(game)
+    searcher = partial(MctsAgent, eng, iterations=b.mcts, seed=5, max_rollout=b.mcts_rollout, prior=0.0)
     checked = 0
     for seed in range(b.mcts_seeds):
         s = new(game, players, variant, seed)
@@ -256,12 +258,10 @@ def test_ismcts_choice_ignores_hidden_cards(game: str, players: int, variant: st
         while not s.is_terminal() and i < b.mcts_steps:
             seat = s.current_player
             if i % 7 == 3 and len(s.legal_actions()) > 1:
-                bot = MctsAgent(eng, iterations=b.mcts, seed=5, max_rollout=b.mcts_rollout, prior=0.0)
-                mine = bot.choose(s, seat)
+                mine = searcher().choose(s, seat)
                 for k in range(2):
                     swapped = s.determinize(seat, Rng(777 + k))
-                    assert MctsAgent(eng, iterations=b.mcts, seed=5, max_rollout=b.mcts_rollout, prior=0.0).choose(
-                        swapped, seat) == mine
+                    assert searcher().choose(swapped, seat) == mine
                 checked += 1
             s.apply(agent.choose(s, seat))
             i += 1
@@ -292,10 +292,9 @@ def test_ismcts_early_stop_chooses_what_the_whole_budget_would(game: str, player
         while not s.is_terminal() and i < 90:
             seat = s.current_player
             if i % 9 == 2 and len(s.legal_actions()) > 1:
-                prior = 1.0 if compared % 2 == 0 else 0.0
-                fast = MctsAgent(eng, iterations=budget_, seed=3, search="tree", max_rollout=rollout, prior=prior)
-                full = MctsAgent(eng, iterations=budget_, seed=3, early_stop=False, search="tree", max_rollout=rollout,
-                                 prior=prior)
+                searcher = partial(MctsAgent, eng, iterations=budget_, seed=3, search="tree", max_rollout=rollout,
+                                   prior=1.0 if compared % 2 == 0 else 0.0)
+                fast, full = searcher(), searcher(early_stop=False)
                 assert fast.choose(s, seat) == full.choose(s, seat)
                 assert full.last_iterations == budget_ and fast.last_iterations <= budget_
                 saved += budget_ - fast.last_iterations
