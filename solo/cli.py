@@ -23,21 +23,24 @@ def play_cmd(
     game: str = typer.Argument(..., help="Game id, or the path of a game folder."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the minimum)."),
     bot: str = typer.Option("automaton", "--bot", help="random, automaton, mcts, mcts:N, mcts:Ts or mcts:N/Ts."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the game's shuffles and dice."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the game's shuffles and dice (default: a new "
+                                                         "random seed, shown at the start)."),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first)."),
     variant: str = typer.Option("", "--variant", help="A rules variant, e.g. hectic or constructed."),
     load: Path | None = typer.Option(None, "--load", help="Resume a saved game."),
-    log_file: Path | None = typer.Option(None, "--log-file", help="Where to write the game log."),
-    save_file: Path | None = typer.Option(None, "--save-file", help="Where 'save' and Ctrl-D write the game."),
+    log_file: Path | None = typer.Option(None, "--log-file", help="Where to write the game log (a new game "
+                                                                   "never writes over a file: a name in use gets -2)."),
+    save_file: Path | None = typer.Option(None, "--save-file", help="Where 'save' and Ctrl-D write the game (a new "
+                                                                     "game takes a free name, like the log)."),
 ) -> None:
     """Play a game in the terminal against automata."""
     friendly(_play)(game, players, bot, seed, seat, variant, load, log_file, save_file)
 
 
-def _play(game: str, players: int | None, bot: str, seed: int, seat: int, variant: str, load: Path | None,
+def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int, variant: str, load: Path | None,
           log_file: Path | None, save_file: Path | None) -> None:
     from .kernel import engine
-    from .play import load_session, new_session, run
+    from .play import claim_names, load_session, new_session, random_seed, resumed_log, run
 
     eng = engine(game)
     if load is not None:
@@ -45,10 +48,17 @@ def _play(game: str, players: int | None, bot: str, seed: int, seat: int, varian
             s = load_session(eng, load)
         except SaveError as exc:
             _save_problems(load, exc)
+        s.save_path = save_file or load
+        s.log_path = resumed_log(s, load, log_file)
     else:
-        s = new_session(eng, eng.min_players if players is None else players, bot, seed, seat, variant)
-    s.log_path = log_file or Path(f"wizprint-{eng.id}-seed{s.seed}.log")
-    s.save_path = save_file or (load if load is not None else None)
+        drawn = seed is None
+        s = new_session(eng, eng.min_players if players is None else players, bot,
+                        random_seed() if seed is None else seed, seat, variant)
+        want_save = save_file or Path(f"wizprint-{eng.id}-seed{s.seed}.save.json")
+        want_log = log_file or Path(f"wizprint-{eng.id}-seed{s.seed}.log")
+        if drawn:
+            s.notes.append(f"Seed {s.seed}: play this deal again with --seed {s.seed}.")
+        s.notes += claim_names(s, want_save, want_log)
     code = run(s)
     raise typer.Exit(code)
 

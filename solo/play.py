@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
+import secrets
 import shlex
-import signal
 import sys
 import tempfile
-import threading
 import traceback
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -31,9 +30,7 @@ try:
 except ImportError:  # not on POSIX: Ctrl-C's flush cannot be turned off, and nothing else changes
     termios = None  # type: ignore[assignment]
 
-from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
@@ -43,12 +40,32 @@ from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
 from .kernel.rng import MASK, derive
 from .kernel.state import MAX_PLAYERS
+from .terminal import (
+    MIN_HEIGHT,
+    Quit,
+    Terminal,
+    WholeLines,
+    decision_rows,
+    header_rows,
+    interrupts_held,
+    isatty,
+    log_rows,
+    match_option,
+    output_kept_on_interrupt,
+    paged,
+    plain_rows,
+    show,
+    terminal_rows,
+    wrapped,
+)
 
 MAX_SEED = MASK
 
 SAVE_FORMAT = "wizprint-solo-save/1"
 MAX_SAVE = 16 << 20  # bytes: a long Relic game with its whole log saves to well under 1 MiB
-SAVE_KEYS = ("format", "game", "human", "bots", "seed", "shown", "state")
+SAVE_KEYS = ("format", "game", "human", "bots", "seed", "shown", "log", "state")
+OPTIONAL_KEYS = ("shown", "log")
+LOG_HEAD = "wizprint solo play: "  # the first line of every game log wizprint writes
 
 
 @dataclass
@@ -63,14 +80,20 @@ class Session:
     agents: list[Agent | None] = field(default_factory=list)
     shown: int = 0  # how much of the human's log has been printed
     loaded: bool = False  # resumed from a saved game
+    saved_log: str | None = None  # a loaded save's log file, as it names it (relative to the save's folder)
+    notes: list[str] = field(default_factory=list)  # said to the player when the game starts (names taken, seed)
 
     @property
     def game(self) -> str:
         return self.engine.id
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": SAVE_FORMAT, "game": self.game, "human": self.human, "bots": self.bots, "seed": self.seed,
-                "shown": self.shown, "state": self.state.to_json()}
+        out: dict[str, Any] = {"format": SAVE_FORMAT, "game": self.game, "human": self.human, "bots": self.bots,
+                               "seed": self.seed, "shown": self.shown}
+        if self.log_path is not None:
+            out["log"] = str(self.log_path)
+        out["state"] = self.state.to_json()
+        return out
 
     @classmethod
     def from_json(cls, eng: Engine, data: Any) -> Session:
@@ -89,7 +112,7 @@ class Session:
             if k not in SAVE_KEYS:
                 chk.fail(_key(k), "unknown key")
         for k in SAVE_KEYS:
-            if k not in data and k != "shown":
+            if k not in data and k not in OPTIONAL_KEYS:
                 chk.fail(k, "missing")
         human: Any = data.get("human")
         bots: Any = data.get("bots")
@@ -99,6 +122,9 @@ class Session:
             chk.fail("seed", f"expected a whole number from 0 to 2**64-1, got {_what(seed)}")
         if not _whole(shown) or shown < 0:
             chk.fail("shown", f"expected a whole number from 0, got {_what(shown)}")
+        log: Any = data.get("log")
+        if log is not None and (not isinstance(log, str) or not 0 < len(log) <= 4096 or "\0" in log):
+            chk.fail("log", f"expected the path of the game's log file, got {_what(log)}")
         state: State[Any] | None = None
         if "state" in data:
             try:
@@ -114,6 +140,7 @@ class Session:
         s = cls(eng, state, human, list(bots), seed)
         s.shown = shown
         s.loaded = True
+        s.saved_log = log
         return s
 
 
@@ -210,38 +237,6 @@ def _agents(s: Session) -> list[Agent | None]:
     return [None if not b else make_agent(b, s.engine, derive(s.seed, "bot", i)) for i, b in enumerate(s.bots)]
 
 
-class WholeLines(Console):
-    """A rich Console whose prints Ctrl-C cannot cut in half: SIGINT (and SIGTERM) wait until the print is done.
-    A Console keeps state across prints (a buffer, and a count of prints under way): interrupted at the wrong
-    moment, it printed a line twice, or held every later line in its buffer, the "Saved to ..." of the interrupted
-    game included (seen once in 60 to 150 interrupted games on a busy machine)."""
-
-    def print(self, *objects: Any, **kwargs: Any) -> None:
-        with _interrupts_held():
-            super().print(*objects, **kwargs)
-
-
-class Terminal:
-    """The human's side: prints with rich, reads lines from ``inp``."""
-
-    def __init__(self, inp: TextIO, console: Console):
-        self.inp = inp
-        self.console = console
-
-    def ask(self, prompt: str) -> str | None:
-        self.console.print(prompt, end="")
-        try:
-            line = self.inp.readline()
-        except KeyboardInterrupt:
-            return None
-        if line == "":
-            return None
-        return line.strip()
-
-    def say(self, text: str) -> None:
-        self.console.print(escape(text), highlight=False)
-
-
 _PASSES = re.compile(r"^(P\d+) passes$")
 
 
@@ -275,70 +270,119 @@ def collapse_passes(lines: list[str]) -> list[str]:
     return out
 
 
-def _new_log(s: Session, term: Terminal) -> None:
-    """Print the log lines the human has not seen yet, then write the human's log file (both from one read of the
-    log)."""
-    lines = s.state.log_texts(s.human)
-    for ln in collapse_passes(lines[s.shown:]):
-        term.console.print(f"  [dim]>[/dim] {escape(ln)}", highlight=False)
-    s.shown = len(lines)
-    _write_log(s, term, lines)
-
-
 def _write_log(s: Session, term: Terminal, lines: list[str]) -> None:
     """Write the human's log so far; a log that cannot be written is reported once and then left off (the game
     goes on)."""
     if s.log_path is None:
         return
     try:
-        write_atomic(s.log_path, "\n".join(lines) + "\n")
+        write_atomic(s.log_path, "\n".join([log_head(s), *lines]) + "\n")
     except (WizprintError, ValueError) as exc:
         term.say(f"Cannot write the game log ({reason(exc)}); the game goes on without it.")
         s.log_path = None
 
 
-@contextlib.contextmanager
-def _output_kept_on_interrupt(inp: TextIO) -> Iterator[None]:
-    """While the game runs on a terminal, Ctrl-C does not make the terminal discard output (``NOFLSH``): a terminal
-    empties its output queue when it sends SIGINT, which could throw away what the game printed just before (what it
-    prints after the interrupt is kept whole by :class:`WholeLines`). The terminal's own settings come back when the
-    game ends. A no-op when the input is not a terminal, or where there is no ``termios``."""
-    old = _noflsh(inp)
+def log_head(s: Session) -> str:
+    """The first line of a game's log file: it marks the file as a wizprint log, which a resumed game may write
+    over (any other file of that name is kept, and the log goes to a free name)."""
+    return f"{LOG_HEAD}{s.game}, seed {s.seed}: the game as P{s.human + 1} sees it"
+
+
+def random_seed() -> int:
+    """A seed for a new game when none is given (six digits, easy to type again)."""
+    return secrets.randbelow(1_000_000)
+
+
+def numbered(path: Path, k: int) -> Path:
+    """``path`` with ``-k`` before its extension (``.save.json`` counts as one).
+
+    >>> numbered(Path("wizprint-relic-seed1.save.json"), 2).name
+    'wizprint-relic-seed1-2.save.json'
+    >>> numbered(Path("game.log"), 3).name
+    'game-3.log'
+    """
+    name = path.name
+    ext = ".save.json" if name.endswith(".save.json") and len(name) > 10 else path.suffix
+    return path.with_name(f"{name[:len(name) - len(ext)]}-{k}{ext}")
+
+
+def _taken(path: Path) -> bool:
+    return os.path.lexists(path)
+
+
+def _claim(want: Path) -> Path:
+    """``want``, or the first numbered name (``-2``, ``-3``...) that is free, created empty at once (so that a
+    second game started in the same folder takes the next); a name in a folder that cannot be written is returned
+    as it is (the game reports it when it writes there)."""
+    for k in range(1, 10_000):
+        p = want if k == 1 else numbered(want, k)
+        if _taken(p):
+            continue
+        try:
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        except (OSError, ValueError):
+            return p
+        os.close(fd)
+        return p
+    raise UsageError(f"no free name for {want}: 10,000 numbered names are taken")
+
+
+def claim_names(s: Session, want_save: Path, want_log: Path) -> list[str]:
+    """Give a new game its save and log files: these names, or free numbered ones, so that a new game never writes
+    over a file. The game is saved at once and its log begun. Returns what to tell the player about names taken."""
+    notes = []
+    s.log_path = _claim(want_log)
+    s.save_path = _claim(want_save)
+    for want, got, what in ((want_save, s.save_path, "save"), (want_log, s.log_path, "log")):
+        if got != want:
+            notes.append(f"{want} exists: this game's {what} is {got}.")
+    with contextlib.suppress(WizprintError):
+        save(s, s.save_path)
+    with contextlib.suppress(WizprintError, ValueError):
+        write_atomic(s.log_path, log_head(s) + "\n")
+    return notes
+
+
+def is_wizprint_log(path: Path) -> bool:
+    """Whether ``path`` is missing, or a game log wizprint wrote (its first line says so)."""
+    if not _taken(path):
+        return True
     try:
-        yield
-    finally:
-        if old is not None:
-            with _interrupts_held(), contextlib.suppress(termios.error):
-                termios.tcsetattr(inp.fileno(), termios.TCSANOW, old)
+        with open(path, "rb") as fh:
+            return fh.read(len(LOG_HEAD)) == LOG_HEAD.encode()
+    except OSError:
+        return False
 
 
-def _noflsh(inp: TextIO) -> list[Any] | None:
-    """Set ``NOFLSH`` on the terminal ``inp`` reads from; returns its settings before (None: not a terminal, a
-    stream with no file behind it, or settings that could not be changed)."""
-    try:
-        if termios is None or not inp.isatty():
-            return None
-        fd = inp.fileno()
-        old = termios.tcgetattr(fd)
-        termios.tcsetattr(fd, termios.TCSANOW, [*old[:3], old[3] | termios.NOFLSH, *old[4:]])
-    except (OSError, ValueError, AttributeError, termios.error):
-        return None
-    return old
-
-
-@contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Ctrl-C (and SIGTERM) wait until the block ends: a save is not cut short (in the main thread, where signals
-    can be blocked; elsewhere, and on systems without signal masks, a no-op)."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, old)
+def resumed_log(s: Session, load: Path, given: Path | None) -> Path:
+    """Where a resumed game writes its log: ``given`` (``--log-file``), else the log the save names when it lies in
+    the save's folder, else the save's name with ``.log``; a file of that name that is not a wizprint log is kept,
+    and the log goes to a free name (said in ``s.notes``)."""
+    if given is not None:
+        want = given
+    else:
+        want = load.with_name(load.name.removesuffix(".save.json").removesuffix(".json") + ".log")
+        if s.saved_log is not None:
+            named = Path(s.saved_log)
+            try:
+                inside = named.resolve().parent == load.resolve().parent
+            except (OSError, RuntimeError, ValueError):
+                inside = False
+            if inside:
+                want = named
+            else:
+                s.notes.append(f"The save names its log {quote(s.saved_log, 80)}, outside the save's folder: the log "
+                               f"is written to {want} ('--log-file' chooses).")
+    if is_wizprint_log(want):
+        return want
+    for k in range(2, 10_000):
+        other = numbered(want, k)
+        if is_wizprint_log(other) and not _taken(other):
+            s.notes.append(f"{want} is not a wizprint game log: it is kept, and the log is written to {other}.")
+            return other
+    raise UsageError(f"no free name for the game's log next to {want}")
 
 
 def save(s: Session, path: Path) -> Path:
@@ -346,15 +390,19 @@ def save(s: Session, path: Path) -> Path:
     :class:`WizprintError` when it cannot be written."""
     text = json.dumps(s.to_json(), indent=1) + "\n"
     try:
-        with _interrupts_held():
+        with interrupts_held():
             return write_atomic(path, text)
     except ValueError as exc:  # a NUL in the name
         raise WizprintError(f"cannot write {quote(str(path))}: {exc}") from None
 
 
 def fallback_path(s: Session) -> Path:
-    """Where a game is saved when its own save file cannot be written."""
-    return Path(tempfile.gettempdir()) / f"wizprint-{s.game}-seed{s.seed}.save.json"
+    """Where a game is saved when its own save file cannot be written: a free name in the temporary folder."""
+    base = Path(tempfile.gettempdir()) / f"wizprint-{s.game}-seed{s.seed}.save.json"
+    k = 1
+    while _taken(p := base if k == 1 else numbered(base, k)) and k < 10_000:
+        k += 1
+    return p
 
 
 def _saved(s: Session, term: Terminal, path: Path) -> None:
@@ -382,23 +430,32 @@ def _stop(s: Session, term: Terminal, path: Path, why: str) -> int:
     return 1
 
 
-HELP = ("Type the number of a choice. Other commands: 'look X' shows the whole text of a card (or space, mission, "
-        "character...) by its id or name, and where it is now; 'log' the whole game log so far; 'save [FILE]' saves "
-        "the game; 'quit' saves and stops; 'help' or '?' this text. Ctrl-D or Ctrl-C also save and stop, at any "
-        "moment.")
+HELP = ("Type the number of a choice, or a card's id or part of its name when only one choice names it. Other "
+        "commands: 'look X' shows the whole text of a card (or space, mission, character...) by its id or name, and "
+        "where it is now; {panels}'log' the whole game log so far; 'save [FILE]' saves the game; 'quit' saves and "
+        "stops; 'help' or '?' this text. Ctrl-D or Ctrl-C also save and stop, at any moment.")
 MAX_ANSWER = 2000  # characters of an answer that are read; a longer line is not a choice
+BACK = "back"
 
 
-def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width: int | None = None) -> int:
+def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width: int | None = None,
+        height: int | None = None) -> int:
     """Play until the end (exit 0) or until the human stops: end of input, Ctrl-C at any moment (a bot thinking
     included) or ``quit`` save the game and say where (exit 0). A move is made on a copy of the state that
     replaces it once done, so an interruption never leaves half a move in the save. A failure of the rules engine
-    saves the position before the move and ends with exit 1."""
+    saves the position before the move and ends with exit 1.
+
+    ``height``: the rows of the screen, for paging (what happened since the player's last decision is shown a
+    screenful at a time, so nothing scrolls away unseen); by default the terminal's height when the game is played
+    on a terminal, and no paging otherwise."""
     # rich wraps every line at the terminal's width (80 columns when it cannot tell)
     console = WholeLines(file=out or sys.stdout, width=width, highlight=False)
     term = Terminal(inp or sys.stdin, console)
+    if height is None and console.is_terminal and isatty(term.inp):
+        height = terminal_rows(console.file)
+    term.height = height if height is None or height >= MIN_HEIGHT else MIN_HEIGHT
     save_path = s.save_path or Path(f"wizprint-{s.game}-seed{s.seed}.save.json")
-    with _output_kept_on_interrupt(term.inp):
+    with output_kept_on_interrupt(term.inp):
         try:
             return _play(s, term, save_path)
         except KeyboardInterrupt:
@@ -414,15 +471,179 @@ def run(s: Session, inp: TextIO | None = None, out: TextIO | None = None, width:
             return 1
 
 
-def _print_choices(console: Console, question: str, options: list[str]) -> None:
-    """The decision in words, then its numbered choices (each wrapped under its own text)."""
-    console.print(f"[bold]{escape(question)}[/bold]", highlight=False)
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(justify="right", style="bold cyan", no_wrap=True)
-    grid.add_column(ratio=1)
-    for i, text in enumerate(options, 1):
-        grid.add_row(f" {i}", escape(text))
-    console.print(grid, highlight=False)
+@dataclass
+class _Seen:
+    """What the player has been shown: the key of each panel when it was last shown."""
+
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+def _move(s: Session, action: Action) -> None:
+    """Apply ``action`` to a copy of the state, then put the copy in its place."""
+    nxt = s.state.clone()
+    nxt.apply(action)
+    s.state = nxt
+
+
+def _take_new_log(s: Session, term: Terminal) -> list[str]:
+    """The log lines the human has not been shown yet (consecutive passes as one line), marked as shown; the
+    human's log file is written from the same read of the log."""
+    lines = s.state.log_texts(s.human)
+    new = collapse_passes(lines[s.shown:])
+    s.shown = len(lines)
+    _write_log(s, term, lines)
+    return new
+
+
+def _play(s: Session, term: Terminal, save_path: Path) -> int:
+    eng = s.engine
+    console = term.console
+    s.agents = _agents(s)
+    console.print(f"[bold]{escape(eng.name)}[/bold] - you are P{s.human + 1} (seat {s.human}); "
+                  f"bots: {escape(', '.join(f'P{i + 1} {b}' for i, b in enumerate(s.bots) if b))}. "
+                  f"Type 'help' for help.")
+    for note in s.notes:
+        term.say(note)
+    s.notes.clear()
+    if s.loaded:
+        term.say(f"Resuming the saved game at step {s.state.steps} (turn {s.state.turns_played()}).")
+    seen = _Seen()
+    pending: list[str] = []  # log lines (and the screen's own notes) since the human's last decision
+    thinking: set[int] = set()  # the search bots said to be thinking since the human's last prompt
+    try:
+        while not s.state.is_terminal():
+            seat = s.state.current_player
+            legal = s.state.legal_actions()
+            if seat != s.human:
+                agent = s.agents[seat]
+                assert agent is not None
+                if len(legal) > 1 and s.bots[seat].startswith("mcts") and seat not in thinking:
+                    thinking.add(seat)
+                    term.say(f"P{seat + 1} ({s.bots[seat]}) is thinking; Ctrl-C saves the game and stops.")
+                _move(s, legal[0] if len(legal) == 1 else agent.choose(s.state, seat))
+                continue
+            thinking.clear()
+            if len(legal) == 1 and not s.state.must_ask():
+                pending.extend(_take_new_log(s, term))
+                pending.append(f"(your only choice) {s.state.describe(legal[0])}")
+                _move(s, legal[0])
+                continue
+            pending.extend(_take_new_log(s, term))
+            action = _decide(s, term, save_path, legal, pending, seen)
+            if action is None:
+                return 0
+            pending = []
+            _move(s, action)
+    except Quit:
+        return _stop(s, term, save_path, "")
+    show(term, log_rows(console, pending + _take_new_log(s, term)))
+    o = s.state.outcome()
+    if o is not None:
+        mine = "You win" if o.winners == (s.human,) else (
+            "A shared result" if s.human in o.winners else "You lose")
+        console.print(f"[bold]Game over.[/bold] {escape(o.reason)}. {mine}.")
+    return 0
+
+
+def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], log: list[str], seen: _Seen
+            ) -> Action | None:
+    """Show the screen of a decision and read the human's answer; None when the session ends (saved)."""
+    console = term.console
+    obs = s.state.observation(s.human)
+    screen = s.engine.screen(obs)
+    two = s.state.two_step(legal) if len(legal) > 1 else None
+    choices: list[tuple[Action | None, str]]
+    if two is not None and len(two.groups) == 1:
+        question, choices = two.groups[0].question, list(two.groups[0].options)
+    elif two is not None:
+        question, choices = two.question, [(None, g.label) for g in two.groups]
+    else:
+        question, choices = s.state.question(), [(a, s.state.describe(a)) for a in legal]
+    decision = decision_rows(console, question, [t for _, t in choices])
+    head = header_rows(console, screen.header)
+    rows = head + log_rows(console, log)
+    # panels whose key changed are shown by themselves when they fit on the screen with the rest
+    room = None if term.height is None else term.height - 1 - len(decision) - len(rows)
+    for p in screen.panels:
+        if p.key is None or seen.keys.get(p.name) == p.key:
+            continue
+        seen.keys[p.name] = p.key
+        prows = [r for ln in p.lines for r in wrapped(console, ln)]
+        if room is None or len(prows) <= room:
+            rows += prows
+            room = None if room is None else room - len(prows)
+        elif room >= 1:
+            rows += wrapped(console, f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]")
+            room -= 1
+    paged(term, rows, keep=len(decision) + 1)
+    show(term, decision)
+    group: int | None = None
+    while True:
+        answer = term.ask("your choice> ")
+        if answer is None:
+            _stop(s, term, save_path, "")
+            return None
+        if len(answer) > MAX_ANSWER:
+            term.say(f"That line is {len(answer):,} characters long: type a number from 1 to {len(choices)}, or "
+                     f"'help'.")
+            continue
+        word, _, rest = answer.partition(" ")
+        word = word.lower()
+        shown = True  # an answer that shows something prints the decision again after it
+        if word in ("help", "?"):
+            extra = "".join(f"'{p.name}' {p.title}; " for p in screen.panels)
+            term.say(HELP.format(panels=extra))
+        elif word == "look":
+            _look(s, term, obs, rest.strip())
+        elif word == "log":
+            paged(term, plain_rows(console, collapse_passes(s.state.visible_log(s.human, last=10_000))),
+                   keep=len(decision) + 1)
+        elif not rest and (asked := screen.panel(word)) is not None:
+            paged(term, [r for ln in asked.lines for r in wrapped(console, ln)], keep=len(decision) + 1)
+        elif word in ("save", "quit"):
+            where = Path(rest.strip()) if rest.strip() else save_path
+            try:
+                _saved(s, term, save(s, where))
+            except WizprintError as exc:
+                term.say(f"Not saved: {reason(exc)}. The game goes on: 'save FILE' saves it elsewhere.")
+                continue
+            if word == "quit":
+                return None
+            continue
+        elif word == BACK and group is not None:
+            assert two is not None
+            group = None
+            question, choices = two.question, [(None, g.label) for g in two.groups]
+            decision = decision_rows(console, question, [t for _, t in choices])
+        else:
+            shown = False
+            k: int | None
+            if answer.isascii() and answer.isdigit():
+                k = int(answer) - 1
+                if not 0 <= k < len(choices):
+                    term.say(f"There is no choice {k + 1}: type a number from 1 to {len(choices)}.")
+                    continue
+            else:
+                k, why = match_option(answer, [t for _, t in choices])
+                if k is None:
+                    term.say(why)
+                    continue
+            action = choices[k][0]
+            if action is not None:
+                return action
+            assert two is not None
+            if group is not None:  # the last option of the second step: back to the first
+                group = None
+                question, choices = two.question, [(None, g.label) for g in two.groups]
+            else:
+                group = k
+                question = two.groups[k].question
+                choices = [*two.groups[k].options, (None, f"{BACK}: choose again")]
+            decision = decision_rows(console, question, [t for _, t in choices])
+            show(term, decision)
+            continue
+        if shown:
+            show(term, decision)
 
 
 def _look(s: Session, term: Terminal, obs: dict[str, Any], query: str) -> None:
@@ -434,8 +655,7 @@ def _look(s: Session, term: Terminal, obs: dict[str, Any], query: str) -> None:
         term.say(f"Nothing is called {quote(query, 40)}: type a card's id as the screen shows it, or part of its "
                  f"name.")
         return
-    for line in found:
-        term.console.print(line, highlight=False)
+    paged(term, [r for line in found for r in wrapped(term.console, line)])
 
 
 def _example(s: Session) -> str:
@@ -445,91 +665,3 @@ def _example(s: Session) -> str:
         if m:
             return m.group(1)
     return "an id"
-
-
-def _move(s: Session, action: Action) -> None:
-    """Apply ``action`` to a copy of the state, then put the copy in its place."""
-    nxt = s.state.clone()
-    nxt.apply(action)
-    s.state = nxt
-
-
-def _play(s: Session, term: Terminal, save_path: Path) -> int:
-    eng = s.engine
-    console = term.console
-    s.agents = _agents(s)
-    console.print(f"[bold]{escape(eng.name)}[/bold] - you are P{s.human + 1} (seat {s.human}); "
-                  f"bots: {escape(', '.join(f'P{i + 1} {b}' for i, b in enumerate(s.bots) if b))}. "
-                  f"Type 'help' for help.")
-    if s.loaded:
-        term.say(f"Resuming the saved game at step {s.state.steps} (turn {s.state.turns_played()}).")
-    thinking: set[int] = set()  # the search bots said to be thinking since the human's last prompt
-    while not s.state.is_terminal():
-        seat = s.state.current_player
-        legal = s.state.legal_actions()
-        if seat != s.human:
-            agent = s.agents[seat]
-            assert agent is not None
-            if len(legal) > 1 and s.bots[seat].startswith("mcts") and seat not in thinking:
-                thinking.add(seat)
-                term.say(f"P{seat + 1} ({s.bots[seat]}) is thinking; Ctrl-C saves the game and stops.")
-            _move(s, legal[0] if len(legal) == 1 else agent.choose(s.state, seat))
-            continue
-        thinking.clear()
-        if len(legal) == 1 and legal[0].kind in ("pass",):
-            _move(s, legal[0])
-            continue
-        _new_log(s, term)
-        obs = s.state.observation(s.human)
-        heading = obs.get("heading") or (f"turn {obs['turn']}" if obs.get("turn") else "")
-        console.rule(escape(str(heading)))
-        for line in eng.view(obs):
-            console.print(line, highlight=False)
-        _print_choices(console, s.state.question(), [s.state.describe(a) for a in legal])
-        while True:
-            answer = term.ask("your choice> ")
-            if answer is None:
-                return _stop(s, term, save_path, "")
-            if len(answer) > MAX_ANSWER:
-                term.say(f"That line is {len(answer):,} characters long: type a number from 1 to {len(legal)}, or "
-                         f"'help'.")
-                continue
-            word, _, rest = answer.partition(" ")
-            word = word.lower()
-            if word in ("help", "?"):
-                term.say(HELP)
-                continue
-            if word == "look":
-                _look(s, term, obs, rest.strip())
-                continue
-            if word == "log":
-                for ln in collapse_passes(s.state.visible_log(s.human, last=10_000)):
-                    console.print(f"  {escape(ln)}", highlight=False)
-                continue
-            if word in ("save", "quit"):
-                where = Path(rest.strip()) if rest.strip() else save_path
-                try:
-                    _saved(s, term, save(s, where))
-                except WizprintError as exc:
-                    term.say(f"Not saved: {reason(exc)}. The game goes on: 'save FILE' saves it elsewhere.")
-                    continue
-                if word == "quit":
-                    return 0
-                continue
-            if not answer.isascii() or not answer.isdigit():
-                term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(legal)}, "
-                         f"'look' and a card, or 'help'.")
-                continue
-            k = int(answer)
-            if not 1 <= k <= len(legal):
-                term.say(f"There is no choice {k}: type a number from 1 to {len(legal)}.")
-                continue
-            _move(s, legal[k - 1])
-            break
-    _new_log(s, term)
-    o = s.state.outcome()
-    if o is not None:
-        mine = "You win" if o.winners == (s.human,) else (
-            "A shared result" if s.human in o.winners else "You lose")
-        console.print(f"[bold]Game over.[/bold] {escape(o.reason)}. {mine}.")
-    return 0

@@ -27,9 +27,9 @@ IDS = {"wizard-cards": re.compile(r"\b((?:10|[2-9AJQK])[SHDC]|WM#[12])\b"),
 
 
 def spawn(game: str, args: list[str], cwd: Path) -> pexpect.spawn:
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(WIDTH), LINES="50")
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(WIDTH), LINES="1000")
     p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", game, *args], env=env, encoding="utf-8",
-                      timeout=120, cwd=str(cwd), dimensions=(50, WIDTH))
+                      timeout=120, cwd=str(cwd), dimensions=(1000, WIDTH))
     # no 50 ms pause before each line sent (pexpect's default, for programs that drop early input): a line is sent
     # only once the prompt that asks for it is on the screen, and the pauses were most of a whole game's time; nor
     # a sleep after each read (the reads wait on select)

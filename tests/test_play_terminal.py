@@ -16,9 +16,9 @@ PROMPT = "your choice> "
 
 
 def spawn(args: list[str], cwd: Path) -> pexpect.spawn:
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="110")
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="110", LINES="1000")
     return unpaused(pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", *args], env=env,
-                                  encoding="utf-8", timeout=60, cwd=str(cwd), dimensions=(50, 110)))
+                                  encoding="utf-8", timeout=60, cwd=str(cwd), dimensions=(1000, 110)))
 
 
 def unpaused(p: pexpect.spawn) -> pexpect.spawn:
@@ -105,10 +105,10 @@ def test_relic_two_seats_thirty_turns_with_battle_test_and_level_up(tmp_path: Pa
     """A person plays Relic against one automaton: always the first choice, except that trophies are always spent on
     as many levels as they buy. By turn 30 the person has fought a battle, rolled a skill test and gained a level;
     the view shows the board around the person's space and names cards by printed id and name."""
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="200")
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="200", LINES="1000")
     p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "relic", "--players", "2", "--seed", "3",
                                        "--save-file", str(tmp_path / "relic.json")],
-                      env=env, encoding="utf-8", timeout=60, cwd=str(tmp_path))
+                      env=env, encoding="utf-8", timeout=60, cwd=str(tmp_path), dimensions=(1000, 200))
     unpaused(p)
     seen = ""
     turn = 0
@@ -144,7 +144,7 @@ def test_ctrl_c_while_a_bot_searches_saves_and_resume_continues_from_there(tmp_p
     soon as "is thinking" is read, milliseconds into the search, so 1 s leaves it the same margin in practice; the
     resumed game's search runs to its end, and those 2 s of CPU were most of this test's time.)"""
     save = tmp_path / "s.json"
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="80")
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="80", LINES="1000")
     p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", "wizard-cards", "--bot", "mcts:1s", "--seat",
                                        "1", "--seed", "5", "--save-file", str(save)], env=env, encoding="utf-8",
                       timeout=60, cwd=str(tmp_path))

@@ -706,7 +706,7 @@ def test_ctrl_c_while_the_bots_think_on_a_terminal_saves_and_resumes_the_same_po
     (replayed here: the search is seeded, so the bots' moves are the same); ``--load`` resumes it at that step and
     plays on from there (Ctrl-C at once saves it again: the same game)."""
     save_file = tmp_path / "game.json"
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="120")
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="120", LINES="1000")
     # (400 playouts a search: about a second, far longer than the Ctrl-C sent as its "is thinking" line is read
     # takes to arrive; the bots' first turns, played before the first prompt and again in the replay, cost less)
     bots = "mcts:400"

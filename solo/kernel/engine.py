@@ -21,6 +21,7 @@ from wizprint.errors import EngineError, SaveError, StepCapError, UsageError, Wi
 
 from .checks import reason
 from .rng import Rng, derive
+from .screen import Panel, Screen
 from .state import RECORDING, RulesData, State
 from .values import Chance, Stats
 
@@ -49,6 +50,9 @@ class EngineCode(Generic[S, D]):
       up by id or name at the prompt: its full printed text and its state now as the seat sees it (rich markup
       lines), or None when nothing is called that;
     - ``evaluate(state)``: the returns a cut-short search playout is scored by (optional);
+    - ``screen(data, observation)``: the seat's :class:`Screen` at the terminal, its header and the panels a player
+      asks for by name (optional: without it, the header is the observation's ``heading`` and ``view`` is the one
+      panel, ``status``, shown whenever it changes);
     - ``words(data)``: every effect word the data uses, and ``handled``: the words the engine has a handler for.
     """
 
@@ -63,6 +67,7 @@ class EngineCode(Generic[S, D]):
     handled: Callable[[], set[str]]
     look: Callable[[D, Mapping[str, Any], str], list[str] | None]
     evaluate: Callable[[S], list[float]] | None = None
+    screen: Callable[[D, Mapping[str, Any]], Screen] | None = None
     doc: str = ""
 
 
@@ -168,6 +173,15 @@ class Engine:
     def view(self, observation: Mapping[str, Any]) -> list[str]:
         return self.code.view(self.data, observation)
 
+    def screen(self, observation: Mapping[str, Any]) -> Screen:
+        """The seat's screen: its header and panels (see :class:`Screen`)."""
+        if self.code.screen is not None:
+            s: Screen = self.code.screen(self.data, observation)
+            return s
+        lines = tuple(self.view(observation))
+        return Screen(str(observation.get("heading") or self.name),
+                      (Panel("status", "the whole table as you see it", lines, key="\n".join(lines)),))
+
     def look(self, observation: Mapping[str, Any], query: str) -> list[str] | None:
         """A card (space, mission, character...) looked up by id or name, as the observing seat may see it."""
         return self.code.look(self.data, observation, query)
@@ -212,9 +226,12 @@ def _trial(eng: Engine, state: State[Any]) -> None:
 
     for seat in range(n):
         eng.view(base.observation(seat))
+        eng.screen(base.observation(seat))
     first = base.legal_actions()
     if not 0 <= base.current_player < n or not first:
         step(base.clone(), None)  # raises the reason
+    if first:
+        base.two_step(first)
     for a in first[:TRIAL_FIRST]:
         base.describe(a)
         c = base.clone()

@@ -36,6 +36,8 @@ from .values import Action, Chance, LogEntry, LogLine, Outcome, Stats, design_of
 if TYPE_CHECKING:
     from wizprint.cards.model import Game
 
+    from .screen import TwoStep
+
 ZONE = "wizprint.zone"
 SLOTS = "wizprint.slots"
 MAX_PLAYERS = 16
@@ -178,6 +180,16 @@ class State(Declared, ABC, Generic[D]):
         """The decision the current player faces, in words: the heading of the prompt (what is being decided and
         why: "Battle against the Ork Boyz (Strength 9): prepare, or go on to the rolls")."""
         return "Choose"
+
+    def must_ask(self) -> bool:
+        """Whether the rules require the current player to be asked even when only one action is legal (a person
+        at the terminal is otherwise not asked: the one action is taken for them, and the screen says so)."""
+        return False
+
+    def two_step(self, legal: list[Action]) -> TwoStep | None:
+        """The current decision asked in two steps (a wizard, then the relic played with it), or None to list the
+        legal actions as they are. Only the terminal asks this; agents choose among ``legal`` as always."""
+        return None
 
     def probe(self) -> dict[str, Any]:
         """Named values for scenario expectations (``hand.0``, ``damage.1``...); a game adds its own to these

@@ -1,0 +1,110 @@
+"""Saves and seeds of `wizprint solo play`: a new game never writes over a file (a save or log name in use makes the
+game take a free name and say so), a game without --seed draws its own and shows it, and a resumed game keeps
+writing to the save it loaded and to the log it was started with."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from cli_helpers import run_here
+
+
+def _quit_new_game(folder: Path, *args: str) -> str:
+    r = run_here("solo", "play", "wizard-cards", *args, cwd=folder, input="quit\n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def _saves(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.save.json"))
+
+
+def test_two_new_games_in_one_folder_keep_both_saves_and_a_load_writes_to_the_first(tmp_path: Path) -> None:
+    first = _quit_new_game(tmp_path)
+    second = _quit_new_game(tmp_path)
+    saves = _saves(tmp_path)
+    assert len(saves) == 2, first + second
+    seeds = [json.loads(p.read_text())["seed"] for p in saves]
+    assert seeds[0] != seeds[1]
+    # each game said its seed, and how to play the deal again
+    for out in (first, second):
+        m = re.search(r"Seed (\d+): play this deal again with --seed \1\.", " ".join(out.split()))
+        assert m, out
+    one = next(p for p in saves if p.name in first)
+    log = one.with_name(one.name.replace(".save.json", ".log"))
+    assert log.is_file() and log.read_text().startswith("wizprint solo play: wizard-cards")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    # a third session resumes the first: it plays one move and quits; the first's save and log change, no file is
+    # added, the second game's files are untouched
+    r = run_here("solo", "play", "wizard-cards", "--load", one.name, cwd=tmp_path, input="1\nquit\n")
+    assert r.returncode == 0, r.stdout
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert set(after) == set(before)
+    changed = {n for n in after if after[n] != before[n]}
+    assert changed == {one.name, log.name}
+    assert json.loads(after[one.name])["state"]["steps"] > json.loads(before[one.name])["state"]["steps"]
+
+
+def test_a_new_game_with_a_used_seed_takes_a_free_name_and_says_so(tmp_path: Path) -> None:
+    _quit_new_game(tmp_path, "--seed", "5")
+    save = tmp_path / "wizprint-wizard-cards-seed5.save.json"
+    original = save.read_bytes()
+    out = _quit_new_game(tmp_path, "--seed", "5")
+    assert save.read_bytes() == original
+    assert "wizprint-wizard-cards-seed5.save.json exists: this game's save is " in " ".join(out.split())
+    assert (tmp_path / "wizprint-wizard-cards-seed5-2.save.json").is_file()
+    assert (tmp_path / "wizprint-wizard-cards-seed5-2.log").is_file()
+    assert "Seed 5:" not in out  # a seed that was given is not announced
+
+
+def test_a_log_file_of_the_users_is_never_written_over(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    out = _quit_new_game(tmp_path, "--seed", "2", "--log-file", "notes.txt")
+    assert notes.read_text() == "my notes\n"
+    assert "notes.txt exists: this game's log is notes-2.txt" in " ".join(out.split())
+    # a save that names the user's file as its log, resumed: the file is kept, the log goes to a free name
+    save = tmp_path / "wizprint-wizard-cards-seed2.save.json"
+    data = json.loads(save.read_text())
+    data["log"] = str(notes)
+    (tmp_path / "notes-2.txt").write_text("more of mine\n")
+    save.write_text(json.dumps(data))
+    r = run_here("solo", "play", "wizard-cards", "--load", save.name, cwd=tmp_path, input="quit\n")
+    assert r.returncode == 0
+    assert notes.read_text() == "my notes\n" and (tmp_path / "notes-2.txt").read_text() == "more of mine\n"
+    assert "is not a wizprint game log: it is kept" in " ".join(r.stdout.split())
+
+
+def test_a_saved_log_outside_the_saves_folder_is_not_followed(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    _quit_new_game(tmp_path / "a", "--seed", "3")
+    save = tmp_path / "a" / "wizprint-wizard-cards-seed3.save.json"
+    data = json.loads(save.read_text())
+    data["log"] = str(tmp_path / "elsewhere.log")
+    save.write_text(json.dumps(data))
+    r = run_here("solo", "play", "wizard-cards", "--load", str(save), cwd=tmp_path, input="quit\n")
+    assert r.returncode == 0
+    assert not (tmp_path / "elsewhere.log").exists()
+    assert "outside the save's folder" in " ".join(r.stdout.split())
+    assert (tmp_path / "a" / "wizprint-wizard-cards-seed3.log").read_text().startswith("wizprint solo play:")
+
+
+def test_numbered_names_and_claims() -> None:
+    from wizprint.solo.play import numbered
+
+    assert numbered(Path("x/wizprint-covenant-seed9.save.json"), 4) == Path("x/wizprint-covenant-seed9-4.save.json")
+    assert numbered(Path("game"), 2) == Path("game-2")
+
+
+def test_claimed_names_are_created_so_a_second_new_game_takes_the_next(tmp_path: Path) -> None:
+    from wizprint.solo.play import claim_names, new_session
+
+    a = new_session("wizard-cards", 2, "automaton", 4, 0, "")
+    b = new_session("wizard-cards", 2, "automaton", 4, 0, "")
+    assert claim_names(a, tmp_path / "g.save.json", tmp_path / "g.log") == []
+    assert claim_names(b, tmp_path / "g.save.json", tmp_path / "g.log") == [
+        f"{tmp_path / 'g.save.json'} exists: this game's save is {tmp_path / 'g-2.save.json'}.",
+        f"{tmp_path / 'g.log'} exists: this game's log is {tmp_path / 'g-2.log'}."]
+    assert json.loads((tmp_path / "g.save.json").read_text())["seed"] == 4  # saved from the start
