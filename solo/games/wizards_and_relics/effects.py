@@ -226,10 +226,14 @@ def w_rival_discards(s: WRState, item: Effects, e: Effect) -> None:
 
 @WORDS("discard_top")
 def w_discard_top(s: WRState, item: Effects, e: Effect) -> None:
+    """The top cards one at a time: a deck that runs out is refilled from the discard pile at once."""
     deck = s.decks[item.seat]
-    cards = list(reversed(deck[-int(e.get("n")):])) if deck else []
-    for c in cards:
-        s.discard_from_deck(item.seat, c)
+    cards: list[str] = []
+    for _ in range(int(e.get("n"))):
+        if not s.refill(item.seat):
+            break
+        cards.append(deck[-1])
+        s.discard_from_deck(item.seat, deck[-1])
     s.say(f"P{item.seat + 1} discards the top {plural(len(cards), 'card')} of their deck: {s.names(cards)}")
 
 
@@ -340,9 +344,18 @@ def w_reveal_hand(s: WRState, item: Effects, e: Effect) -> None:
 
 @WORDS("reveal_deck")
 def w_reveal_deck(s: WRState, item: Effects, e: Effect) -> None:
-    deck = s.decks[item.seat]
-    top = list(reversed(deck[-int(e.get("count")):])) if deck else []
-    s.known_top[item.seat] = top + [c for c in s.known_top[item.seat] if c not in top]
+    """The top cards one at a time, set aside while revealed (a deck that runs out on the way is refilled from
+    the discard pile), then put back on top in the same order: every seat knows them."""
+    seat = item.seat
+    deck = s.decks[seat]
+    top: list[str] = []
+    for _ in range(int(e.get("count"))):
+        if not s.refill(seat):
+            break
+        top.append(deck.pop())
+    known = [c for c in s.known_top[seat] if c not in top]  # (empty if the deck was refilled: reshuffled)
+    deck.extend(reversed(top))
+    s.known_top[seat] = top + known
     what = str(e.get("what"))
     k = sum(1 for c in top if matches(s, c, what))
     s.say(f"P{item.seat + 1} reveals the top of their deck: {s.names(top)}")

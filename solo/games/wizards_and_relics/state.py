@@ -190,19 +190,25 @@ class WRState(StackGame, State[WRData]):
         self.rng.shuffle(self.decks[seat])
         self.known_top[seat] = []
 
+    def refill(self, seat: int) -> bool:
+        """No cards in deck: the discard pile is shuffled into an empty deck (called the moment a deck runs out,
+        and again whenever a card is needed from an empty deck). True when the deck holds a card."""
+        deck = self.decks[seat]
+        if not deck and self.discards[seat]:
+            deck.extend(self.discards[seat])
+            self.discards[seat] = []
+            self.shuffle_deck(seat)
+            self.say(f"P{seat + 1}'s deck is empty: their discard pile is shuffled into it")
+        return bool(deck)
+
     def draw(self, seat: int, n: int, why: str = "", quiet: bool = False) -> list[str]:
-        """Draw ``n`` cards (the discard pile is reshuffled into an empty deck); counted toward 'drawn' while a
-        battle is being played."""
+        """Draw ``n`` cards (a deck that runs out is refilled from the discard pile at once); counted toward
+        'drawn' while a battle is being played."""
         got: list[str] = []
         deck = self.decks[seat]
         for _ in range(n):
-            if not deck:
-                if not self.discards[seat]:
-                    break
-                deck.extend(self.discards[seat])
-                self.discards[seat] = []
-                self.shuffle_deck(seat)
-                self.say(f"P{seat + 1}'s deck is empty: their discard pile is shuffled into it")
+            if not self.refill(seat):
+                break
             c = deck.pop()
             top = self.known_top[seat]
             if top and top[0] == c:
@@ -211,6 +217,8 @@ class WRState(StackGame, State[WRData]):
             self.hands[seat].append(c)
             got.append(c)
             self.note_draw(seat, c)
+            if not deck:
+                self.refill(seat)
         if self.counting:
             self.drawn[seat] += len(got)
         if not quiet:
@@ -249,6 +257,7 @@ class WRState(StackGame, State[WRData]):
         self.discards[seat].append(card)
         if self.data[card].has("on_discard"):
             self.queued.append(f"{seat}:{card}")
+        self.refill(seat)
 
     def replenish(self, seat: int) -> None:
         """Replenish: at zero or one card in hand (once the game has begun), draw up to 7 minus the wizards in your
