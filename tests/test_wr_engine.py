@@ -244,6 +244,23 @@ def test_a_card_revealed_from_hand_is_known_to_every_seat() -> None:
     assert s.observation(1)["known_hand"][0] == ["R44", "R45"] and "R46" not in json.dumps(s.observation(1))
 
 
+# -- ignored and silenced cards -------------------------------------------------------------------------------------
+def test_a_relic_ignored_in_a_battle_that_ends_in_a_tie_fires_no_loss_trigger() -> None:
+    # battle 1, every wizard red (no advantage): P1 4 + Shard of Binding 1 = 5 (it ignores P3's Homing Pebble),
+    # P2 4 + Counting Stones 1 (no wizard in the discard pile) = 5, P3 4 + the ignored Pebble = 4: P3 is out
+    s = mk(3, hands=[["W13", "R26", "W16", "R38", "W01", "R44", "R45"],
+                     ["W14", "R60", "W18", "R39", "W02", "R46", "R47"], ["W15", "R51", "W05", "R40", "R41"]],
+           decks=[["W45"], ["W46", "R48"], ["W47", "W48"]])
+    do(s, "play W13 R26", "play W14 R60", "play W15 R51")
+    assert legal(s) == ["ignore R51", "ignore R60"]
+    do(s, "ignore R51")
+    assert s.last_totals == {0: 5, 1: 5, 2: 4} and s.fighters == [0, 1] and s.tied[2] == ["W15", "R51"]
+    # battle 2: P1 4 + 2 = 6 against P2 3 + 2 = 5; P1 wins and draws; P3 lost with the ignored Pebble: it stays out
+    do(s, "play W16 R38", "play W18 R39", "draw")
+    assert s.round == 2 and sorted(s.hands[2]) == ["R40", "R41", "W05", "W47", "W48"]
+    assert s.discards[2] == ["W15", "R51"] and said(s, "R51 Homing Pebble lost the round") == -1
+
+
 # -- automaton checks ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_solo_check_plays_50_games_without_errors(players: int, tmp_path: Path) -> None:

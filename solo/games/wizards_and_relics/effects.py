@@ -38,8 +38,8 @@ def effect_list(s: WRState, item: Effects) -> tuple[Effect, ...]:
 @RULES.run(Effects)
 def run_effects(s: WRState, item: Effects) -> bool:
     card = item.card
-    if item.source is Source.CARD and (card in s.ignored or card in s.silenced):
-        s.stack.pop()
+    if item.source is not Source.ON_DISCARD and s.nullified(card):  # an ignored relic, a silenced wizard: nothing
+        s.stack.pop()  # (a discard trigger belongs to a card in hand or deck, out of play)
         return False
     effs = effect_list(s, item)
     if item.index == 0 and item.source is not Source.CARD:

@@ -169,7 +169,7 @@ def run_round(s: WRState, r: Round) -> bool:
         pushes = []
         for seat in losers:  # the cards of the battle each lost: the last one, or the tie they were out of
             for c in (*s.wizards[seat], *s.relics[seat]) if seat in s.fighters else s.tied[seat]:
-                if s.data[c].has("on_lose"):
+                if s.data[c].has("on_lose") and not s.nullified(c):
                     pushes.append(Effects(seat=seat, card=c, source=Source.ON_LOSE))
         s.stack.extend(reversed(pushes))
         r.step = RoundStep.CLEAR
@@ -313,7 +313,7 @@ def compare(s: WRState, r: Round) -> None:
             s.losers.append(x)
     s.fighters = s.order(top)
     s.battle += 1
-    s.clear_battle()
+    s.clear_battle(round_over=False)
     s.commits.order = list(s.fighters)
     s.commits.chosen = {}
     r.step = RoundStep.PLAY
@@ -342,7 +342,7 @@ def victory(s: WRState, r: Round) -> None:
     cards of earlier tied battles) to their discard pile."""
     w = r.winner
     wiz = s.wizard_of(w)
-    r.triggered = [c for c in (*s.wizards[w], *s.relics[w]) if s.data[c].has("on_win")]
+    r.triggered = [c for c in (*s.wizards[w], *s.relics[w]) if s.data[c].has("on_win") and not s.nullified(c)]
     if wiz:
         s.wizards[w].remove(wiz)
         s.halls[w].append(wiz)

@@ -69,8 +69,8 @@ class WRState(StackGame, State[WRData]):
     losers: list[int] = field(default_factory=list)  # players out of the round (lost a battle before a tie)
     commits: Commitments = field(default_factory=Commitments)
     mods: list[Mod] = field(default_factory=list)
-    ignored: list[str] = field(default_factory=list)
-    silenced: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # relics ignored this round (those of tied battles kept)
+    silenced: list[str] = field(default_factory=list)  # wizards silenced this round (likewise)
     resolved: list[str] = field(default_factory=list)  # relics whose enchantment has resolved this battle
     steadfast: list[int] = field(default_factory=list)  # seats whose relics cannot be ignored this battle
     no_advantage: bool = False  # Wand of Equality: no advantage for the rest of the round
@@ -174,6 +174,11 @@ class WRState(StackGame, State[WRData]):
     def take_back(self, source: str) -> None:
         """Remove every change ``source`` gave (an ignored relic, a silenced wizard)."""
         self.mods = [m for m in self.mods if m.source != source]
+
+    def nullified(self, card: str) -> bool:
+        """Whether ``card`` was ignored (a relic) or silenced (a wizard) this round, in the battle it was played
+        in: none of its effects resolves, its triggers included."""
+        return card in self.ignored or card in self.silenced
 
     def opening_seat(self) -> int:
         return self.master  # asked of a new game: the first round's Master Wizard
@@ -279,13 +284,16 @@ class WRState(StackGame, State[WRData]):
         self.queued = []
         return True
 
-    def clear_battle(self) -> None:
-        """A new battle: the changes, ignored relics, silenced wizards and the like of the last one are gone."""
+    def clear_battle(self, round_over: bool = True) -> None:
+        """A new battle: the changes, resolved enchantments and the like of the last one are gone. Which relics were
+        ignored and which wizards silenced is kept until the round is over: the cards of a tied battle stay
+        nullified (their triggers do not fire when the round is lost)."""
         self.mods = []
-        self.ignored = []
-        self.silenced = []
         self.resolved = []
         self.steadfast = []
+        if round_over:
+            self.ignored = []
+            self.silenced = []
 
     # -- running ----------------------------------------------------------------------------------------------
     def next_item(self) -> Round:
