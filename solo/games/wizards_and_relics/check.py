@@ -42,7 +42,7 @@ def check_state(s: WRState, chk: Checks) -> None:
         chk.count(f"state.chosen_deck[{i}]", c, -1, DECKS - 1)
     if len(set(s.fighters)) != len(s.fighters):
         chk.fail("state.fighters", "a seat is named twice")
-    for name in ("ignored", "silenced", "resolved"):
+    for name in ("ignored", "silenced", "resolved", "equalized"):
         chk.all_known(f"state.{name}", getattr(s, name), cards, distinct=True)
     for i, m in enumerate(s.mods):
         chk.seat(f"state.mods[{i}].seat", m.seat)

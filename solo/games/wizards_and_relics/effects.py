@@ -312,7 +312,8 @@ def w_summon(s: WRState, item: Effects, e: Effect) -> None:
 
 @WORDS("equalize")
 def w_equalize(s: WRState, item: Effects, e: Effect) -> None:
-    s.no_advantage = True
+    if item.card not in s.equalized:
+        s.equalized.append(item.card)  # taken back if that relic is ignored (``WRState.take_back``)
     s.say(f"{s.data[item.card].name}: no wizard has advantage for the rest of this round")
 
 

@@ -185,7 +185,7 @@ def run_round(s: WRState, r: Round) -> bool:
         s.commits.order = []
         s.commits.chosen = {}
         s.master = r.winner
-        s.no_advantage = False
+        s.equalized = []
         s.stack.pop()
         s.say(f"P{r.winner + 1} won the round and is the Master Wizard of the next")
         return False
@@ -199,7 +199,7 @@ def begin_round(s: WRState) -> None:
     s.battle = 0
     s.drawn = [0] * s.players
     s.counting = True
-    s.no_advantage = False
+    s.equalized = []
     s.last_totals = {}
     s.shrines_used.extend(s.shrine)
     s.shrine = []

@@ -73,7 +73,7 @@ class WRState(StackGame, State[WRData]):
     silenced: list[str] = field(default_factory=list)  # wizards silenced this round (likewise)
     resolved: list[str] = field(default_factory=list)  # relics whose enchantment has resolved this battle
     steadfast: list[int] = field(default_factory=list)  # seats whose relics cannot be ignored this battle
-    no_advantage: bool = False  # Wand of Equality: no advantage for the rest of the round
+    equalized: list[str] = field(default_factory=list)  # the cards that took advantage away for the round
     counting: bool = False  # draws count toward 'drawn' (from the Play phase until the battle is decided)
     drawn: list[int] = field(default_factory=list)  # cards each seat has drawn this round (while counting)
     queued: list[str] = field(default_factory=list)  # discard triggers waiting for a Replenish ("seat:card")
@@ -151,6 +151,12 @@ class WRState(StackGame, State[WRData]):
                 out.update(COLOURS if m.colour == "every" else (m.colour,))
         return out
 
+    @property
+    def no_advantage(self) -> bool:
+        """No wizard has advantage for the rest of the round (a Wand of Equality or a shrine that says so, while
+        it is not ignored)."""
+        return bool(self.equalized)
+
     def has_advantage(self, wizard: str, seat: int) -> bool:
         """Advantage: the wizard's colour beats a rival wizard's in this battle (never during a Wand of Equality)."""
         if self.no_advantage:
@@ -172,8 +178,11 @@ class WRState(StackGame, State[WRData]):
         return t
 
     def take_back(self, source: str) -> None:
-        """Remove every change ``source`` gave (an ignored relic, a silenced wizard)."""
+        """Remove every change ``source`` gave (an ignored relic, a silenced wizard): its power, the advantage it
+        gave and the advantage it took away."""
         self.mods = [m for m in self.mods if m.source != source]
+        if source in self.equalized:
+            self.equalized = [c for c in self.equalized if c != source]
 
     def nullified(self, card: str) -> bool:
         """Whether ``card`` was ignored (a relic) or silenced (a wizard) this round, in the battle it was played
