@@ -13,7 +13,7 @@ import math
 from wizprint.solo.kernel import Action, Automaton, SeatView
 
 from .data import Card, Effect, affected
-from .pending import Ask, Choose
+from .pending import Ask, Choose, Round, RoundStep
 from .state import WRState
 
 TYPICAL_TOTAL = 7.5  # a rival's total in a battle, roughly (a wizard, a relic, a change or two)
@@ -60,6 +60,10 @@ class WRView(SeatView[WRState]):
 
     def no_advantage(self) -> bool:
         return self._state().no_advantage
+
+    def hand_check(self) -> bool:
+        """Whether the spoils phase's hand check is under way."""
+        return any(isinstance(x, Round) and x.step is RoundStep.HAND_CHECK for x in self._state().stack)
 
 
 def effect_value(e: Effect) -> float:
@@ -193,6 +197,8 @@ class WRAutomaton(Automaton[WRView]):
                 return stop()
             worst = min(cards, key=lambda a: (-1 if view.card(a.a).has("on_discard") else 0, value_of(a), a.a))
             return worst if value_of(worst) <= ch.n + 2.5 else stop()
+        if ask is Ask.TAKE and view.hand_check():  # a card taken back would only be discarded again
+            cards = [a for a in cards if a.a != ch.card]
         if ask in (Ask.TAKE, Ask.PUT, Ask.SUMMON, Ask.EXTRA_RELIC, Ask.ORDER):
             return max(cards, key=lambda a: (value_of(a), a.a)) if cards else stop()
         if ask is Ask.IGNORE:

@@ -14,7 +14,7 @@ from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action, Words
 
-from .data import Effect
+from .data import HAND, Effect
 from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source
 from .phases import mulligan
 
@@ -419,6 +419,8 @@ MAY_STOP = {Ask.TAKE, Ask.PUT, Ask.DISCARD_FOR, Ask.EXTRA_RELIC, Ask.SUMMON}
 
 @RULES.run(Choose)
 def run_choose(s: WRState, ch: Choose) -> bool:
+    if ch.ask is Ask.HAND_CHECK:  # a discard trigger may have brought cards back: down to 7 all the same
+        ch.left = len(s.hands[ch.seat]) - HAND
     if ch.left <= 0 or (ch.ask is not Ask.SPOILS and ch.ask is not Ask.MULLIGAN and not _pool(s, ch)):
         s.stack.pop()
         return False

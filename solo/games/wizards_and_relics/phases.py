@@ -141,16 +141,7 @@ def run_round(s: WRState, r: Round) -> bool:
         victory(s, r)
         return False
     if step is RoundStep.HAND_CHECK:
-        order = s.order()
-        while r.index < len(order):
-            seat = order[r.index]
-            r.index += 1
-            over = len(s.hands[seat]) - HAND
-            if over > 0:
-                s.ask(Choose(seat=seat, ask=Ask.HAND_CHECK, left=over))
-                return False
-        r.index = 0
-        r.step = RoundStep.SPOILS
+        hand_check(s, r)
         return False
     if step is RoundStep.SPOILS:
         r.step = RoundStep.WIN_TRIGGERS
@@ -357,6 +348,24 @@ def victory(s: WRState, r: Round) -> None:
         return
     r.step = RoundStep.HAND_CHECK
     r.index = 0
+
+
+def hand_check(s: WRState, r: Round) -> None:
+    """Phase 5 begins: from the Master Wizard clockwise, every player above 7 cards discards down to 7; a discard
+    trigger that brings cards back (Dusty Tome, Everburning Heart) means discarding again, until every hand holds at
+    most 7. Then the spoils."""
+    order = s.order()
+    while r.index < len(order):
+        seat = order[r.index]
+        if len(s.hands[seat]) > HAND:
+            s.ask(Choose(seat=seat, ask=Ask.HAND_CHECK, left=len(s.hands[seat]) - HAND))
+            return
+        r.index += 1
+    if any(len(h) > HAND for h in s.hands):
+        r.index = 0
+        return
+    r.index = 0
+    r.step = RoundStep.SPOILS
 
 
 # -- the reveal -------------------------------------------------------------------------------------------------
