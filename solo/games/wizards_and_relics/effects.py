@@ -15,7 +15,7 @@ from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action, Words
 
 from .data import HAND, Effect
-from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source
+from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source, Triggers
 from .phases import mulligan
 
 if TYPE_CHECKING:
@@ -28,11 +28,9 @@ TRIGGERS = {"on_discard", "on_win", "on_lose"}  # words that wait for their mome
 
 # -- the runner -----------------------------------------------------------------------------------------------------
 def effect_list(s: WRState, item: Effects) -> tuple[Effect, ...]:
-    c = s.data[item.card]
     if item.source is Source.CARD:
-        return c.effects
-    trig = c.has(str(item.source))
-    return trig.then if trig else ()
+        return s.data[item.card].effects
+    return trigger_body(s, item.card, item.source)
 
 
 @RULES.run(Effects)
@@ -56,6 +54,33 @@ def run_effects(s: WRState, item: Effects) -> bool:
             return False
     s.stack.pop()
     return False
+
+
+@RULES.run(Triggers)
+def run_triggers(s: WRState, t: Triggers) -> bool:
+    """One player's triggers that fired together, one at a time: the player chooses which resolves next while
+    the order can matter (:func:`order_matters`), else they resolve in the usual order."""
+    if not t.cards:
+        s.stack.pop()
+        return False
+    if order_matters(s, t):
+        s.ask(Choose(seat=t.seat, ask=Ask.TRIGGER, what=str(t.source)))
+        return False
+    s.stack.append(Effects(seat=t.seat, card=t.cards.pop(0), source=t.source))
+    return False
+
+
+def trigger_body(s: WRState, card: str, source: Source) -> tuple[Effect, ...]:
+    """The effects a card's trigger resolves (empty if it has none of that kind)."""
+    trig = s.data[card].has(str(source))
+    return trig.then if trig else ()
+
+
+def order_matters(s: WRState, t: Triggers) -> bool:
+    """Whether the order of the triggers still to resolve can change anything: two of them do different things
+    besides returning their own card to hand (returning itself is the same in any order)."""
+    bodies = [b for b in (tuple(e for e in trigger_body(s, c, t.source) if e.word != "recall") for c in t.cards) if b]
+    return any(b != bodies[0] for b in bodies[1:])
 
 
 # -- conditions and counts ----------------------------------------------------------------------------------------
@@ -394,6 +419,8 @@ def _pool(s: WRState, ch: Choose) -> list[str]:
     if ch.ask is Ask.ORDER:
         rv = _reveal(s)
         return [c for c in rv.todo if s.data[c].effects and c not in s.ignored and c not in s.resolved]
+    if ch.ask is Ask.TRIGGER:
+        return list(_triggers(s).cards)
     if ch.ask is Ask.SPOILS:
         return spoils(s, seat)
     return []
@@ -411,9 +438,18 @@ def _reveal(s: WRState) -> Reveal:
     raise IllegalActionError("no reveal is under way")
 
 
+def _triggers(s: WRState) -> Triggers:
+    """The triggers a :data:`Ask.TRIGGER` choice orders: the item right below it."""
+    item = s.stack[-2] if len(s.stack) > 1 else None
+    if not isinstance(item, Triggers):
+        raise IllegalActionError("no triggers are waiting to be ordered")
+    return item
+
+
 VERB = {Ask.TAKE: "take", Ask.PUT: "put", Ask.DISCARD_FOR: "discard", Ask.RIVAL_DISCARD: "discard",
         Ask.HAND_CHECK: "discard", Ask.IGNORE: "ignore", Ask.SILENCE: "silence", Ask.EXTRA_RELIC: "play",
-        Ask.SUMMON: "summon", Ask.ORDER: "resolve", Ask.SPOILS: "take", Ask.MULLIGAN: "aside"}
+        Ask.SUMMON: "summon", Ask.ORDER: "resolve", Ask.TRIGGER: "resolve", Ask.SPOILS: "take",
+        Ask.MULLIGAN: "aside"}
 MAY_STOP = {Ask.TAKE, Ask.PUT, Ask.DISCARD_FOR, Ask.EXTRA_RELIC, Ask.SUMMON}
 
 
@@ -513,6 +549,12 @@ def choose_apply(s: WRState, ch: Choose, action: Action) -> None:
         s.resolved.append(c)
         s.stack.pop()
         s.stack.append(Effects(seat=seat, card=c, subject=s.wizard_of(seat)))
+        return
+    elif ch.ask is Ask.TRIGGER:
+        tr = _triggers(s)
+        tr.cards.remove(c)
+        s.stack.pop()
+        s.stack.append(Effects(seat=seat, card=c, source=tr.source))
         return
     elif ch.ask is Ask.SPOILS:
         s.stack.pop()

@@ -26,6 +26,7 @@ from .pending import (
     Setup,
     SetupStep,
     Source,
+    Triggers,
 )
 
 if TYPE_CHECKING:
@@ -149,8 +150,8 @@ def run_round(s: WRState, r: Round) -> bool:
         return False
     if step is RoundStep.WIN_TRIGGERS:
         r.step = RoundStep.LOSERS
-        for c in reversed(r.triggered):
-            s.stack.append(Effects(seat=r.winner, card=c, source=Source.ON_WIN))
+        if r.triggered:
+            s.stack.append(Triggers(seat=r.winner, source=Source.ON_WIN, cards=list(r.triggered)))
         r.triggered = []
         return False
     if step is RoundStep.LOSERS:
@@ -159,9 +160,10 @@ def run_round(s: WRState, r: Round) -> bool:
             s.draw(seat, 2, "lost the round")
         pushes = []
         for seat in losers:  # the cards of the battle each lost: the last one, or the tie they were out of
-            for c in (*s.wizards[seat], *s.relics[seat]) if seat in s.fighters else s.tied[seat]:
-                if s.data[c].has("on_lose") and not s.nullified(c):
-                    pushes.append(Effects(seat=seat, card=c, source=Source.ON_LOSE))
+            cards = [c for c in ((*s.wizards[seat], *s.relics[seat]) if seat in s.fighters else s.tied[seat])
+                     if s.data[c].has("on_lose") and not s.nullified(c)]
+            if cards:
+                pushes.append(Triggers(seat=seat, source=Source.ON_LOSE, cards=cards))
         s.stack.extend(reversed(pushes))
         r.step = RoundStep.CLEAR
         return False

@@ -28,7 +28,7 @@ from wizprint.solo.kernel import (
 )
 
 from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WRData
-from .pending import KINDS, RULES, Choose, Effects, Round, Setup, SetupStep, Source, WRPending
+from .pending import KINDS, RULES, Choose, Round, Setup, SetupStep, Source, Triggers, WRPending
 
 
 @value
@@ -284,12 +284,16 @@ class WRState(StackGame, State[WRData]):
                       f"Replenish: down to {plural(len(self.hands[seat]), 'card')}, up to {target}")
 
     def flush_triggers(self) -> bool:
-        """Push the discard triggers waiting (they resolve after the Replenish that the discard caused)."""
+        """Push the discard triggers waiting (they resolve after the Replenish that the discard caused): those of
+        one player together, for that player to order (:class:`~.pending.Triggers`)."""
         if not self.queued:
             return False
-        for q in reversed(self.queued):
-            seat, card = q.split(":", 1)
-            self.stack.append(Effects(seat=int(seat), card=card, source=Source.ON_DISCARD))
+        by_seat: dict[int, list[str]] = {}
+        for q in self.queued:
+            who, card = q.split(":", 1)
+            by_seat.setdefault(int(who), []).append(card)
+        for seat, cards in reversed(by_seat.items()):
+            self.stack.append(Triggers(seat=seat, source=Source.ON_DISCARD, cards=cards))
         self.queued = []
         return True
 
