@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from cli_helpers import run_here
 
-from wizprint.errors import IllegalActionError
+from wizprint.errors import IllegalActionError, SaveError
 from wizprint.solo.agents import RandomAgent
 from wizprint.solo.games.wizards_and_relics import WRState
 from wizprint.solo.games.wizards_and_relics.pending import Ask, Choose, Round, Setup
@@ -242,6 +242,78 @@ def test_a_card_revealed_from_hand_is_known_to_every_seat() -> None:
         "[bold]R46 Wooden Spoon[/bold]: Basic relic, power 2, Common", "Basic relic: adds 2 power, no enchantment",
         "You do not know where it is."]
     assert s.observation(1)["known_hand"][0] == ["R44", "R45"] and "R46" not in json.dumps(s.observation(1))
+
+
+# -- ignored and silenced cards -------------------------------------------------------------------------------------
+def test_a_relic_ignored_in_a_battle_that_ends_in_a_tie_fires_no_loss_trigger() -> None:
+    # battle 1, every wizard red (no advantage): P1 4 + Shard of Binding 1 = 5 (it ignores P3's Homing Pebble),
+    # P2 4 + Counting Stones 1 (no wizard in the discard pile) = 5, P3 4 + the ignored Pebble = 4: P3 is out
+    s = mk(3, hands=[["W13", "R26", "W16", "R38", "W01", "R44", "R45"],
+                     ["W14", "R60", "W18", "R39", "W02", "R46", "R47"], ["W15", "R51", "W05", "R40", "R41"]],
+           decks=[["W45"], ["W46", "R48"], ["W47", "W48"]])
+    do(s, "play W13 R26", "play W14 R60", "play W15 R51")
+    assert legal(s) == ["ignore R51", "ignore R60"]
+    do(s, "ignore R51")
+    assert s.last_totals == {0: 5, 1: 5, 2: 4} and s.fighters == [0, 1] and s.tied[2] == ["W15", "R51"]
+    # battle 2: P1 4 + 2 = 6 against P2 3 + 2 = 5; P1 wins and draws; P3 lost with the ignored Pebble: it stays out
+    do(s, "play W16 R38", "play W18 R39", "draw")
+    assert s.round == 2 and sorted(s.hands[2]) == ["R40", "R41", "W05", "W47", "W48"]
+    assert s.discards[2] == ["W15", "R51"] and said(s, "R51 Homing Pebble lost the round") == -1
+
+
+# -- triggers that fire together -----------------------------------------------------------------------------------
+def quill_and_tome() -> WRState:
+    """P2 holds no wizard in phase 2: the hand (Dusty Tome, Owl-Feather Quill, Crystal Pendant) is discarded, P2
+    Replenishes 7 (W53 ... W56), and the Tome (draw 2) and the Quill (put a card from the discard pile on top of the
+    deck) fire together: P2 is asked which resolves first."""
+    s = mk(hands=[["W13", "R37", "W14"], ["R49", "R53", "R42"]], discards=[[], ["W57"]],
+           decks=[["R38", "W15", "R39"], ["W53", "R44", "W54", "R46", "W55", "R47", "W56", "R48", "R50"]])
+    do(s, "play W13 R37")
+    return s
+
+
+def test_the_owner_orders_triggers_that_fire_together_and_the_order_changes_the_result() -> None:
+    s = quill_and_tome()
+    top = s.stack[-1]
+    assert isinstance(top, Choose) and top.ask is Ask.TRIGGER and s.current_player == 1
+    assert legal(s) == ["resolve R49", "resolve R53"]
+    assert s.question() == ("Your cards' triggers fire together (they were discarded): you choose the order; which "
+                            "resolves first?")
+    assert s.describe(Action("resolve", "R53")).startswith("resolve this trigger first: R53 Owl-Feather Quill (")
+    quill_first = s.clone()
+    do(quill_first, "resolve R53", "put W57")  # the Quill puts W57 on top, then the Tome draws W57 and R48
+    assert sorted(quill_first.hands[1])[-3:] == ["W55", "W56", "W57"] and "R48" in quill_first.hands[1]
+    assert quill_first.decks[1] == ["R50"] and quill_first.discards[1] == ["R49", "R53", "R42"]
+    tome_first = s.clone()
+    do(tome_first, "resolve R49")  # the Tome draws R48 and R50: the deck runs out and the discard pile refills it
+    assert "R50" in tome_first.hands[1] and "W57" not in tome_first.hands[1]
+    assert sorted(tome_first.decks[1]) == ["R42", "R49", "R53", "W57"] and tome_first.discards[1] == []
+    assert said(tome_first, "Owl-Feather Quill: P2 has no card in their discard pile") >= 0
+    assert tome_first.current_player == 1 and legal(tome_first)[0].startswith("play ")
+    # the pending triggers and the question survive a save and a clone, and a saved game is checked
+    for x in (s.clone(), ENGINE.from_json(json.loads(json.dumps(s.to_json())))):
+        assert isinstance(x, WRState) and x.to_json() == s.to_json() and legal(x) == legal(s)
+    bad = json.loads(json.dumps(s.to_json()))
+    bad["stack"] = [item for item in bad["stack"] if item["kind"] != "triggers"]
+    with pytest.raises(SaveError, match=r"state\.stack\[\d\]\.ask: an order of triggers is asked with no triggers"):
+        ENGINE.from_json(bad)
+
+
+def test_the_automaton_and_the_search_choose_an_order_of_triggers() -> None:
+    from wizprint.solo.agents.mcts import MctsAgent
+
+    s = quill_and_tome()
+    # the automaton resolves a trigger that puts a card on top before one that draws
+    assert ENGINE.code.automaton().choose(s, 1) == Action("resolve", "R53")
+    assert MctsAgent(ENGINE, iterations=20, seed=1, max_rollout=30).choose(s, 1) in s.legal_actions()
+
+
+def test_triggers_whose_order_cannot_matter_resolve_without_a_question() -> None:
+    # P2 loses with Pebble the Patient and Homing Pebble: both return to hand, whatever the order
+    s = mk(hands=[["W01", "R01", "W13"], ["W60", "R51", "W14"]], decks=[["R44", "W45"], ["R45", "W46"]])
+    do(s, "play W01 R01", "play W60 R51", "draw")  # 5 + 3 + advantage 1 (red over green) = 9 against 3 + 1 + 2 = 6
+    assert sorted(s.hands[1]) == ["R45", "R51", "W14", "W46", "W60"] and s.round == 2
+    assert said(s, "W60 Pebble the Patient lost the round") >= 0 and said(s, "R51 Homing Pebble lost the round") >= 0
 
 
 # -- automaton checks ------------------------------------------------------------------------------------------------

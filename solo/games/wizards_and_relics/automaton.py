@@ -4,7 +4,9 @@ It plays the wizard and relic pair whose chance of winning the battle is worth t
 comes from an estimate of the pair's total (base powers, the shrine's effect on the wizard, abilities and
 enchantments, expected advantage) against a typical rival total, so strong wizards are kept for shrines that favour
 them and weak pairs are thrown into rounds that look lost. It takes a good relic as spoils, ignores the strongest
-rival relic, silences the rival ability that gives most, and discards its weakest cards (discard triggers first)."""
+rival relic, silences the rival ability that gives most, and discards its weakest cards (discard triggers first).
+Of its triggers that fire together it resolves those that take or put a card first and those that draw last (the
+card put on top is drawn at once; a draw that empties the deck does not shuffle away the card it would take)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,11 @@ import math
 from wizprint.solo.kernel import Action, Automaton, SeatView
 
 from .data import Card, Effect, affected
-from .pending import Ask, Choose
+from .pending import Ask, Choose, Round, RoundStep
 from .state import WRState
 
 TYPICAL_TOTAL = 7.5  # a rival's total in a battle, roughly (a wizard, a relic, a change or two)
+TRIGGER_FIRST = {"take": 0, "put": 1, "recall": 2, "draw": 3}  # the order it resolves its triggers in, by word
 
 
 class WRView(SeatView[WRState]):
@@ -61,6 +64,10 @@ class WRView(SeatView[WRState]):
     def no_advantage(self) -> bool:
         return self._state().no_advantage
 
+    def hand_check(self) -> bool:
+        """Whether the spoils phase's hand check is under way."""
+        return any(isinstance(x, Round) and x.step is RoundStep.HAND_CHECK for x in self._state().stack)
+
 
 def effect_value(e: Effect) -> float:
     """What an effect is worth in power, roughly."""
@@ -81,6 +88,12 @@ def effect_value(e: Effect) -> float:
     if w in ("silence", "advantage_over", "draw", "take", "steadfast", "equalize", "rival_discards"):
         return 0.6
     return 0.3
+
+
+def trigger_rank(c: Card, fired: str) -> int:
+    """When to resolve ``c``'s trigger among others that fired with it: take or put first, draw last."""
+    trig = c.has(fired)
+    return min((TRIGGER_FIRST.get(e.word, 2) for e in trig.then), default=2) if trig else 2
 
 
 def card_value(c: Card) -> float:
@@ -193,6 +206,10 @@ class WRAutomaton(Automaton[WRView]):
                 return stop()
             worst = min(cards, key=lambda a: (-1 if view.card(a.a).has("on_discard") else 0, value_of(a), a.a))
             return worst if value_of(worst) <= ch.n + 2.5 else stop()
+        if ask is Ask.TRIGGER:
+            return min(cards, key=lambda a: (trigger_rank(view.card(a.a), ch.what), a.a))
+        if ask is Ask.TAKE and view.hand_check():  # a card taken back would only be discarded again
+            cards = [a for a in cards if a.a != ch.card]
         if ask in (Ask.TAKE, Ask.PUT, Ask.SUMMON, Ask.EXTRA_RELIC, Ask.ORDER):
             return max(cards, key=lambda a: (value_of(a), a.a)) if cards else stop()
         if ask is Ask.IGNORE:

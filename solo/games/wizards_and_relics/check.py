@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from wizprint.solo.kernel import Checks
 
 from .data import DECKS
-from .pending import Ask, Choose, Effects, Enter, Reveal, Round, Setup
+from .pending import Ask, Choose, Effects, Enter, Reveal, Round, Setup, Triggers
 
 if TYPE_CHECKING:
     from .state import WRState
@@ -42,7 +42,7 @@ def check_state(s: WRState, chk: Checks) -> None:
         chk.count(f"state.chosen_deck[{i}]", c, -1, DECKS - 1)
     if len(set(s.fighters)) != len(s.fighters):
         chk.fail("state.fighters", "a seat is named twice")
-    for name in ("ignored", "silenced", "resolved"):
+    for name in ("ignored", "silenced", "resolved", "equalized"):
         chk.all_known(f"state.{name}", getattr(s, name), cards, distinct=True)
     for i, m in enumerate(s.mods):
         chk.seat(f"state.mods[{i}].seat", m.seat)
@@ -88,6 +88,10 @@ def check_state(s: WRState, chk: Checks) -> None:
                 chk.count(f"state.stack[{i}].left", item.left, 0, 100)
                 if item.ask is Ask.MULLIGAN and not set(item.picked) <= set(s.hands[item.seat]):
                     chk.fail(f"state.stack[{i}].picked", "a card set aside is not in the hand")
+                if item.ask is Ask.TRIGGER and (i == 0 or not isinstance(s.stack[i - 1], Triggers)):
+                    chk.fail(f"state.stack[{i}].ask", "an order of triggers is asked with no triggers below it")
+            if isinstance(item, Triggers):
+                chk.all_known(f"state.stack[{i}].cards", item.cards, cards, distinct=True)
             if isinstance(item, Reveal) and not set(item.todo) <= {r for x in s.fighters for r in s.relics[x]}:
                 chk.fail(f"state.stack[{i}].todo", "a relic to resolve is not in play")
         chk.count("state.current_seat", s.current_seat, 0, s.players - 1)

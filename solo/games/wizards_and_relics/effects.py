@@ -14,8 +14,8 @@ from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action, Words
 
-from .data import Effect
-from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source
+from .data import HAND, Effect
+from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source, Triggers
 from .phases import mulligan
 
 if TYPE_CHECKING:
@@ -28,18 +28,16 @@ TRIGGERS = {"on_discard", "on_win", "on_lose"}  # words that wait for their mome
 
 # -- the runner -----------------------------------------------------------------------------------------------------
 def effect_list(s: WRState, item: Effects) -> tuple[Effect, ...]:
-    c = s.data[item.card]
     if item.source is Source.CARD:
-        return c.effects
-    trig = c.has(str(item.source))
-    return trig.then if trig else ()
+        return s.data[item.card].effects
+    return trigger_body(s, item.card, item.source)
 
 
 @RULES.run(Effects)
 def run_effects(s: WRState, item: Effects) -> bool:
     card = item.card
-    if item.source is Source.CARD and (card in s.ignored or card in s.silenced):
-        s.stack.pop()
+    if item.source is not Source.ON_DISCARD and s.nullified(card):  # an ignored relic, a silenced wizard: nothing
+        s.stack.pop()  # (a discard trigger belongs to a card in hand or deck, out of play)
         return False
     effs = effect_list(s, item)
     if item.index == 0 and item.source is not Source.CARD:
@@ -56,6 +54,33 @@ def run_effects(s: WRState, item: Effects) -> bool:
             return False
     s.stack.pop()
     return False
+
+
+@RULES.run(Triggers)
+def run_triggers(s: WRState, t: Triggers) -> bool:
+    """One player's triggers that fired together, one at a time: the player chooses which resolves next while
+    the order can matter (:func:`order_matters`), else they resolve in the usual order."""
+    if not t.cards:
+        s.stack.pop()
+        return False
+    if order_matters(s, t):
+        s.ask(Choose(seat=t.seat, ask=Ask.TRIGGER, what=str(t.source)))
+        return False
+    s.stack.append(Effects(seat=t.seat, card=t.cards.pop(0), source=t.source))
+    return False
+
+
+def trigger_body(s: WRState, card: str, source: Source) -> tuple[Effect, ...]:
+    """The effects a card's trigger resolves (empty if it has none of that kind)."""
+    trig = s.data[card].has(str(source))
+    return trig.then if trig else ()
+
+
+def order_matters(s: WRState, t: Triggers) -> bool:
+    """Whether the order of the triggers still to resolve can change anything: two of them do different things
+    besides returning their own card to hand (returning itself is the same in any order)."""
+    bodies = [b for b in (tuple(e for e in trigger_body(s, c, t.source) if e.word != "recall") for c in t.cards) if b]
+    return any(b != bodies[0] for b in bodies[1:])
 
 
 # -- conditions and counts ----------------------------------------------------------------------------------------
@@ -226,10 +251,14 @@ def w_rival_discards(s: WRState, item: Effects, e: Effect) -> None:
 
 @WORDS("discard_top")
 def w_discard_top(s: WRState, item: Effects, e: Effect) -> None:
+    """The top cards one at a time: a deck that runs out is refilled from the discard pile at once."""
     deck = s.decks[item.seat]
-    cards = list(reversed(deck[-int(e.get("n")):])) if deck else []
-    for c in cards:
-        s.discard_from_deck(item.seat, c)
+    cards: list[str] = []
+    for _ in range(int(e.get("n"))):
+        if not s.refill(item.seat):
+            break
+        cards.append(deck[-1])
+        s.discard_from_deck(item.seat, deck[-1])
     s.say(f"P{item.seat + 1} discards the top {plural(len(cards), 'card')} of their deck: {s.names(cards)}")
 
 
@@ -308,7 +337,8 @@ def w_summon(s: WRState, item: Effects, e: Effect) -> None:
 
 @WORDS("equalize")
 def w_equalize(s: WRState, item: Effects, e: Effect) -> None:
-    s.no_advantage = True
+    if item.card not in s.equalized:
+        s.equalized.append(item.card)  # taken back if that relic is ignored (``WRState.take_back``)
     s.say(f"{s.data[item.card].name}: no wizard has advantage for the rest of this round")
 
 
@@ -340,9 +370,18 @@ def w_reveal_hand(s: WRState, item: Effects, e: Effect) -> None:
 
 @WORDS("reveal_deck")
 def w_reveal_deck(s: WRState, item: Effects, e: Effect) -> None:
-    deck = s.decks[item.seat]
-    top = list(reversed(deck[-int(e.get("count")):])) if deck else []
-    s.known_top[item.seat] = top + [c for c in s.known_top[item.seat] if c not in top]
+    """The top cards one at a time, set aside while revealed (a deck that runs out on the way is refilled from
+    the discard pile), then put back on top in the same order: every seat knows them."""
+    seat = item.seat
+    deck = s.decks[seat]
+    top: list[str] = []
+    for _ in range(int(e.get("count"))):
+        if not s.refill(seat):
+            break
+        top.append(deck.pop())
+    known = [c for c in s.known_top[seat] if c not in top]  # (empty if the deck was refilled: reshuffled)
+    deck.extend(reversed(top))
+    s.known_top[seat] = top + known
     what = str(e.get("what"))
     k = sum(1 for c in top if matches(s, c, what))
     s.say(f"P{item.seat + 1} reveals the top of their deck: {s.names(top)}")
@@ -380,6 +419,8 @@ def _pool(s: WRState, ch: Choose) -> list[str]:
     if ch.ask is Ask.ORDER:
         rv = _reveal(s)
         return [c for c in rv.todo if s.data[c].effects and c not in s.ignored and c not in s.resolved]
+    if ch.ask is Ask.TRIGGER:
+        return list(_triggers(s).cards)
     if ch.ask is Ask.SPOILS:
         return spoils(s, seat)
     return []
@@ -397,14 +438,25 @@ def _reveal(s: WRState) -> Reveal:
     raise IllegalActionError("no reveal is under way")
 
 
+def _triggers(s: WRState) -> Triggers:
+    """The triggers a :data:`Ask.TRIGGER` choice orders: the item right below it."""
+    item = s.stack[-2] if len(s.stack) > 1 else None
+    if not isinstance(item, Triggers):
+        raise IllegalActionError("no triggers are waiting to be ordered")
+    return item
+
+
 VERB = {Ask.TAKE: "take", Ask.PUT: "put", Ask.DISCARD_FOR: "discard", Ask.RIVAL_DISCARD: "discard",
         Ask.HAND_CHECK: "discard", Ask.IGNORE: "ignore", Ask.SILENCE: "silence", Ask.EXTRA_RELIC: "play",
-        Ask.SUMMON: "summon", Ask.ORDER: "resolve", Ask.SPOILS: "take", Ask.MULLIGAN: "aside"}
+        Ask.SUMMON: "summon", Ask.ORDER: "resolve", Ask.TRIGGER: "resolve", Ask.SPOILS: "take",
+        Ask.MULLIGAN: "aside"}
 MAY_STOP = {Ask.TAKE, Ask.PUT, Ask.DISCARD_FOR, Ask.EXTRA_RELIC, Ask.SUMMON}
 
 
 @RULES.run(Choose)
 def run_choose(s: WRState, ch: Choose) -> bool:
+    if ch.ask is Ask.HAND_CHECK:  # a discard trigger may have brought cards back: down to 7 all the same
+        ch.left = len(s.hands[ch.seat]) - HAND
     if ch.left <= 0 or (ch.ask is not Ask.SPOILS and ch.ask is not Ask.MULLIGAN and not _pool(s, ch)):
         s.stack.pop()
         return False
@@ -497,6 +549,12 @@ def choose_apply(s: WRState, ch: Choose, action: Action) -> None:
         s.resolved.append(c)
         s.stack.pop()
         s.stack.append(Effects(seat=seat, card=c, subject=s.wizard_of(seat)))
+        return
+    elif ch.ask is Ask.TRIGGER:
+        tr = _triggers(s)
+        tr.cards.remove(c)
+        s.stack.pop()
+        s.stack.append(Effects(seat=seat, card=c, source=tr.source))
         return
     elif ch.ask is Ask.SPOILS:
         s.stack.pop()

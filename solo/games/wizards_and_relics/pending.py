@@ -9,6 +9,8 @@
   abilities, wizard abilities.
 - :class:`Enter`: an extra wizard enters play after the reveal (the rulebook's Jeff the Mage): advantage is checked
   again, then the shrine, then its ability.
+- :class:`Triggers`: one player's triggers that fire together (the discard triggers of one discard, the win or loss
+  triggers of the round), resolved one at a time in the order the player chooses when it can matter.
 - :class:`Effects`: a card's effects resolving one after the other (an enchantment, an ability, a shrine for one
   wizard, a discard trigger, a win or loss trigger).
 - :class:`Choose`: a player decides inside an effect or a phase (what to take, discard, ignore, summon...).
@@ -77,6 +79,7 @@ class Ask(enum.StrEnum):
     DECK = "deck"  # set-up: which deck
     MULLIGAN = "mulligan"  # set-up: the cards to set aside
     ORDER = "order"  # which of your relics resolves next
+    TRIGGER = "trigger"  # which of your triggers that fired together resolves next
     TAKE = "take"  # a card from your discard pile into your hand
     PUT = "put"  # a card from your discard pile on top of your deck
     DISCARD_FOR = "discard_for"  # discard cards for power
@@ -129,6 +132,13 @@ class Enter(WRPending):
 
 
 @declare
+class Triggers(WRPending):
+    kind: ClassVar[str] = "triggers"
+    source: Source = Source.ON_DISCARD  # which trigger of each card fires
+    cards: list[str] = field(default_factory=list)  # the cards whose trigger is still to resolve, in the usual order
+
+
+@declare
 class Effects(WRPending):
     kind: ClassVar[str] = "effects"
     card: str = ""  # the card whose effects resolve
@@ -142,7 +152,8 @@ class Choose(WRPending):
     kind: ClassVar[str] = "choose"
     ask: Ask = Ask.TAKE
     card: str = ""  # the card whose effect asks (empty in a phase's own choice)
-    what: str = ""  # a filter: wizard, relic, card, devoted, red...; summon: also where from ("hand:devoted")
+    what: str = ""  # a filter: wizard, relic, card, devoted, red...; summon: also where from ("hand:devoted");
+    # trigger: which trigger fired (on_discard, on_win, on_lose)
     left: int = 1  # how many more times it may (or must) be chosen
     n: int = 0  # discard_for: power for each card
     done: int = 0  # how many have been chosen
@@ -150,5 +161,5 @@ class Choose(WRPending):
     subject: str = ""
 
 
-KINDS: tuple[type[WRPending], ...] = (Setup, Round, Reveal, Enter, Effects, Choose)
+KINDS: tuple[type[WRPending], ...] = (Setup, Round, Reveal, Enter, Triggers, Effects, Choose)
 RULES: Rules[WRState] = Rules("wizards-and-relics")

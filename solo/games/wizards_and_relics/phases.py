@@ -26,6 +26,7 @@ from .pending import (
     Setup,
     SetupStep,
     Source,
+    Triggers,
 )
 
 if TYPE_CHECKING:
@@ -141,16 +142,7 @@ def run_round(s: WRState, r: Round) -> bool:
         victory(s, r)
         return False
     if step is RoundStep.HAND_CHECK:
-        order = s.order()
-        while r.index < len(order):
-            seat = order[r.index]
-            r.index += 1
-            over = len(s.hands[seat]) - HAND
-            if over > 0:
-                s.ask(Choose(seat=seat, ask=Ask.HAND_CHECK, left=over))
-                return False
-        r.index = 0
-        r.step = RoundStep.SPOILS
+        hand_check(s, r)
         return False
     if step is RoundStep.SPOILS:
         r.step = RoundStep.WIN_TRIGGERS
@@ -158,8 +150,8 @@ def run_round(s: WRState, r: Round) -> bool:
         return False
     if step is RoundStep.WIN_TRIGGERS:
         r.step = RoundStep.LOSERS
-        for c in reversed(r.triggered):
-            s.stack.append(Effects(seat=r.winner, card=c, source=Source.ON_WIN))
+        if r.triggered:
+            s.stack.append(Triggers(seat=r.winner, source=Source.ON_WIN, cards=list(r.triggered)))
         r.triggered = []
         return False
     if step is RoundStep.LOSERS:
@@ -168,9 +160,10 @@ def run_round(s: WRState, r: Round) -> bool:
             s.draw(seat, 2, "lost the round")
         pushes = []
         for seat in losers:  # the cards of the battle each lost: the last one, or the tie they were out of
-            for c in (*s.wizards[seat], *s.relics[seat]) if seat in s.fighters else s.tied[seat]:
-                if s.data[c].has("on_lose"):
-                    pushes.append(Effects(seat=seat, card=c, source=Source.ON_LOSE))
+            cards = [c for c in ((*s.wizards[seat], *s.relics[seat]) if seat in s.fighters else s.tied[seat])
+                     if s.data[c].has("on_lose") and not s.nullified(c)]
+            if cards:
+                pushes.append(Triggers(seat=seat, source=Source.ON_LOSE, cards=cards))
         s.stack.extend(reversed(pushes))
         r.step = RoundStep.CLEAR
         return False
@@ -185,7 +178,7 @@ def run_round(s: WRState, r: Round) -> bool:
         s.commits.order = []
         s.commits.chosen = {}
         s.master = r.winner
-        s.no_advantage = False
+        s.equalized = []
         s.stack.pop()
         s.say(f"P{r.winner + 1} won the round and is the Master Wizard of the next")
         return False
@@ -199,7 +192,7 @@ def begin_round(s: WRState) -> None:
     s.battle = 0
     s.drawn = [0] * s.players
     s.counting = True
-    s.no_advantage = False
+    s.equalized = []
     s.last_totals = {}
     s.shrines_used.extend(s.shrine)
     s.shrine = []
@@ -313,7 +306,7 @@ def compare(s: WRState, r: Round) -> None:
             s.losers.append(x)
     s.fighters = s.order(top)
     s.battle += 1
-    s.clear_battle()
+    s.clear_battle(round_over=False)
     s.commits.order = list(s.fighters)
     s.commits.chosen = {}
     r.step = RoundStep.PLAY
@@ -342,7 +335,7 @@ def victory(s: WRState, r: Round) -> None:
     cards of earlier tied battles) to their discard pile."""
     w = r.winner
     wiz = s.wizard_of(w)
-    r.triggered = [c for c in (*s.wizards[w], *s.relics[w]) if s.data[c].has("on_win")]
+    r.triggered = [c for c in (*s.wizards[w], *s.relics[w]) if s.data[c].has("on_win") and not s.nullified(c)]
     if wiz:
         s.wizards[w].remove(wiz)
         s.halls[w].append(wiz)
@@ -357,6 +350,24 @@ def victory(s: WRState, r: Round) -> None:
         return
     r.step = RoundStep.HAND_CHECK
     r.index = 0
+
+
+def hand_check(s: WRState, r: Round) -> None:
+    """Phase 5 begins: from the Master Wizard clockwise, every player above 7 cards discards down to 7; a discard
+    trigger that brings cards back (Dusty Tome, Everburning Heart) means discarding again, until every hand holds at
+    most 7. Then the spoils."""
+    order = s.order()
+    while r.index < len(order):
+        seat = order[r.index]
+        if len(s.hands[seat]) > HAND:
+            s.ask(Choose(seat=seat, ask=Ask.HAND_CHECK, left=len(s.hands[seat]) - HAND))
+            return
+        r.index += 1
+    if any(len(h) > HAND for h in s.hands):
+        r.index = 0
+        return
+    r.index = 0
+    r.step = RoundStep.SPOILS
 
 
 # -- the reveal -------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from wizprint.solo.kernel import (
 )
 
 from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WRData
-from .pending import KINDS, RULES, Choose, Effects, Round, Setup, SetupStep, Source, WRPending
+from .pending import KINDS, RULES, Choose, Round, Setup, SetupStep, Source, Triggers, WRPending
 
 
 @value
@@ -69,11 +69,11 @@ class WRState(StackGame, State[WRData]):
     losers: list[int] = field(default_factory=list)  # players out of the round (lost a battle before a tie)
     commits: Commitments = field(default_factory=Commitments)
     mods: list[Mod] = field(default_factory=list)
-    ignored: list[str] = field(default_factory=list)
-    silenced: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # relics ignored this round (those of tied battles kept)
+    silenced: list[str] = field(default_factory=list)  # wizards silenced this round (likewise)
     resolved: list[str] = field(default_factory=list)  # relics whose enchantment has resolved this battle
     steadfast: list[int] = field(default_factory=list)  # seats whose relics cannot be ignored this battle
-    no_advantage: bool = False  # Wand of Equality: no advantage for the rest of the round
+    equalized: list[str] = field(default_factory=list)  # the cards that took advantage away for the round
     counting: bool = False  # draws count toward 'drawn' (from the Play phase until the battle is decided)
     drawn: list[int] = field(default_factory=list)  # cards each seat has drawn this round (while counting)
     queued: list[str] = field(default_factory=list)  # discard triggers waiting for a Replenish ("seat:card")
@@ -151,6 +151,12 @@ class WRState(StackGame, State[WRData]):
                 out.update(COLOURS if m.colour == "every" else (m.colour,))
         return out
 
+    @property
+    def no_advantage(self) -> bool:
+        """No wizard has advantage for the rest of the round (a Wand of Equality or a shrine that says so, while
+        it is not ignored)."""
+        return bool(self.equalized)
+
     def has_advantage(self, wizard: str, seat: int) -> bool:
         """Advantage: the wizard's colour beats a rival wizard's in this battle (never during a Wand of Equality)."""
         if self.no_advantage:
@@ -172,8 +178,16 @@ class WRState(StackGame, State[WRData]):
         return t
 
     def take_back(self, source: str) -> None:
-        """Remove every change ``source`` gave (an ignored relic, a silenced wizard)."""
+        """Remove every change ``source`` gave (an ignored relic, a silenced wizard): its power, the advantage it
+        gave and the advantage it took away."""
         self.mods = [m for m in self.mods if m.source != source]
+        if source in self.equalized:
+            self.equalized = [c for c in self.equalized if c != source]
+
+    def nullified(self, card: str) -> bool:
+        """Whether ``card`` was ignored (a relic) or silenced (a wizard) this round, in the battle it was played
+        in: none of its effects resolves, its triggers included."""
+        return card in self.ignored or card in self.silenced
 
     def opening_seat(self) -> int:
         return self.master  # asked of a new game: the first round's Master Wizard
@@ -190,19 +204,25 @@ class WRState(StackGame, State[WRData]):
         self.rng.shuffle(self.decks[seat])
         self.known_top[seat] = []
 
+    def refill(self, seat: int) -> bool:
+        """No cards in deck: the discard pile is shuffled into an empty deck (called the moment a deck runs out,
+        and again whenever a card is needed from an empty deck). True when the deck holds a card."""
+        deck = self.decks[seat]
+        if not deck and self.discards[seat]:
+            deck.extend(self.discards[seat])
+            self.discards[seat] = []
+            self.shuffle_deck(seat)
+            self.say(f"P{seat + 1}'s deck is empty: their discard pile is shuffled into it")
+        return bool(deck)
+
     def draw(self, seat: int, n: int, why: str = "", quiet: bool = False) -> list[str]:
-        """Draw ``n`` cards (the discard pile is reshuffled into an empty deck); counted toward 'drawn' while a
-        battle is being played."""
+        """Draw ``n`` cards (a deck that runs out is refilled from the discard pile at once); counted toward
+        'drawn' while a battle is being played."""
         got: list[str] = []
         deck = self.decks[seat]
         for _ in range(n):
-            if not deck:
-                if not self.discards[seat]:
-                    break
-                deck.extend(self.discards[seat])
-                self.discards[seat] = []
-                self.shuffle_deck(seat)
-                self.say(f"P{seat + 1}'s deck is empty: their discard pile is shuffled into it")
+            if not self.refill(seat):
+                break
             c = deck.pop()
             top = self.known_top[seat]
             if top and top[0] == c:
@@ -211,6 +231,8 @@ class WRState(StackGame, State[WRData]):
             self.hands[seat].append(c)
             got.append(c)
             self.note_draw(seat, c)
+            if not deck:
+                self.refill(seat)
         if self.counting:
             self.drawn[seat] += len(got)
         if not quiet:
@@ -249,6 +271,7 @@ class WRState(StackGame, State[WRData]):
         self.discards[seat].append(card)
         if self.data[card].has("on_discard"):
             self.queued.append(f"{seat}:{card}")
+        self.refill(seat)
 
     def replenish(self, seat: int) -> None:
         """Replenish: at zero or one card in hand (once the game has begun), draw up to 7 minus the wizards in your
@@ -261,22 +284,29 @@ class WRState(StackGame, State[WRData]):
                       f"Replenish: down to {plural(len(self.hands[seat]), 'card')}, up to {target}")
 
     def flush_triggers(self) -> bool:
-        """Push the discard triggers waiting (they resolve after the Replenish that the discard caused)."""
+        """Push the discard triggers waiting (they resolve after the Replenish that the discard caused): those of
+        one player together, for that player to order (:class:`~.pending.Triggers`)."""
         if not self.queued:
             return False
-        for q in reversed(self.queued):
-            seat, card = q.split(":", 1)
-            self.stack.append(Effects(seat=int(seat), card=card, source=Source.ON_DISCARD))
+        by_seat: dict[int, list[str]] = {}
+        for q in self.queued:
+            who, card = q.split(":", 1)
+            by_seat.setdefault(int(who), []).append(card)
+        for seat, cards in reversed(by_seat.items()):
+            self.stack.append(Triggers(seat=seat, source=Source.ON_DISCARD, cards=cards))
         self.queued = []
         return True
 
-    def clear_battle(self) -> None:
-        """A new battle: the changes, ignored relics, silenced wizards and the like of the last one are gone."""
+    def clear_battle(self, round_over: bool = True) -> None:
+        """A new battle: the changes, resolved enchantments and the like of the last one are gone. Which relics were
+        ignored and which wizards silenced is kept until the round is over: the cards of a tied battle stay
+        nullified (their triggers do not fire when the round is lost)."""
         self.mods = []
-        self.ignored = []
-        self.silenced = []
         self.resolved = []
         self.steadfast = []
+        if round_over:
+            self.ignored = []
+            self.silenced = []
 
     # -- running ----------------------------------------------------------------------------------------------
     def next_item(self) -> Round:

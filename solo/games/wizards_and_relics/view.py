@@ -53,6 +53,8 @@ def describe(s: WRState, action: Action) -> str:
         return "stop here"
     top = s.stack[-1] if s.stack else None
     ask = top.ask if isinstance(top, Choose) else None
+    if k == "resolve" and ask is Ask.TRIGGER:
+        return f"resolve this trigger first: {card_text(d, a)}"
     if k == "take" and ask is Ask.SPOILS:
         owner = next((f"P{x + 1}" for x in range(s.players) if a in s.relics[x] or a in s.tied[x]), "a loser")
         return f"spoils: take {owner}'s {card_text(d, a)} into your hand"
@@ -63,6 +65,9 @@ def describe(s: WRState, action: Action) -> str:
     if k not in verbs:
         return action.key
     return verbs[k].format(card_text(d, a))
+
+
+FIRED = {"on_discard": "they were discarded", "on_win": "you won the round", "on_lose": "you lost the round"}
 
 
 def question(s: WRState) -> str:
@@ -82,6 +87,8 @@ def question(s: WRState) -> str:
             Ask.MULLIGAN: "Set-up, once only: set aside any cards of your opening hand; they are replaced from your "
                           "deck and shuffled back into it",
             Ask.ORDER: "You have several enchanted relics: which resolves first?",
+            Ask.TRIGGER: f"Your cards' triggers fire together ({FIRED.get(top.what, 'at once')}): you choose the "
+                         "order; which resolves first?",
             Ask.TAKE: f"{src}: you may take a card from your discard pile into your hand",
             Ask.PUT: f"{src}: you may put a card from your discard pile on top of your deck",
             Ask.DISCARD_FOR: f"{src}: discard a card for +{top.n} power? ({plural(top.left, 'more card')} at most)",
