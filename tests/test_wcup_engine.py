@@ -75,3 +75,26 @@ def test_the_draft_report_gives_each_wizards_draft_rate_and_every_wizard_is_draf
     for name, g in drafted.items():
         assert g["per_seat_game"] == round(g["contests"] / (2 * games), 4)
         assert g["per_seat_game"] >= 0.05, f"{name} is drafted in {g['per_seat_game']:.1%} of a player's games"
+
+
+def duel_position(pile: str, in_play: list[str]) -> WCState:
+    """P1's Geomancer (water 8: Dormant powers do not act) against P2's Rogues (shadow 6), ``pile`` visible on P2's
+    discard pile, the powers in play in the order ``in_play`` (an earlier one has precedence)."""
+    s = WCState.blank(D, 2, 0)
+    s.duel = [["C05#1"], ["C14#2"]]
+    s.discards = [[], [pile]]
+    s.in_play = in_play
+    return s
+
+
+def test_a_power_in_play_has_precedence_over_one_that_comes_into_play_after_it() -> None:
+    # The Traveler (+2) visible before the Geomancer came into play: it still acts (6 + 2)
+    assert duel_position("C17#2", ["C17#2", "C05#1", "C14#2"]).value(1) == 8
+    # the Geomancer in play first, the Traveler visible after: the Geomancer stops it
+    assert duel_position("C17#2", ["C05#1", "C14#2", "C17#2"]).value(1) == 6
+    # the Geomancer placed but not yet come into play (a wizard of lower Value placed with it acts first)
+    s = duel_position("C17#2", ["C17#2", "C14#2"])
+    assert s.permanent(0, "no_dormant") is None and s.value(1) == 8
+    # The Soldier guards P2 when it was in play before the Geomancer, not when it became visible after it
+    assert duel_position("C10#2", ["C10#2", "C05#1", "C14#2"]).guarded(1)
+    assert not duel_position("C10#2", ["C05#1", "C14#2", "C10#2"]).guarded(1)

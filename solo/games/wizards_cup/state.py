@@ -31,6 +31,9 @@ class WCState(StackGame, State[WCData]):
     duel: list[list[str]] = zone("duel")
     discards: list[list[str]] = zone("discard")
     stack: list[WCPending] = field(default_factory=list)
+    # the wizards whose Magic powers are in play (placed in a Duel zone and come into play there, or the visible top
+    # of a discard pile), in the order they came into play: an earlier one has precedence over a later one
+    in_play: list[str] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)
     known: list[list[str]] = field(default_factory=list)  # cards everyone knows are among each seat's 6
     drafted: list[list[str]] = field(default_factory=list)  # the five cards each seat selected (for the check)
@@ -87,22 +90,47 @@ class WCState(StackGame, State[WCData]):
         return self.card(seat) is not None and not self.identical()
 
     def permanent(self, seat: int, word: str) -> Any:
-        """The effect ``word`` of ``seat``'s wizard in the Duel zone, if it has a Permanent power that acts."""
+        """The effect ``word`` of ``seat``'s wizard in the Duel zone, if it has a Permanent power that acts (the
+        wizard has come into play: wizards placed together come into play one after the other, ``phases.py``)."""
         w = self.card(seat)
-        if w is None or w.power != "permanent" or not self.powers_on(seat):
+        if w is None or w.power != "permanent" or not self.powers_on(seat) or self.duel[seat][0] not in self.in_play:
             return None
         return w.has(word)
 
     def dormant(self, seat: int, word: str) -> Any:
         """The effect ``word`` of the visible top card of ``seat``'s discard pile, if it is a Dormant power that
-        acts (no Permanent power in the Duel zone stops Dormant powers)."""
+        acts: no Permanent power in the Duel zone that stops Dormant powers came into play before it (a power
+        already in play has precedence over one that comes into play after it)."""
         pile = self.discards[seat]
         if not pile:
             return None
-        w = self.data.cards[pile[-1]]
-        if w.power != "dormant" or any(self.permanent(x, "no_dormant") for x in (0, 1)):
+        top = pile[-1]
+        w = self.data.cards[top]
+        if w.power != "dormant" or any(self.permanent(x, "no_dormant") and self.before(self.duel[x][0], top)
+                                       for x in (0, 1)):
             return None
         return w.has(word)
+
+    def before(self, a: str, b: str) -> bool:
+        """Whether wizard ``a``'s power came into play before ``b``'s (a wizard not in play comes last)."""
+        order = self.in_play
+        return a in order and (b not in order or order.index(a) < order.index(b))
+
+    def come_into_play(self, card: str) -> None:
+        """``card``'s power is in play from now on, after every power already in play."""
+        if card in self.in_play:
+            self.in_play.remove(card)
+        self.in_play.append(card)
+
+    def discard(self, seat: int, card: str) -> None:
+        """``card`` (taken from wherever it was) goes face up on top of ``seat``'s discard pile: the card it covers
+        is no longer visible, and its own Dormant power comes into play."""
+        pile = self.discards[seat]
+        if pile and pile[-1] in self.in_play:
+            self.in_play.remove(pile[-1])
+        pile.append(card)
+        self.reveal(seat, card)
+        self.come_into_play(card)
 
     def guarded(self, seat: int) -> bool:
         """The Soldier: the opponent's powers cannot make ``seat`` discard from its Deck or its Waiting card."""
