@@ -370,6 +370,7 @@ def choose_apply(s: WCState, c: Choose, action: Action) -> None:
         s.sets[seat].append(out)
         s.sets[seat].remove(x)
         s.decks[seat].append(x)
+        s.swapped(seat)
         s.say(f"P{seat + 1} swaps a card of their Deck with one set aside")
         s.say(f"you swap {s.label(out)} for {s.label(x)}", (seat,))
         s.stack.pop()
