@@ -1,6 +1,8 @@
 """The checks of a loaded Wizards Cup game (a saved game is untrusted input), beyond the kernel's: each card in its
 owner's zones only, at most one card in a Duel zone or a Waiting place, the 6 cards of a Deck once the selection is
-over, Victory tokens and counters in range, and pending work in an order the rules make."""
+over, Victory tokens and counters in range, the powers in play (each in a Duel zone or on top of a discard pile,
+every visible top among them), what was seen of each player's 6 (at most one stretch between swaps for each round
+after the first, fitting its Deck), and pending work in an order the rules make."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ if TYPE_CHECKING:
 
 
 def check_state(s: WCState, chk: Checks) -> None:
+    from .state import possible_decks
+
     d = s.data
     chk.count("state.round", s.round, 0, s.step_cap)
     chk.count("state.duels", s.duels, 0, s.step_cap)
@@ -26,7 +30,26 @@ def check_state(s: WCState, chk: Checks) -> None:
             chk.all_known(f"state.{name}[{x}]", cards, d.cards)
             if any(c in d.cards and d.owner(c) != x for c in cards):
                 chk.fail(f"state.{name}[{x}]", f"a card of the other set is in P{x + 1}'s zones")
+    for x, stretches in enumerate(s.earlier):
+        chk.count(f"state.earlier[{x}]", len(stretches), 0, 2 * (TO_WIN - 1))  # a swap between two rounds
+        for i, cards in enumerate(stretches):
+            chk.all_known(f"state.earlier[{x}][{i}]", cards, d.cards)
+            if any(c in d.cards and d.owner(c) != x for c in cards):
+                chk.fail(f"state.earlier[{x}][{i}]", f"a card of the other set was seen among P{x + 1}'s 6")
+    chk.all_known("state.in_play", s.in_play, d.cards)
     chk.done()
+    for x in (0, 1):
+        seen = frozenset().union(*s.sightings(x))
+        if not set(s.known[x]) <= set(s.six(x)) or (s.earlier[x] and frozenset(s.six(x)) & seen not in {
+                t for t, _ in possible_decks(s.sightings(x), len(d.sets[x]))}):
+            chk.fail(f"state.known[{x}]", f"what was seen of P{x + 1}'s 6 does not fit its Deck")
+    tops = [pile[-1] for pile in s.discards if pile]
+    if len(set(s.in_play)) != len(s.in_play):
+        chk.fail("state.in_play", "a wizard is in play twice")
+    if any(c not in tops and not any(c in z for z in s.duel) for c in s.in_play):
+        chk.fail("state.in_play", "a wizard in play is neither in a Duel zone nor visible on a discard pile")
+    if any(c not in s.in_play for c in tops):
+        chk.fail("state.in_play", "the visible top of a discard pile is not in play")
     for x in (0, 1):
         chk.count(f"state.duel[{x}]", len(s.duel[x]), 0, 1)
         chk.count(f"state.waiting[{x}]", len(s.waiting[x]), 0, 1)

@@ -27,7 +27,7 @@ class SetupStep(enum.IntEnum):
 class RoundStep(enum.IntEnum):
     PLAN = 0  # each player chooses the Waiting card and the order of the other 5, secretly
     DRAW = 1  # each player without a wizard in the Duel zone places the top card of their Deck there
-    POWERS = 2  # the Immediate powers of the wizards just placed (the lower printed Value first)
+    POWERS = 2  # the wizards just placed come into play (the lower printed Value first): Immediate powers act
     RESOLVE = 3  # A Magic power (and Weakness), B Element, C Value; then the end of the duel
     END = 4  # the round is over: Victory tokens, the end of the game or the cards back to the Deck
     SWAP = 5  # each player may swap one card of their Deck with one of the 12 set aside
@@ -64,7 +64,7 @@ class Round(WCPending):
     kind: ClassVar[str] = "round"
     step: RoundStep = RoundStep.PLAN
     index: int = 0  # the seat to act next within PLAN and SWAP
-    queue: list[str] = field(default_factory=list)  # wizards whose Immediate power is still to act, in order
+    queue: list[str] = field(default_factory=list)  # wizards just placed still to come into play, in order
     winners: list[int] = field(default_factory=list)  # the round's winners once it is over
 
 

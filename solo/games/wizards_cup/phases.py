@@ -1,6 +1,7 @@
 """The rules of Wizards Cup, registered in :data:`~.pending.RULES`: the wizard selection, each round's planning,
-the duels (the Immediate powers of the wizards just placed, then A Magic power and Weakness, B Element, C Value, then
-the end of the duel), the end of the round with its Victory tokens, the end of the game and the swap between rounds.
+the duels (the wizards just placed come into play, the lower printed Value first, each Immediate power acting as its
+wizard does; then A Magic power and Weakness, B Element, C Value, then the end of the duel), the end of the round
+with its Victory tokens, the end of the game and the swap between rounds.
 
 Immediate effect words have one handler each in :data:`IMMEDIATE`; Dormant and Permanent words act continuously
 (``state.py``: :meth:`~.state.WCState.value`, :meth:`~.state.WCState.permanent`, :meth:`~.state.WCState.dormant`)."""
@@ -73,7 +74,9 @@ def run_round(s: WCState, r: Round) -> bool:
     if r.step is RoundStep.POWERS:
         while r.queue:
             card = r.queue.pop(0)
-            if immediate(s, r, card):
+            if card in s.duel[s.data.owner(card)]:
+                s.come_into_play(card)
+            if s.data.cards[card].power == "immediate" and immediate(s, r, card):
                 return False
         r.step = RoundStep.RESOLVE
         return False
@@ -115,10 +118,10 @@ def draw_step(s: WCState, r: Round) -> bool:
                                                     + ("" if s.duel[x][0] in new else " (stays)") for x in (0, 1)))
     if s.identical():
         s.say("Two identical wizards: both lose their Magic powers")
-        r.queue = []
-    else:  # two new wizards: the lower printed Value acts first
-        cards = s.data.cards
-        r.queue = sorted((c for c in new if cards[c].power == "immediate"), key=lambda c: (cards[c].value, c))
+    # the new wizards come into play after the powers already in play; two placed together: the lower printed Value
+    # first, its Immediate power acting then, its Permanent power starting then (equal Values: by card id)
+    cards = s.data.cards
+    r.queue = sorted(new, key=lambda c: (cards[c].value, c))
     r.step = RoundStep.POWERS
     return False
 
@@ -141,16 +144,18 @@ def immediate(s: WCState, r: Round, card: str) -> bool:
 
 def place_waiting(s: WCState, r: Round, seat: int) -> None:
     """The Detective: ``seat``'s Waiting card takes the place of its wizard in the Duel zone (which waits face down
-    instead); the newly placed wizard's Immediate power acts at once, unless it meets an identical wizard."""
+    instead, its power out of play); the newly placed wizard comes into play at once, its Immediate power acting
+    then, unless it meets an identical wizard."""
     old, new = s.duel[seat][0], s.waiting[seat][0]
     s.duel[seat] = [new]
     s.waiting[seat] = [old]
+    if old in s.in_play:
+        s.in_play.remove(old)
     s.reveal(seat, new)
     s.say(f"P{seat + 1}'s Waiting card {s.label(new)} takes the place of {s.label(old)}, which now waits face down")
     if s.identical():
         s.say("It meets an identical wizard: both lose their Magic powers")
-    elif s.data.cards[new].power == "immediate":
-        r.queue.insert(0, new)
+    r.queue.insert(0, new)
 
 
 @IMMEDIATE("discard_waiting")
@@ -162,8 +167,7 @@ def _discard_waiting(s: WCState, seat: int, card: str) -> None:
         s.say(f"P{x + 1}'s Soldier guards their Waiting card")
     else:
         c = s.waiting[x].pop()
-        s.discards[x].append(c)
-        s.reveal(x, c)
+        s.discard(x, c)
         s.say(f"P{x + 1} discards their Waiting card, {s.label(c)}, face up")
 
 
@@ -245,11 +249,10 @@ def resolve(s: WCState, r: Round) -> None:
             s.say(f"P{x + 1}'s Soldier: no card is discarded from their Deck")
         elif s.decks[x]:
             c = s.decks[x].pop()
-            s.discards[x].append(c)
-            s.reveal(x, c)
+            s.discard(x, c)
             s.say(f"The Revolutionary: P{x + 1} discards the top card of their Deck, {s.label(c)}")
     for x in losers:
-        s.discards[x].append(s.duel[x].pop())
+        s.discard(x, s.duel[x].pop())
     s.doomed = False
     r.step = RoundStep.DRAW
 
@@ -283,6 +286,7 @@ def end_round(s: WCState, r: Round) -> bool:
     for x in (0, 1):
         s.decks[x] = s.six(x)
         s.discards[x], s.duel[x], s.waiting[x] = [], [], []
+    s.in_play = []
     s.say("Every wizard goes back into its Deck")
     r.step = RoundStep.SWAP
     r.index = 0
@@ -366,6 +370,7 @@ def choose_apply(s: WCState, c: Choose, action: Action) -> None:
         s.sets[seat].append(out)
         s.sets[seat].remove(x)
         s.decks[seat].append(x)
+        s.swapped(seat)
         s.say(f"P{seat + 1} swaps a card of their Deck with one set aside")
         s.say(f"you swap {s.label(out)} for {s.label(x)}", (seat,))
         s.stack.pop()

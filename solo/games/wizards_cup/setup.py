@@ -83,6 +83,7 @@ def setup(data: WCData, table: Mapping[str, Any], players: int, seed: int, varia
             raise SetupError("decks", f"P{x + 1} has {len(s.six(x))} cards in Deck, Waiting card and discard "
                                       f"pile together, not {DECK}")
         s.known[x] = list(s.discards[x])
+    s.in_play = [pile[-1] for pile in s.discards if pile]  # the visible tops: in play before the first duel
     s.check_zones()
     if phase == "plan":
         s.stack.append(Round())

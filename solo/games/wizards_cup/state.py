@@ -9,12 +9,15 @@ whose top card is the end: ``decks[seat][-1]`` is the next wizard to duel, ``dis
 from __future__ import annotations
 
 from dataclasses import field
+from functools import lru_cache, reduce
+from itertools import combinations
+from math import comb
 from typing import Any
 
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, declare, zone
 
-from .data import SETS, TO_WIN, WCData, Wizard
+from .data import DECK, SETS, TO_WIN, WCData, Wizard
 from .pending import KINDS, RULES, Round, Setup, SetupStep, WCPending
 
 
@@ -31,8 +34,12 @@ class WCState(StackGame, State[WCData]):
     duel: list[list[str]] = zone("duel")
     discards: list[list[str]] = zone("discard")
     stack: list[WCPending] = field(default_factory=list)
+    # the wizards whose Magic powers are in play (placed in a Duel zone and come into play there, or the visible top
+    # of a discard pile), in the order they came into play: an earlier one has precedence over a later one
+    in_play: list[str] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)
-    known: list[list[str]] = field(default_factory=list)  # cards everyone knows are among each seat's 6
+    known: list[list[str]] = field(default_factory=list)  # each seat's cards seen face up since its last swap
+    earlier: list[list[list[str]]] = field(default_factory=list)  # those seen before each of its swaps, oldest first
     drafted: list[list[str]] = field(default_factory=list)  # the five cards each seat selected (for the check)
     round: int = 0  # rounds begun
     duels: int = 0  # duels fought this round
@@ -41,7 +48,7 @@ class WCState(StackGame, State[WCData]):
     last: str = ""  # how the last duel was decided (for the view)
 
     SEATS_IN_RANGE = ("current_seat",)
-    PER_SEAT = ("sets", "decks", "plans", "waiting", "duel", "discards", "tokens", "known", "drafted")
+    PER_SEAT = ("sets", "decks", "plans", "waiting", "duel", "discards", "tokens", "known", "earlier", "drafted")
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
@@ -54,7 +61,7 @@ class WCState(StackGame, State[WCData]):
 
         return cls(data=data, players=2, variant=variant, rng=Rng(seed), sets=[list(x) for x in data.sets],
                    decks=per(), plans=per(), waiting=per(), duel=per(), discards=per(), tokens=[0, 0], known=per(),
-                   drafted=per())
+                   earlier=[[], []], drafted=per())
 
     @classmethod
     def new(cls, data: WCData, players: int, seed: int, variant: str) -> WCState:
@@ -87,22 +94,47 @@ class WCState(StackGame, State[WCData]):
         return self.card(seat) is not None and not self.identical()
 
     def permanent(self, seat: int, word: str) -> Any:
-        """The effect ``word`` of ``seat``'s wizard in the Duel zone, if it has a Permanent power that acts."""
+        """The effect ``word`` of ``seat``'s wizard in the Duel zone, if it has a Permanent power that acts (the
+        wizard has come into play: wizards placed together come into play one after the other, ``phases.py``)."""
         w = self.card(seat)
-        if w is None or w.power != "permanent" or not self.powers_on(seat):
+        if w is None or w.power != "permanent" or not self.powers_on(seat) or self.duel[seat][0] not in self.in_play:
             return None
         return w.has(word)
 
     def dormant(self, seat: int, word: str) -> Any:
         """The effect ``word`` of the visible top card of ``seat``'s discard pile, if it is a Dormant power that
-        acts (no Permanent power in the Duel zone stops Dormant powers)."""
+        acts: no Permanent power in the Duel zone that stops Dormant powers came into play before it (a power
+        already in play has precedence over one that comes into play after it)."""
         pile = self.discards[seat]
         if not pile:
             return None
-        w = self.data.cards[pile[-1]]
-        if w.power != "dormant" or any(self.permanent(x, "no_dormant") for x in (0, 1)):
+        top = pile[-1]
+        w = self.data.cards[top]
+        if w.power != "dormant" or any(self.permanent(x, "no_dormant") and self.before(self.duel[x][0], top)
+                                       for x in (0, 1)):
             return None
         return w.has(word)
+
+    def before(self, a: str, b: str) -> bool:
+        """Whether wizard ``a``'s power came into play before ``b``'s (a wizard not in play comes last)."""
+        order = self.in_play
+        return a in order and (b not in order or order.index(a) < order.index(b))
+
+    def come_into_play(self, card: str) -> None:
+        """``card``'s power is in play from now on, after every power already in play."""
+        if card in self.in_play:
+            self.in_play.remove(card)
+        self.in_play.append(card)
+
+    def discard(self, seat: int, card: str) -> None:
+        """``card`` (taken from wherever it was) goes face up on top of ``seat``'s discard pile: the card it covers
+        is no longer visible, and its own Dormant power comes into play."""
+        pile = self.discards[seat]
+        if pile and pile[-1] in self.in_play:
+            self.in_play.remove(pile[-1])
+        pile.append(card)
+        self.reveal(seat, card)
+        self.come_into_play(card)
 
     def guarded(self, seat: int) -> bool:
         """The Soldier: the opponent's powers cannot make ``seat`` discard from its Deck or its Waiting card."""
@@ -142,6 +174,27 @@ class WCState(StackGame, State[WCData]):
         if card not in self.known[seat]:
             self.known[seat].append(card)
 
+    def swapped(self, seat: int) -> None:
+        """``seat`` has swapped one of its 6 (which, no one else knows): what was seen of them is now history."""
+        self.earlier[seat].append(sorted(self.known[seat]))
+        self.known[seat] = []
+
+    def sightings(self, seat: int) -> tuple[frozenset[str], ...]:
+        return (*(frozenset(k) for k in self.earlier[seat]), frozenset(self.known[seat]))
+
+    def seen_six(self, seat: int) -> tuple[list[str], list[str], list[str]]:
+        """What everyone knows of ``seat``'s 6 from the cards seen face up and its swaps: the seen cards that are
+        among them for certain, those that may have been swapped out, and those that were for certain."""
+        if not self.earlier[seat]:
+            return sorted(self.known[seat]), [], []
+        decks = possible_decks(self.sightings(seat), len(self.data.sets[seat]))
+        if not decks:  # a state no play makes (the checks refuse it in a saved game)
+            return sorted(self.known[seat]), [], []
+        seen = frozenset().union(*self.sightings(seat))
+        surely = reduce(frozenset.intersection, (t for t, _ in decks))
+        maybe = frozenset().union(*(t for t, _ in decks))
+        return sorted(surely), sorted(maybe - surely), sorted(seen - maybe)
+
     def is_starting_choice(self) -> bool:
         top = self.stack[-1] if self.stack else None
         return isinstance(top, Setup) and top.step is SetupStep.SELECT  # the draft of the five secret picks
@@ -172,22 +225,31 @@ class WCState(StackGame, State[WCData]):
             "waiting_sizes": [len(w) for w in self.waiting], "set_sizes": [len(x) for x in self.sets],
             "duel": [list(d) for d in self.duel], "discards": [list(d) for d in self.discards],
             "values": [self.value(x) for x in (0, 1)], "identical": self.identical(),
-            "known": [sorted(k) for k in self.known], "last": self.last,
+            "last": self.last,
             "pending": self.pending_view(seat), "log": self.visible_log(seat), "heading": heading(self, seat),
         }
+        seen = [self.seen_six(x) for x in (0, 1)]
+        obs["known"], obs["maybe"], obs["known_out"] = ([k[i] for k in seen] for i in range(3))
         if self.result:
             obs["outcome"] = self.result.as_dict()
         return obs
 
     def _resample(self, into: WCState, seat: int, rng: Rng) -> None:
         """The opponent's hidden cards redealt: the cards of its set that are not face up (in its Deck, plan,
-        Waiting card and the set aside) are shuffled and dealt back into those places by their sizes, the cards
-        everyone knows to be among its 6 first into the 6; the seat's own Deck keeps its order."""
+        Waiting card and the set aside) are shuffled and dealt back into those places by their sizes. Its 6 are
+        one of the Decks it can have by what was seen and its swaps (:func:`possible_decks`, each Deck as likely):
+        the seen cards of that Deck first, then cards never seen; the seat's own Deck keeps its order."""
         x = 1 - seat
         hidden6 = len(self.decks[x]) + len(self.plans[x]) + len(self.waiting[x])
         pool = sorted([*self.decks[x], *self.plans[x], *self.waiting[x], *self.sets[x]])
-        known = [c for c in pool if c in set(self.known[x])]
-        rest = [c for c in pool if c not in set(known)]
+        inside = seen = frozenset(self.known[x])
+        if self.earlier[x]:
+            seen = frozenset().union(*self.sightings(x))
+            decks = possible_decks(self.sightings(x), len(self.data.sets[x]))
+            if decks:
+                inside = one_deck(decks, rng)
+        known = [c for c in pool if c in inside]
+        rest = [c for c in pool if c not in seen]
         rng.shuffle(known)
         rng.shuffle(rest)
         six = (known + rest)[:hidden6]
@@ -227,4 +289,47 @@ class WCState(StackGame, State[WCData]):
         return question(self)
 
 
-__all__ = ["KINDS", "Round", "Setup", "WCState"]
+@lru_cache(maxsize=1024)
+def possible_decks(sightings: tuple[frozenset[str], ...], total: int) -> tuple[tuple[frozenset[str], int], ...]:
+    """The Decks a player can have now, from the cards of its set seen face up between its swaps (``sightings``:
+    one set for each stretch between two swaps, oldest first, the last since its last swap; ``total``: the cards of
+    its set). A swap takes one card of the 6 out and one set aside in, so each stretch's 6 differ from the last
+    stretch's by one card, and hold the cards seen in that stretch. Each Deck is given by the seen cards it holds,
+    with how many Decks hold exactly those (the rest of its 6 are any cards never seen)."""
+    seen = frozenset().union(*sightings)
+    unseen = total - len(seen)
+    first = sightings[0]
+    free = sorted(seen - first)
+    now = {first | frozenset(c) for k in range(max(DECK - len(first) + 1, 0)) for c in combinations(free, k)
+           if DECK - len(first) - k <= unseen}
+    for need in sightings[1:]:
+        after: set[frozenset[str]] = set()
+        for t in now:
+            hidden_in = DECK - len(t)  # never-seen cards among the 6
+            hidden_out = unseen - hidden_in
+            outside = seen - t
+            for o in t:  # a seen card goes out, for a seen one or one never seen
+                after.update((t - {o}) | {i} for i in outside)
+                if hidden_out:
+                    after.add(t - {o})
+            if hidden_in:  # a card never seen goes out, for a seen one or another never seen
+                after.update(t | {i} for i in outside)
+                if hidden_out:
+                    after.add(t)
+        now = {t for t in after if need <= t}
+    return tuple((t, comb(unseen, DECK - len(t))) for t in sorted(now, key=sorted))
+
+
+def one_deck(decks: tuple[tuple[frozenset[str], int], ...], rng: Rng) -> frozenset[str]:
+    """One of ``decks`` (:func:`possible_decks`) drawn by its number of Decks: each Deck equally likely."""
+    if len(decks) == 1:
+        return decks[0][0]
+    k = rng.below(sum(n for _, n in decks))
+    for cards, n in decks:
+        if k < n:
+            return cards
+        k -= n
+    return decks[-1][0]
+
+
+__all__ = ["KINDS", "Round", "Setup", "WCState", "possible_decks"]

@@ -110,8 +110,11 @@ def view(d: WCData, obs: Mapping[str, Any]) -> list[str]:
         if obs["duel"][x]:
             out.append(f"   in the Duel zone: {escape(card_text(d, obs['duel'][x][0]))}; Value now "
                        f"{obs['values'][x]}")
-        if x != me and obs["known"][x]:
-            out.append("   seen among their 6: " + escape(", ".join(d.label(c) for c in obs["known"][x])))
+        if x != me:
+            for key, what in (("known", "seen among their 6"), ("maybe", "seen before a swap, perhaps swapped out"),
+                              ("known_out", "swapped out (set aside)")):
+                if obs[key][x]:
+                    out.append(f"   {what}: " + escape(", ".join(d.label(c) for c in obs[key][x])))
     if obs["identical"]:
         out.append("Identical wizards face each other: neither has a Magic power")
     if obs["last"]:
@@ -167,4 +170,8 @@ def where(obs: Mapping[str, Any], card: str, mine: bool) -> str:
                 return f"{whose} is {place}."
     if card in obs["known"][x]:
         return f"{whose} is among their 6 (everyone has seen it)."
+    if card in obs["maybe"][x]:
+        return f"{whose} was among their 6 before a swap: it may have been swapped out."
+    if card in obs["known_out"][x]:
+        return f"{whose} was swapped out: it is set aside."
     return f"{whose}: you do not know where it is."
