@@ -310,3 +310,38 @@ def test_covenant_and_wizard_cards_reports_read_cleanly(tmp_path: Path) -> None:
         assert s["first_player"] is not None and s["never_drawn"] == []
         assert all(c["lift_ci95"] is not None for c in s["cards"] if c["lift"] is not None)
         assert "<h3>" in html and "Cards: lift" in html
+
+
+# -- progress ----------------------------------------------------------------------------------------------------
+def test_the_time_left_comes_from_the_pace_so_far() -> None:
+    from wizprint.progress import clock_text, time_left
+
+    assert time_left(4, 100, 4.0, 0.0) is None  # too few games yet
+    assert time_left(5, 100, 5.0, 0.0) == 95.0
+    assert time_left(10, 100, 20.0, 3.0) == 177.0  # counting down between bursts of results
+    assert time_left(10, 10, 20.0, 3.0) == 0.0
+    assert clock_text(177.0) == "0:02:57" and clock_text(3725) == "1:02:05"
+
+
+def test_a_terminal_progress_bar_shows_the_time_left() -> None:
+    import io
+
+    from rich.console import Console
+
+    from wizprint.progress import RichBar
+
+    now = [0.0]
+    buf = io.StringIO()
+    bar = RichBar(Console(file=buf, force_terminal=True, width=160, color_system=None), clock=lambda: now[0])
+    bar.start(100, "check")
+    for i in range(4):
+        now[0] += 2.0
+        bar.step(f"game {i + 1}")
+    assert bar.left() is None
+    now[0] += 2.0
+    bar.step("game 5")
+    now[0] += 1.0
+    assert bar.left() == 189.0  # 2 s a game for 95 games, less the second since the last one
+    bar._p.refresh()
+    bar.finish()
+    assert "0:03:09 left" in buf.getvalue()
