@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 
@@ -59,15 +61,48 @@ class Plain:
         pass
 
 
-class RichBar:
-    def __init__(self) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-        from rich.progress import Progress as RP
+ESTIMATE_AFTER = 5  # steps done before the bar shows the time left
 
+
+def time_left(done: int, total: int, took: float, since: float, after: int = ESTIMATE_AFTER) -> float | None:
+    """Seconds left, estimated from the average pace so far: the ``took`` seconds the ``done`` steps took, over
+    ``done``, times the steps left, less the ``since`` seconds since the last step (so the estimate counts down
+    between steps that come in bursts). None before ``after`` steps are done."""
+    if done < max(1, after):
+        return None
+    return max(0.0, took / done * max(0, total - done) - since)
+
+
+def clock_text(seconds: float) -> str:
+    """``H:MM:SS``, as rich shows the time elapsed."""
+    s = int(seconds + 0.5)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+
+class RichBar:
+    """The bar on a terminal: label, bar, steps done of the total, the step, the time elapsed and, after
+    :data:`ESTIMATE_AFTER` steps, the time left (:func:`time_left`)."""
+
+    def __init__(self, console: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RP
+        from rich.text import Text
+
+        bar = self
+
+        class TimeLeft(ProgressColumn):
+            def render(self, task: Any) -> Text:
+                left = bar.left()
+                return Text("" if left is None else f"{clock_text(left)} left", style="progress.remaining")
+
+        self._clock = clock
         self._p = RP(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                     TextColumn("{task.fields[what]}"), TimeElapsedColumn(), transient=False)
+                     TextColumn("{task.fields[what]}"), TimeElapsedColumn(), TimeLeft(), transient=False,
+                     console=console)
         self._task: Any = None
         self._total = 0
+        self._done = 0
+        self._began = self._last = 0.0
         self._started = False
 
     def start(self, total: int, label: str) -> None:
@@ -75,9 +110,18 @@ class RichBar:
             self._p.start()
             self._started = True
         self._total = total
+        self._done = 0
+        self._began = self._last = self._clock()
         self._task = self._p.add_task(label, total=total, what="")
 
+    def left(self) -> float | None:
+        """Seconds left in the task, or None while there is too little to go on."""
+        now = self._clock()
+        return time_left(self._done, self._total, self._last - self._began, now - self._last)
+
     def step(self, what: str) -> None:
+        self._done += 1
+        self._last = self._clock()
         self._p.update(self._task, advance=1, what=what)
 
     def extend(self, more: int) -> None:

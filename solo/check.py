@@ -10,11 +10,12 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import signal
 import statistics
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -53,46 +54,109 @@ def _chunk(args: Task) -> list[GameResult]:
     return [run_one(game, i, seed, bots, players, variant, assign) for i in indices]
 
 
+def _one_by_one(tasks: Iterable[Task]) -> Iterator[list[GameResult]]:
+    """The games of the tasks in this process, one at a time (so Ctrl-C loses only the game being played)."""
+    for game, indices, seed, bots, players, variant, assign in tasks:
+        for i in indices:
+            yield [run_one(game, i, seed, bots, players, variant, assign)]
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_games`: ``results`` holds the games finished by then, in game order, of the
+    ``planned`` games."""
+
+    def __init__(self, results: list[GameResult], planned: int) -> None:
+        super().__init__()
+        self.results = results
+        self.planned = planned
+        self.rungs: list[dict[str, Any]] = []  # the ladder's matches played by then (:func:`ladder`)
+
+
 def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: int, variant: str = "",
               jobs: int = 1, progress: Callable[[int], None] | None = None, assign: str = "bots",
               cluster: Cluster | None = None) -> list[GameResult]:
     """Play ``games`` games; results in game order. The tasks are made as the workers need them (a few per
     worker in flight), so nothing is set up per game before the games run. With ``cluster``, its workers play
-    the same tasks instead of ``jobs`` local processes (:mod:`wizprint.solo.cluster`)."""
+    the same tasks instead of ``jobs`` local processes (:mod:`wizprint.solo.cluster`).
+
+    Ctrl-C (KeyboardInterrupt) stops the games, ends the worker processes and raises :class:`Interrupted` with the
+    games finished so far (those of chunks that came back, in or out of turn)."""
     from .kernel import engine
 
     if not 1 <= games <= MAX_GAMES:
         raise UsageError(f"a check plays from 1 to {MAX_GAMES:,} games, not {games:,}")
-    engine(game).new_state(players, 0)  # load card data once, before the workers fork, so they share it
-    slots = jobs
-    if cluster is not None:
-        from .cluster import game_for_workers
-
-        slots, game = cluster.slots, game_for_workers(game)
-    chunk = max(1, min(CHUNK, games // (slots * 8) or 1))
-    tasks = ((game, range(s, min(s + chunk, games)), seed, list(bots), players, variant, assign)
-             for s in range(0, games, chunk))
     results: list[GameResult] = []
-    with ExitStack() as stack:
-        parts: Iterable[list[GameResult]]
+    try:
+        engine(game).new_state(players, 0)  # load card data once, before the workers fork, so they share it
+        slots = jobs
         if cluster is not None:
-            parts = cluster.map(tasks, 4 * slots)
-        elif jobs <= 1:
-            parts = map(_chunk, tasks)
-        else:
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
-            parts = _bounded_map(pool, tasks, 4 * jobs)
-        for part in parts:
-            results.extend(part)
-            if progress:
-                progress(len(part))
+            from .cluster import game_for_workers
+
+            slots, game = cluster.slots, game_for_workers(game)
+        chunk = max(1, min(CHUNK, games // (slots * 8) or 1))
+        tasks = ((game, range(s, min(s + chunk, games)), seed, list(bots), players, variant, assign)
+                 for s in range(0, games, chunk))
+        with ExitStack() as stack:
+            parts: Iterator[list[GameResult]]
+            if cluster is not None:
+                parts = cluster.map(tasks, 4 * slots)
+            elif jobs <= 1:
+                parts = _one_by_one(tasks)
+            else:
+                pool = stack.enter_context(worker_pool(jobs))
+                parts = _bounded_map(pool, tasks, 4 * jobs, results.extend)
+            try:
+                for part in parts:
+                    results.extend(part)
+                    if progress:
+                        progress(len(part))
+            finally:
+                close = getattr(parts, "close", None)
+                if close is not None:
+                    close()  # at once (before the workers end): the chunks done but not yet taken are kept
+    except KeyboardInterrupt:
+        results.sort(key=lambda r: r.index)
+        raise Interrupted(results, games) from None
     results.sort(key=lambda r: r.index)
     return results
 
 
-def _bounded_map(pool: Executor, tasks: Iterator[Task], in_flight: int) -> Iterator[list[GameResult]]:
+def _ignore_sigint() -> None:
+    """In each worker process: Ctrl-C is the check's to handle (it ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """``jobs`` worker processes that ignore Ctrl-C. Leaving the block normally waits for them; leaving it by an
+    exception (Ctrl-C, an error) ends them at once, the games they are playing with them, so no worker outlives
+    the check."""
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    try:
+        yield pool
+        pool.shutdown(wait=True)
+    except BaseException:
+        end_workers(pool)
+        raise
+
+
+def end_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel the pool's waiting tasks and end its worker processes now (``terminate_workers`` from Python 3.14)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with suppress(ValueError, ProcessLookupError):  # already ended (and closed)
+            if p.is_alive():
+                p.terminate()
+    for p in procs:
+        with suppress(ValueError):
+            p.join(5)
+
+
+def _bounded_map(pool: Executor, tasks: Iterator[Task], in_flight: int,
+                 leftover: Callable[[list[GameResult]], object] | None = None) -> Iterator[list[GameResult]]:
     """``pool.map(_chunk, tasks)`` with at most ``in_flight`` tasks submitted at a time (:func:`bounded_map`)."""
-    return bounded_map(lambda t: pool.submit(_chunk, t), tasks, in_flight)
+    return bounded_map(lambda t: pool.submit(_chunk, t), tasks, in_flight, leftover)
 
 
 R_co = TypeVar("R_co", covariant=True)
@@ -106,20 +170,35 @@ class Pending(Protocol[R_co]):
 
     def cancel(self) -> object: ...
 
+    def done(self) -> bool: ...
 
-def bounded_map(submit: Callable[[Task], Pending[R]], tasks: Iterator[Task], in_flight: int
-                ) -> Generator[R, None, None]:
+
+def bounded_map(submit: Callable[[Task], Pending[R]], tasks: Iterator[Task], in_flight: int,
+                leftover: Callable[[R], object] | None = None) -> Generator[R, None, None]:
     """The results of ``submit``-ting each task, with at most ``in_flight`` tasks submitted at a time
-    (``Executor.map`` submits every task at once), in task order."""
+    (``Executor.map`` submits every task at once), in task order. When the generator is left early (closed, or an
+    exception such as Ctrl-C while it waits), the tasks still pending are cancelled; with ``leftover``, the
+    result of each of them that had already finished (and did not fail) is passed to it first."""
     pending: deque[Pending[R]] = deque()
     try:
         for t in tasks:
             pending.append(submit(t))
             if len(pending) >= in_flight:
-                yield pending.popleft().result()
+                r = pending[0].result()
+                pending.popleft()
+                yield r
         while pending:
-            yield pending.popleft().result()
+            r = pending[0].result()
+            pending.popleft()
+            yield r
     finally:
+        for f in pending:
+            if leftover is not None and f.done():
+                try:
+                    r = f.result()
+                except Exception:  # failed or cancelled: nothing to keep
+                    continue
+                leftover(r)
         for f in pending:
             f.cancel()
 
@@ -144,7 +223,10 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[str], players: int, variant: str,
               all_designs: Sequence[str], names: dict[str, str], decks: dict[str, str] | None = None,
-              assign: str = "bots", rungs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+              assign: str = "bots", rungs: list[dict[str, Any]] | None = None, planned: int | None = None,
+              partial: bool = False) -> dict[str, Any]:
+    """The summary of a check (the JSON); ``planned`` is the games asked for and ``partial`` says that Ctrl-C
+    stopped the check before they were all played (``results`` holds those finished)."""
     done = [r for r in results if r.outcome is not None]
     errors = [{"game": r.index, "seed": r.seed, "bots": r.bots, "error": r.error,
                "reproduce": f"wizprint solo check {game} --games {r.index + 1} --seed {seed} --bots {','.join(bots)}"
@@ -200,6 +282,7 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
         "game": game, "variant": variant or None, "players": players, "bots": list(bots), "seed": seed,
         "assign": assign,
         "games": len(results), "completed": len(done), "errors": errors,
+        "partial": partial, "games_planned": len(results) if planned is None else planned,
         "step_cap_hits": sum(1 for r in results if r.step_cap),
         "win_rate_by_seat": by_seat, "win_rate_by_bot": {b: _rate(p) for b, p in sorted(bot_points.items())},
         "first_player": _first_player(done, players),
@@ -215,12 +298,52 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
         "groups": groups,
         "events": _events(done),
         "lift_baseline": LIFT_BASELINE,
+        "lift_headline_rule": HEADLINE_RULE,
+        "lift_headline": [c["id"] for c in headline_cards(cards)],
+        "card_counts": CARD_COUNTS,
         "cards": cards,
         "never_drawn": [c["id"] for c in cards if c["drawn"] == 0 and c["played"] == 0],
         "never_played": [c["id"] for c in cards if c["played"] == 0],
         "draw_follows_play": [c["id"] for c in cards if c["draw_follows_play"]],
         "ladder": rungs or [],
     }
+
+
+# The headline ranks only the cards whose lift is measured well enough to mean something
+HEADLINE_MIN_PLAYED = 20  # seat-games played in, at least
+HEADLINE_HALF_WIDTH = 0.20  # the 95 % interval of the lift reaches at most this far either side of it
+HEADLINE_RULE = (f"cards played in {HEADLINE_MIN_PLAYED}+ games with a 95% interval within "
+                 f"±{HEADLINE_HALF_WIDTH * 100:.0f} points")
+
+CARD_COUNTS = {  # what each card's counts mean (the games are seat-games: a game counts once for each seat)
+    "seat_games_drawn": "games drawn in: the games in which the seat drew the card (opening hands included), or "
+                        "met it and played or used it without drawing it (a threat on its space, a shrine revealed "
+                        "in its round, a card swapped in or taken from a discard pile); never fewer than "
+                        "games_played_in",
+    "games_played_in": "games played in: the games in which the seat played or used the card",
+    "drawn": "times drawn: each copy each time the seat drew it or was dealt it (opening hands and drafts "
+             "included; Relic: assets gained too)",
+    "played": "times used: each time the seat played or used the card; it can exceed times drawn, as a card can be "
+              "used again without a new draw (played again after going back to hand or in a later round, a "
+              "charge spent, a bonus used in a battle, a threat fought or resolved, a shrine revealed)",
+}
+
+
+def half_width(card: dict[str, Any]) -> float | None:
+    """How far the card's 95 % lift interval reaches either side (half its width), or None without a lift."""
+    ci = card.get("lift_ci95")
+    return None if not ci else (ci[1] - ci[0]) / 2
+
+
+def headline_cards(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards the headline ranks (:data:`HEADLINE_RULE`), from the highest lift to the lowest."""
+    return [c for c in by_lift(cards) if c["lift"] is not None and c["games_played_in"] >= HEADLINE_MIN_PLAYED
+            and (half_width(c) or 0.0) <= HEADLINE_HALF_WIDTH + 1e-9]
+
+
+def clear_side(lo: float, hi: float) -> str | None:
+    """"above" when a 95 % interval lies above 0, "below" when it lies below, None when it holds 0."""
+    return "above" if lo > 0 else "below" if hi < 0 else None
 
 
 STRATA = 5  # seat-games are compared within bands of as many cards drawn
@@ -264,8 +387,9 @@ def _bands(counts: list[int], k: int) -> list[int]:
 
 def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str], names: dict[str, str],
                decks: dict[str, str]) -> list[dict[str, Any]]:
-    """Per design: drawn and played (copies, opening hands included), in how many seat-games each, the play rate
-    when drawn, the win rate when played, and its lift (:data:`LIFT_BASELINE`) with its 95 % interval."""
+    """Per design: times drawn and used, the seat-games drawn and played in (:data:`CARD_COUNTS`), the play rate
+    when drawn, the win rate when played, and its lift (:data:`LIFT_BASELINE`) with its 95 % interval and the side
+    of 0 it clearly lies on (``lift_clear``)."""
     drawn: dict[str, int] = {}
     played: dict[str, int] = {}
     seat_games: list[tuple[float, set[str], set[str], int]] = []  # points, designs drawn, designs played, cards
@@ -336,6 +460,7 @@ def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str],
             "lift": round(lift, 4) if lift is not None else None,
             "lift_ci95": [round(lift_lo, 4), round(lift_hi, 4)] if lift_lo is not None and lift_hi is not None
             else None,
+            "lift_clear": clear_side(lift_lo, lift_hi) if lift_lo is not None and lift_hi is not None else None,
             "played_vs_held": pvh,
             "draw_follows_play": confounded,
         })
@@ -435,16 +560,24 @@ def ladder(game: str, games: int, seed: int, players: int, variant: str, jobs: i
     against ``search``), each bot on every seat in turn. A rung whose upper bot wins clearly more than its fair
     share shows that skill matters in the game."""
     rungs = [*LADDER, search]
-    out = []
+    out: list[dict[str, Any]] = []
     for lower, upper in itertools.pairwise(rungs):
         # each match has its own seed, so it does not replay the check's games
-        res = run_games(game, games, derive(seed, "ladder", lower, upper), [lower, upper], players, variant, jobs,
-                        progress, assign, cluster)
-        done = [r for r in res if r.outcome is not None]
-        pts = [p for r in done for s, b in enumerate(r.bots) if b == upper and (p := r.points(s)) is not None]
-        rate = _rate(pts)
-        out.append({"lower": lower, "upper": upper, "games": len(res), "errors": len(res) - len(done),
-                    "upper_win_rate": rate["win_rate"], "ci95": rate["ci95"], "fair_share": round(1 / players, 4),
-                    "skill_shows": rate["ci95"][0] > 1 / players})
+        try:
+            res = run_games(game, games, derive(seed, "ladder", lower, upper), [lower, upper], players, variant,
+                            jobs, progress, assign, cluster)
+        except Interrupted as stop:  # the matches played so far, this one as far as it went
+            stop.rungs = [*out, _rung(lower, upper, stop.results, players, partial=True)]
+            raise
+        out.append(_rung(lower, upper, res, players))
     return out
+
+
+def _rung(lower: str, upper: str, res: list[GameResult], players: int, partial: bool = False) -> dict[str, Any]:
+    done = [r for r in res if r.outcome is not None]
+    pts = [p for r in done for s, b in enumerate(r.bots) if b == upper and (p := r.points(s)) is not None]
+    rate = _rate(pts)
+    return {"lower": lower, "upper": upper, "games": len(res), "errors": len(res) - len(done),
+            "upper_win_rate": rate["win_rate"], "ci95": rate["ci95"], "fair_share": round(1 / players, 4),
+            "skill_shows": rate["ci95"][0] > 1 / players, "partial": partial}
 

@@ -102,14 +102,15 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
            json_file: Path | None, report: Path | None, quiet: bool, assign: str = "bots", ladder_games: int = 0,
            ladder_search: str = "mcts:100", cluster_address: str | None = None) -> None:
     from wizprint.atomic import ensure_dir, write_atomic
+    from wizprint.cards.markup import plural
     from wizprint.progress import for_terminal
 
     from .agents import make_agent
-    from .check import MAX_GAMES, MAX_JOBS, ladder, run_games, summarise
+    from .check import MAX_GAMES, MAX_JOBS, Interrupted, ladder, run_games, summarise
     from .kernel import engine
     from .play import check_seed
     from .report import html_report
-    from .runner import ASSIGN
+    from .runner import ASSIGN, GameResult
 
     eng = engine(game)
     n_players = eng.min_players if players is None else players
@@ -154,21 +155,40 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
             done[0] += 1
             progress.step(f"game {done[0]}")
 
+    stopped = False
+    results: list[GameResult] = []
+    rungs: list[dict[str, Any]] = []
     try:
         results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign, cluster)
         rungs = ladder(game, ladder_games, seed, n_players, variant, jobs, ladder_search, assign, tick,
                        cluster) if ladder_games else []
+    except KeyboardInterrupt as stop:  # Ctrl-C: the worker processes have ended; report the games finished so far
+        stopped = True
+        if isinstance(stop, Interrupted):
+            if results:
+                rungs = stop.rungs  # in the ladder's matches: the check's own games were all played
+            else:
+                results = stop.results
     finally:
         progress.finish()
         if cluster is not None:
             cluster.close()
+    if stopped and not results:
+        err("stopped (Ctrl-C) before any game finished: no report written")
+        raise typer.Exit(130)
+    if stopped:
+        err(f"stopped (Ctrl-C): the report covers the {plural(len(results), 'game')} finished"
+            + (" and the ladder's games so far" if ladder_games and len(results) == games else ""))
     designs, names, decks = _designs(eng)
-    summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names, decks, assign, rungs)
+    summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names, decks, assign, rungs,
+                        planned=games, partial=stopped)
     if json_file is not None:
         write_atomic(json_file, json.dumps(summary, indent=1) + "\n")
     if report is not None:
         write_atomic(report, html_report(summary))
     _print_summary(summary)
+    if stopped:
+        raise typer.Exit(130)
     if summary["errors"]:
         raise typer.Exit(1)
 
@@ -192,10 +212,16 @@ def _pts(x: float | None) -> str:
 
 
 def _print_summary(s: dict[str, Any]) -> None:
-    from .check import by_lift
+    from .check import HEADLINE_RULE, headline_cards
 
     out = sys.stdout
     n_err = len(s["errors"])
+    if s.get("partial"):
+        if any(r.get("partial") for r in s.get("ladder", [])):
+            print(f"partial: the strength ladder stopped by Ctrl-C (all {s['games']} games of the check played)",
+                  file=out)
+        else:
+            print(f"partial: {s['games']} of {s['games_planned']} games (stopped by Ctrl-C)", file=out)
     print(f"{s['game']}: {s['completed']} of {s['games']} games completed, {n_err} errors, "
           f"{s['step_cap_hits']} step-cap hits" + (", starting choices dealt at random" if s.get("assign") == "random"
                                                    else ""), file=out)
@@ -227,14 +253,7 @@ def _print_summary(s: dict[str, Any]) -> None:
               f"{_pc(g['ci95'][0])} to {_pc(g['ci95'][1])})", file=out)
     for name, e in s.get("events", {}).items():
         print(f"  {name}: in {_pc(e['share_of_games'])} of games ({e['per_game']} a game)", file=out)
-    ranked = [c for c in by_lift(s["cards"]) if c["lift"] is not None]
-    if ranked:
-        def line(c: dict[str, Any]) -> str:
-            return (f"{c['id']} {c['name']} {_pts(c['lift'])} (95% {_pts(c['lift_ci95'][0])} to "
-                    f"{_pts(c['lift_ci95'][1])}, played in {c['games_played_in']})")
-
-        print("  highest lift: " + "; ".join(line(c) for c in ranked[:3]), file=out)
-        print("  lowest lift: " + "; ".join(line(c) for c in ranked[-3:][::-1]), file=out)
+    _print_lifts(s, HEADLINE_RULE, headline_cards(s["cards"]))
     follows = s.get("draw_follows_play", [])
     if follows:
         print(f"  no lift (drawing them went with the result more than playing them could; their draw follows the "
@@ -247,9 +266,32 @@ def _print_summary(s: dict[str, Any]) -> None:
     for rung in s.get("ladder", []):
         print(f"  ladder: {rung['upper']} against {rung['lower']}: {_pc(rung['upper_win_rate'])} of "
               f"{rung['games']} (95% {_pc(rung['ci95'][0])} to {_pc(rung['ci95'][1])}; fair share "
-              f"{_pc(rung['fair_share'])})", file=out)
+              f"{_pc(rung['fair_share'])})" + ("; stopped by Ctrl-C" if rung.get("partial") else ""), file=out)
     for e in s["errors"][:5]:
         print(f"  error in game {e['game']}: {e['error']}\n    reproduce: {e['reproduce']}", file=out)
+
+
+def _print_lifts(s: dict[str, Any], rule: str, ranked: list[dict[str, Any]]) -> None:
+    """The headline of the cards: the highest and lowest lifts among the cards measured well enough (``rule``),
+    or a line saying that none is yet."""
+    out = sys.stdout
+    if not ranked:
+        if s["cards"]:
+            print(f"  lift: no card ranked, as none is yet among the {rule} (more games narrow the intervals)",
+                  file=out)
+        return
+
+    def line(c: dict[str, Any]) -> str:
+        return (f"{c['id']} {c['name']} {_pts(c['lift'])} (95% {_pts(c['lift_ci95'][0])} to "
+                f"{_pts(c['lift_ci95'][1])}; drawn in {c['seat_games_drawn']} games, played in "
+                f"{c['games_played_in']})")
+
+    if len(ranked) <= 3:
+        which = f"the only {len(ranked)} {rule}" if len(ranked) > 1 else f"the only one of the {rule}"
+        print(f"  lift, highest first ({which}): " + "; ".join(line(c) for c in ranked), file=out)
+        return
+    print(f"  highest lift (of the {len(ranked)} {rule}): " + "; ".join(line(c) for c in ranked[:3]), file=out)
+    print(f"  lowest lift (of the same {len(ranked)}): " + "; ".join(line(c) for c in ranked[::-1][:3]), file=out)
 
 
 @solo_app.command("scenario")

@@ -1,6 +1,6 @@
 """The HTML report of a solo check: jinja2 (autoescaped) with SVG charts drawn here: game length histogram,
 win rate by seat, by bot and by starting choice with 95 % intervals, and per deck a dot plot of each card's lift
-with its interval."""
+with its interval, coloured where the interval lies clear of 0. A check stopped by Ctrl-C says so in a banner."""
 
 from __future__ import annotations
 
@@ -92,9 +92,20 @@ def _rates(rows: list[tuple[str, float, float, float, int]], label: str) -> Mark
     return Markup("".join(parts))
 
 
+SIDES = {"above": "clearly above 0", "below": "clearly below 0", None: "interval holds 0"}
+
+
+def side_class(lo: float, hi: float) -> str:
+    """The colour class of a lift interval: ``above`` or ``below`` 0 when it lies clear of it, ``even`` otherwise."""
+    from .check import clear_side
+
+    return clear_side(lo, hi) or "even"
+
+
 def _lifts(rows: list[tuple[str, float, float, float, int]], label: str) -> Markup:
     """Horizontal lift dots (points above or below the baseline) with 95 % interval whiskers, on an axis symmetric
-    about 0 that holds every interval; rows are (label, lift, lo, hi, n)."""
+    about 0 that holds every interval; rows are (label, lift, lo, hi, n). A card whose interval lies above 0 is
+    coloured as ``above``, below 0 as ``below``, the others neutral (``even``)."""
     if not rows:
         return Markup("<p>No card of this deck was played.</p>")
     row_h = 16
@@ -117,10 +128,12 @@ def _lifts(rows: list[tuple[str, float, float, float, int]], label: str) -> Mark
     for i, (name, lift, lo, hi, n) in enumerate(rows):
         y = 24 + i * row_h
         parts.append(f'<text x="{left - 8}" y="{y + 4}" class="label" text-anchor="end">{escape(name)}</text>')
-        parts.append(f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" class="ci"/>')
-        parts.append(f'<circle cx="{x(lift):.1f}" cy="{y}" r="3.5" class="dot"><title>{escape(name)}: '
-                     f'{lift * 100:+.1f} points (95% {lo * 100:+.1f} to {hi * 100:+.1f}; played by {n} seats)</title>'
-                     f'</circle>')
+        side = side_class(lo, hi)
+        what = SIDES.get(side, SIDES[None])
+        parts.append(f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y}" y2="{y}" class="ci {side}"/>')
+        parts.append(f'<circle cx="{x(lift):.1f}" cy="{y}" r="3.5" class="dot {side}"><title>{escape(name)}: '
+                     f'{lift * 100:+.1f} points (95% {lo * 100:+.1f} to {hi * 100:+.1f}, {what}; played in {n} '
+                     f'games)</title></circle>')
         parts.append(f'<text x="{W - 54}" y="{y + 4}" class="axis">n={n}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
@@ -138,8 +151,20 @@ td.n { text-align: right; white-space: nowrap; }
 svg { display: block; margin: .6em 0; } .grid { stroke: #e4e4e4; } .half { stroke: #999; stroke-dasharray: 3 3; }
 .bar { fill: #5a7fb8; } .axis { font-size: 11px; fill: #555; } .label { font-size: 12px; fill: #222; }
 .ci { stroke: #5a7fb8; stroke-width: 2; } .dot { fill: #1f3f73; }
+.ci.above { stroke: #0072b2; } .dot.above { fill: #0072b2; }
+.ci.below { stroke: #d55e00; } .dot.below { fill: #d55e00; }
+.ci.even { stroke: #cfcfcf; } .dot.even { fill: #8a8a8a; }
+td.above { color: #0072b2; font-weight: 600; } td.below { color: #d55e00; font-weight: 600; }
+.key { display: inline-block; width: 11px; height: 11px; border-radius: 50%; vertical-align: -1px;
+       margin: 0 4px 0 10px; }
+.key.above { background: #0072b2; } .key.below { background: #d55e00; } .key.even { background: #8a8a8a; }
+.partial { background: #fff3cd; border: 1px solid #e0b84c; padding: .6em .9em; font-weight: 600; }
 </style></head><body>
-<h1>{{ s.game }}: solo check</h1>
+<h1>{{ s.game }}: solo check{% if s.get("partial") %} (partial){% endif %}</h1>
+{% if s.get("partial") %}<p class="partial">Partial report: Ctrl-C stopped the check
+{%- if stopped_ladder %} during the strength ladder; the check's own {{ s.games }} games were all played, and the
+ladder's last match counts only the games it finished.{% else %} after {{ s.games }} of {{ s.games_planned }} games;
+every figure below covers those {{ s.games }} games only.{% endif %}</p>{% endif %}
 <p class="muted">{{ s.games }} games, {{ s.players }} players, bots {{ s.bots|join(", ") }}, seed {{ s.seed }}
 {%- if s.variant %}, variant {{ s.variant }}{% endif %}.</p>
 <p class="{{ 'ok' if not s.errors and not s.step_cap_hits else 'bad' }}">
@@ -175,7 +200,8 @@ than its fair share, skill matters in the game.</p>
 <th>skill shows</th></tr>
 {% for r in s.ladder %}<tr><td>{{ r.upper }} against {{ r.lower }}</td><td class="n">{{ r.games }}</td>
 <td class="n">{{ pc(r.upper_win_rate) }}</td><td class="n">{{ pc(r.ci95[0]) }} to {{ pc(r.ci95[1]) }}</td>
-<td class="n">{{ pc(r.fair_share) }}</td><td>{{ "yes" if r.skill_shows else "not clearly" }}</td></tr>{% endfor %}
+<td class="n">{{ pc(r.fair_share) }}</td><td>{{ "yes" if r.skill_shows else "not clearly" }}
+{%- if r.partial %} (stopped by Ctrl-C){% endif %}</td></tr>{% endfor %}
 </table>{% endif %}
 <h2>How games end</h2>
 <table><tr><th>reason</th><th>games</th></tr>
@@ -214,16 +240,27 @@ the contest had).</p>
 <h2>Cards: lift</h2>
 <p>Each card's {{ s.lift_baseline }}. Positive: seats that played the card won more often. Every card played at
 least once is shown; a card played rarely has a wide interval. Cards are grouped by deck, from the highest lift to
-the lowest; an interval that does not cross 0 marks a card that clearly helps or hurts.</p>
+the lowest.</p>
+<p class="legend"><span class="key above"></span>interval above 0: clearly helps ({{ n_above }})
+<span class="key below"></span>interval below 0: clearly hurts ({{ n_below }})
+<span class="key even"></span>interval holds 0: not clear</p>
+<p>The counts: <em>games drawn in</em> and <em>games played in</em> count a game once for each seat (a card played
+without being drawn, such as a threat met or a shrine revealed, counts as drawn in that game, so a card is never
+played in more games than it was drawn in); <em>times drawn</em> counts every copy each time it was drawn or dealt,
+and <em>times used</em> every play or use, which can be more than the draws (a card used again without a new draw:
+back in hand, played again in a later round, a charge spent, a bonus used in each battle). The play rate is games
+played in over games drawn in.</p>
 {% for deck, chart, rows in decks %}<h3>{{ deck }}</h3>
 {{ chart }}
-<table><tr><th>id</th><th>name</th><th>drawn</th><th>played</th><th>play rate when drawn</th>
-<th>win rate when played</th><th>lift</th><th>95% interval</th></tr>
+<table><tr><th>id</th><th>name</th><th>games drawn in</th><th>games played in</th><th>times drawn</th>
+<th>times used</th><th>play rate when drawn</th><th>win rate when played</th><th>lift</th><th>95% interval</th></tr>
 {% for c in rows %}
-<tr><td>{{ c.id }}</td><td>{{ c.name }}</td><td class="n">{{ c.drawn }}</td><td class="n">{{ c.played }}</td>
+<tr><td>{{ c.id }}</td><td>{{ c.name }}</td><td class="n">{{ c.seat_games_drawn }}</td>
+<td class="n">{{ c.games_played_in }}</td><td class="n">{{ c.drawn }}</td><td class="n">{{ c.played }}</td>
 <td class="n">{{ pc(c.play_rate) }}</td><td class="n">{{ pc(c.win_rate_when_played) }}</td>
-<td class="n">{{ pts(c.lift) }}</td><td class="n">{% if c.lift_ci95 %}{{ pts(c.lift_ci95[0]) }} to
-{{ pts(c.lift_ci95[1]) }}{% else %}-{% endif %}</td></tr>
+<td class="n{% if c.lift_ci95 %} {{ side(c.lift_ci95[0], c.lift_ci95[1]) }}{% endif %}">{{ pts(c.lift) }}</td>
+<td class="n">{% if c.lift_ci95 %}{{ pts(c.lift_ci95[0]) }} to {{ pts(c.lift_ci95[1]) }}{% else %}-{% endif %}</td>
+</tr>
 {% endfor %}
 </table>
 {% endfor %}
@@ -263,7 +300,10 @@ def html_report(s: dict[str, Any]) -> str:
         chart_rows = [(f"{c['id']} {c['name']}", c["lift"], c["lift_ci95"][0], c["lift_ci95"][1],
                        c["games_played_in"]) for c in rows if c["lift"] is not None]
         decks.append((deck or "Cards", _lifts(chart_rows, f"lift of the {deck} cards"), rows))
+    sides = [side_class(*c["lift_ci95"]) for c in s["cards"] if c["lift"] is not None and c["lift_ci95"]]
     return env.from_string(TEMPLATE).render(
-        s=s, pc=_pc, pts=_pts, decks=decks, length_chart=_bars(s["length_turns"]["histogram"]),
+        s=s, pc=_pc, pts=_pts, decks=decks, side=side_class, n_above=sides.count("above"),
+        n_below=sides.count("below"), stopped_ladder=any(r.get("partial") for r in s.get("ladder", [])),
+        length_chart=_bars(s["length_turns"]["histogram"]),
         seat_chart=_rates(seats, "win rate by seat"), bot_chart=_rates(bots, "win rate by bot"),
         choice_chart=_rates(choices, "win rate by starting choice"))

@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from cli_helpers import run_here
 
 from wizprint.solo.check import run_games, summarise, wilson
@@ -173,8 +175,10 @@ def test_a_planted_broken_card_ranks_first_and_a_useless_one_last(tmp_path: Path
     assert len(ranked) > 100
     assert ranked[0]["id"] == "R38" and ranked[0]["lift_ci95"][0] > 0, ranked[:3]
     assert ranked[-1]["id"] == "R39", ranked[-3:]
-    # the text summary names them too
-    assert "highest lift: R38" in r.stdout and "lowest lift: R39" in r.stdout
+    # the text summary names them too, first in its headline (both are played often enough to be measured well)
+    lines = _lift_lines(r.stdout)
+    assert _named(next(ln for ln in lines if "highest lift" in ln))[0] == "R38", lines
+    assert _named(next(ln for ln in lines if "lowest lift" in ln))[0] == "R39", lines
 
 
 def test_the_stratified_difference_by_hand() -> None:
@@ -310,3 +314,341 @@ def test_covenant_and_wizard_cards_reports_read_cleanly(tmp_path: Path) -> None:
         assert s["first_player"] is not None and s["never_drawn"] == []
         assert all(c["lift_ci95"] is not None for c in s["cards"] if c["lift"] is not None)
         assert "<h3>" in html and "Cards: lift" in html
+
+
+# -- a report that leads with what matters ------------------------------------------------------------------------
+def _lift_lines(stdout: str) -> list[str]:
+    return [ln for ln in stdout.splitlines() if "lift" in ln and not ln.lstrip().startswith("no lift")]
+
+
+def _named(line: str) -> list[str]:
+    """The card ids a headline line names, in order."""
+    return [part.split()[0] for part in line.split("): ", 1)[1].split("); ")]
+
+
+def test_the_lift_headline_ranks_only_cards_measured_narrowly(tmp_path: Path) -> None:
+    """40 Wizard Cards games: many cards have lifts of +-60 points or more on a handful of plays, with intervals
+    from -100 to +100; the headline names only cards played in 20+ games whose interval reaches at most 20 points
+    either side, says that rule in the line, and agrees with the JSON's lift_headline. After 6 games no card
+    qualifies, and the summary says so in words."""
+    out = tmp_path / "wc.json"
+    r = run_here("solo", "check", "wizard-cards", "--games", "40", "--seed", "1", "--json", str(out), "-q")
+    assert r.returncode == 0, r.stderr
+    s = json.loads(out.read_text())
+    cards = {c["id"]: c for c in s["cards"]}
+    # the noise the headline must leave out is there: a card with an interval of +-50 points or more
+    assert any(c["lift_ci95"] and c["lift_ci95"][1] - c["lift_ci95"][0] >= 1.0 for c in cards.values())
+    lines = _lift_lines(r.stdout)
+    assert lines, r.stdout
+    named: list[str] = []
+    for line in lines:
+        assert "played in 20+ games with a 95% interval within ±20 points" in line or "of the same" in line, line
+        named += _named(line)
+    assert named and len(named) == len(set(named)) <= 6
+    for cid in named:
+        c = cards[cid]
+        assert c["games_played_in"] >= 20 and c["lift_ci95"][1] - c["lift_ci95"][0] <= 0.40 + 1e-9, c
+        assert f"drawn in {c['seat_games_drawn']} games, played in {c['games_played_in']})" in r.stdout
+    assert named[0] == s["lift_headline"][0]
+    assert set(s["lift_headline"]) == {cid for cid, c in cards.items() if c["lift_ci95"] and
+                                      c["games_played_in"] >= 20 and c["lift_ci95"][1] - c["lift_ci95"][0] <= 0.40}
+    assert "±20 points" in s["lift_headline_rule"]
+
+    few = run_here("solo", "check", "wizard-cards", "--games", "6", "--seed", "1", "-q")
+    assert few.returncode == 0, few.stderr
+    assert [ln.strip() for ln in _lift_lines(few.stdout)] == [
+        "lift: no card ranked, as none is yet among the cards played in 20+ games with a 95% interval within ±20 "
+        "points (more games narrow the intervals)"]
+
+
+def test_the_headline_takes_the_cards_of_its_rule_by_hand() -> None:
+    from wizprint.solo.check import headline_cards
+
+    def card(cid: str, lift: float | None, lo: float, hi: float, n: int) -> dict:  # type: ignore[type-arg]
+        return {"id": cid, "lift": lift, "lift_ci95": None if lift is None else [lo, hi], "games_played_in": n}
+
+    cards = [card("wide", 1.0, -1.0, 1.0, 300), card("few", 0.5, 0.4, 0.6, 19), card("edge", -0.1, -0.3, 0.1, 20),
+             card("best", 0.3, 0.2, 0.4, 50), card("none", None, 0, 0, 0), card("just-wide", 0.0, -0.2, 0.2001, 99)]
+    assert [c["id"] for c in headline_cards(cards)] == ["best", "edge"]
+
+
+def test_the_html_colours_the_cards_clear_of_zero(tmp_path: Path) -> None:
+    """200 Wizard Cards games: each card's dot and whisker are coloured 'above' when its lift interval lies above
+    0, 'below' when below, 'even' otherwise, exactly as the JSON's intervals say; a legend names the colours with
+    their counts, and the table marks the same lifts."""
+    import re
+
+    out, html_file = tmp_path / "wc.json", tmp_path / "wc.html"
+    r = run_here("solo", "check", "wizard-cards", "--games", "200", "--seed", "1", "--json", str(out), "--report",
+                 str(html_file), "-q")
+    assert r.returncode == 0, r.stderr
+    s = json.loads(out.read_text())
+    html = html_file.read_text()
+    want = {}
+    for c in s["cards"]:
+        if c["lift"] is not None:
+            lo, hi = c["lift_ci95"]
+            want[c["id"]] = "above" if lo > 0 else "below" if hi < 0 else "even"
+            assert c["lift_clear"] == (None if want[c["id"]] == "even" else want[c["id"]])
+    assert {"above", "below", "even"} <= set(want.values())  # the check has cards of all three kinds
+    dots = {m[1]: m[0] for m in re.findall(r'<circle [^>]*class="dot (\w+)"><title>(\S+) ', html)}
+    assert dots == want
+    whiskers = re.findall(r'<line [^>]*class="ci (\w+)"/>', html)
+    assert sorted(whiskers) == sorted(want.values())
+    n_above, n_below = list(want.values()).count("above"), list(want.values()).count("below")
+    assert f'<span class="key above"></span>interval above 0: clearly helps ({n_above})' in html
+    assert f'<span class="key below"></span>interval below 0: clearly hurts ({n_below})' in html
+    assert '<span class="key even"></span>interval holds 0' in html
+    for side in ("above", "below"):
+        assert re.search(rf"\.dot\.{side} {{ fill: #[0-9a-f]{{6}}; }}", html)
+    cells = re.findall(r'<td class="n (above|below)">', html)
+    assert sorted(cells) == sorted(v for v in want.values() if v != "even")
+
+
+def _table(html: str, deck_heading: str) -> list[dict[str, str]]:
+    """The rows of the card table under ``<h3>deck_heading</h3>``, by column heading."""
+    import re
+
+    part = html.split(f"<h3>{deck_heading}</h3>", 1)[1].split("</table>", 1)[0]
+    heads = re.findall(r"<th>(.*?)</th>", part)
+    rows = []
+    for row in re.findall(r"<tr><td>(.*?)</tr>", part, re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", "<td>" + row, re.S)
+        rows.append(dict(zip(heads, (" ".join(c.split()) for c in cells), strict=True)))
+    return rows
+
+
+def test_card_counts_explain_themselves_in_every_game(tmp_path: Path) -> None:
+    """In each of the five games a card can be used more often than it was drawn (Relic's threats are met, not
+    drawn; a Wizards Cup wizard plays each round; a Wizards & Relics shrine is revealed for the Master Wizard...).
+    The report counts games drawn in and games played in, the second never above the first, and times drawn and
+    times used apart, under those names in the HTML table (the JSON's values, and the JSON says what each means)."""
+    import html as html_lib
+
+    games = {"relic": 10, "wizards-and-relics": 20, "wizards-cup": 20, "wizard-cards": 20, "covenant": 20}
+    used_more = set()
+    for game, n in games.items():
+        out, page = tmp_path / f"{game}.json", tmp_path / f"{game}.html"
+        r = run_here("solo", "check", game, "--games", str(n), "--json", str(out), "--report", str(page), "-q")
+        assert r.returncode == 0, (game, r.stderr)
+        s = json.loads(out.read_text())
+        assert set(s["card_counts"]) == {"seat_games_drawn", "games_played_in", "drawn", "played"}
+        assert s["card_counts"]["played"].startswith("times used")
+        html = page.read_text()
+        by_id = {c["id"]: c for c in s["cards"]}
+        seen = 0
+        for deck in sorted({c["deck"] for c in s["cards"]}):
+            for row in _table(html, html_lib.escape(deck or "Cards", quote=True)):
+                c = by_id[row["id"]]
+                assert int(row["games played in"]) <= int(row["games drawn in"]), (game, row)
+                assert (int(row["games drawn in"]), int(row["games played in"]), int(row["times drawn"]),
+                        int(row["times used"])) == (c["seat_games_drawn"], c["games_played_in"], c["drawn"],
+                                                    c["played"]), (game, row)
+                seen += 1
+                if c["played"] > c["drawn"]:
+                    used_more.add(game)
+        assert seen == len(s["cards"]), game
+        for c in s["cards"]:
+            assert c["games_played_in"] <= c["seat_games_drawn"], (game, c)
+    # the counts need their names: in four of the games some card is used more often than it is drawn
+    assert used_more == {"relic", "wizards-and-relics", "wizards-cup", "covenant"}, used_more
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    import os
+
+    kids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(entry))
+    return kids
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path, jobs: int) -> None:
+    """SIGINT once some games are done: the JSON and the HTML of the games finished so far, marked partial (a
+    field, a banner, a line of the summary), no temporary file beside them, no worker process left, exit 130."""
+    import re
+    import signal
+    import time
+
+    out, page = tmp_path / "c.json", tmp_path / "c.html"
+    planned = 100_000
+    p = subprocess.Popen([sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", str(planned),
+                          "--jobs", str(jobs), "--json", str(out), "--report", str(page)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stderr is not None
+        first = p.stderr.readline()  # the first progress line: a game is done (with --jobs 2, a chunk of them)
+        assert re.fullmatch(r"\[1/100000\] wizard-cards check: game 1\n", first), first
+        workers = _children(p.pid)
+        assert len(workers) == (jobs if jobs > 1 else 0), workers
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    s = json.loads(out.read_text())
+    assert s["partial"] is True and s["games_planned"] == planned
+    assert 0 < s["games"] < planned and s["completed"] == s["games"] and s["errors"] == []
+    assert s["win_rate_by_seat"]["0"]["games"] == s["games"]
+    assert f"partial: {s['games']} of {planned} games" in stdout.splitlines()[0]
+    html = page.read_text()
+    assert html.rstrip().endswith("</html>")
+    assert f"Partial report: Ctrl-C stopped the check after {s['games']} of {planned} games" in html
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["c.html", "c.json"]
+    deadline = time.monotonic() + 5
+    while any(_running(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [w for w in workers if _running(w)]
+
+
+def test_ctrl_c_ends_the_games_the_workers_are_playing(tmp_path: Path) -> None:
+    """Search bots that think up to 5 s a move, on two worker processes: Ctrl-C in the middle of their first games
+    ends the check (and the workers) within a few seconds, not when the games are over; with no game finished
+    there is nothing to report, and it says so."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "slow.json"
+    p = subprocess.Popen([sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", "4", "--jobs",
+                          "2", "--bots", "mcts:100000/5s", "--json", str(out), "-q"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 20
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            workers = _children(p.pid)
+        assert len(workers) == 2, workers
+        time.sleep(1.0)  # the workers are searching
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        _, stderr = p.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        for pid in [p.pid, *workers]:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+        p.wait()
+    assert p.returncode == 130 and took < 4, (p.returncode, took)
+    assert stderr.strip() == "stopped (Ctrl-C) before any game finished: no report written"
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    assert not [w for w in workers if _running(w)]
+
+
+def test_a_complete_check_is_not_partial() -> None:
+    s = summarise("wizard-cards", run_games("wizard-cards", 4, 1, ["random"], 2), 1, ["random"], 2, "", [], {})
+    assert s["partial"] is False and s["games_planned"] == s["games"] == 4
+
+
+def test_chunks_finished_out_of_turn_are_kept_when_ctrl_c_stops_the_wait() -> None:
+    """Ctrl-C while waiting for the first chunk in flight: the later chunks that had already come back are handed
+    over, and every chunk still pending is cancelled."""
+    from concurrent.futures import Future
+
+    from wizprint.solo.check import bounded_map
+
+    class Waiting:
+        cancelled = False
+
+        def result(self) -> list[int]:
+            raise KeyboardInterrupt
+
+        def done(self) -> bool:
+            return False
+
+        def cancel(self) -> bool:
+            self.cancelled = True
+            return True
+
+    head = Waiting()
+    futures: list[Any] = [head]
+    for i in (1, 2):
+        f: Future[list[int]] = Future()
+        f.set_result([i])
+        futures.append(f)
+    failed: Future[list[int]] = Future()
+    failed.set_exception(RuntimeError("a chunk that failed"))
+    futures.append(failed)
+    kept: list[list[int]] = []
+    it = bounded_map(lambda t: futures[t], iter([0, 1, 2, 3]), 4, kept.append)  # type: ignore[arg-type]
+    with pytest.raises(KeyboardInterrupt):
+        next(it)
+    assert kept == [[1], [2]] and head.cancelled
+
+
+def test_on_a_terminal_the_check_shows_the_time_left_and_ctrl_c_reports(tmp_path: Path) -> None:
+    """A real pseudo-terminal: the bar shows the time left as the games run; Ctrl-C there stops the check with
+    the partial summary and status 130."""
+    import os
+
+    import pexpect
+
+    out = tmp_path / "t.json"
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm", COLUMNS="160")
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "check", "wizard-cards", "--games", "100000",
+                                       "--json", str(out)], env=env, encoding="utf-8", timeout=30,
+                      dimensions=(24, 160))
+    p.expect(r"\d+:\d\d:\d\d left")
+    p.sendintr()
+    p.expect(r"partial: (\d+) of 100000 games")
+    games = int(p.match.group(1))
+    p.expect(pexpect.EOF)
+    p.close()
+    assert p.exitstatus == 130
+    s = json.loads(out.read_text())
+    assert s["partial"] and s["games"] == games > 0
+
+
+# -- progress ----------------------------------------------------------------------------------------------------
+def test_the_time_left_comes_from_the_pace_so_far() -> None:
+    from wizprint.progress import clock_text, time_left
+
+    assert time_left(4, 100, 4.0, 0.0) is None  # too few games yet
+    assert time_left(5, 100, 5.0, 0.0) == 95.0
+    assert time_left(10, 100, 20.0, 3.0) == 177.0  # counting down between bursts of results
+    assert time_left(10, 10, 20.0, 3.0) == 0.0
+    assert clock_text(177.0) == "0:02:57" and clock_text(3725) == "1:02:05"
+
+
+def test_a_terminal_progress_bar_shows_the_time_left() -> None:
+    import io
+
+    from rich.console import Console
+
+    from wizprint.progress import RichBar
+
+    now = [0.0]
+    buf = io.StringIO()
+    bar = RichBar(Console(file=buf, force_terminal=True, width=160, color_system=None), clock=lambda: now[0])
+    bar.start(100, "check")
+    for i in range(4):
+        now[0] += 2.0
+        bar.step(f"game {i + 1}")
+    assert bar.left() is None
+    now[0] += 2.0
+    bar.step("game 5")
+    now[0] += 1.0
+    assert bar.left() == 189.0  # 2 s a game for 95 games, less the second since the last one
+    bar._p.refresh()
+    bar.finish()
+    assert "0:03:09 left" in buf.getvalue()
