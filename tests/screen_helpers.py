@@ -1,0 +1,169 @@
+"""A game of `wizprint solo play` on a pseudo-terminal of 80 x 24, read through a terminal emulator (pyte): what the
+player's screen holds at every prompt, not what the program printed. The game's own log file (written before each
+decision is shown) says which log lines are new since the player's previous decision; each must have been on the
+screen since then (at the decision itself, or on a '-- more' screen before it)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pexpect
+import pyte
+
+ROWS, COLS = 24, 80
+PROMPT = "your choice> "
+MORE = "-- more: press Enter --"
+OPTION = re.compile(r"^ {0,3}(\d{1,3}) (\S.*)$")
+
+
+@dataclass
+class Decision:
+    """One decision as the screen showed it: the question's rows, the options' texts (continuation rows joined),
+    every screen shown since the previous decision, and the log lines that were new."""
+
+    screen: list[str]
+    question: str
+    options: list[str]
+    screens: list[list[str]]
+    new_log: list[str]
+
+
+@dataclass
+class Game:
+    decisions: list[Decision] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    ended: bool = False
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def logical_lines(screen: list[str]) -> list[str]:
+    """The screen's rows joined into the lines that were printed: a log line starts with '  > ', and the rows
+    indented under it continue it."""
+    out: list[str] = []
+    for row in screen:
+        if row.startswith("  > "):
+            out.append(row[4:].strip())
+        elif out and row.startswith("    ") and row.strip():
+            out[-1] += " " + row.strip()
+        else:
+            out.append(row.strip())
+    return [_normal(x) for x in out]
+
+
+_PASS = re.compile(r"^((?:P\d+, )*P\d+) and (P\d+) pass$")
+
+
+def _passes_apart(line: str) -> list[str]:
+    """A line that says several seats passed, as the log's own lines (``P2 and P3 pass``: ``P2 passes``, ``P3
+    passes``); any other line as it is."""
+    m = _PASS.match(line)
+    if not m:
+        return [line]
+    return [f"{seat} passes" for seat in [*m.group(1).split(", "), m.group(2)]]
+
+
+def read_decision(screen: list[str]) -> tuple[str, list[str]] | None:
+    """The question and the numbered options above the prompt on the last row with text, or None."""
+    rows = [r.rstrip() for r in screen]
+    last = max((i for i, r in enumerate(rows) if r.strip()), default=-1)
+    if last < 0 or not rows[last].startswith(PROMPT.rstrip()):
+        return None
+    # walk up from the prompt: option rows and their continuation rows, down to option 1
+    options: dict[int, str] = {}
+    i = last - 1
+    cont: list[str] = []
+    while i >= 0:
+        m = OPTION.match(rows[i])
+        if m:
+            k = int(m.group(1))
+            options[k] = _normal(" ".join([m.group(2), *reversed(cont)]))
+            cont = []
+            if k == 1:
+                break
+        elif rows[i].startswith(" ") and rows[i].strip():
+            cont.append(rows[i].strip())  # an option's text wrapped under itself
+        else:
+            return None
+        i -= 1
+    if 1 not in options or sorted(options) != list(range(1, len(options) + 1)):
+        return None
+    # the question: the rows above option 1 that are not log lines or blank
+    q: list[str] = []
+    j = i - 1
+    while j >= 0 and rows[j].strip() and not rows[j].startswith(("  > ", "    ", "─")):
+        q.append(rows[j].strip())
+        j -= 1
+    return _normal(" ".join(reversed(q))), [options[k] for k in sorted(options)]
+
+
+def play(game: str, args: list[str], cwd: Path, choose: Callable[[Decision, random.Random], str],
+         max_prompts: int, seed: int = 7) -> Game:
+    """Play ``game`` on an 80 x 24 pseudo-terminal, answering each decision with ``choose``; stop after
+    ``max_prompts`` decisions (then quit, which saves) or at the end of the game."""
+    log_file = cwd / "game.log"
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(COLS), LINES=str(ROWS))
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "play", game, *args, "--log-file", str(log_file),
+                                       "--save-file", str(cwd / "game.save.json")],
+                      env=env, encoding="utf-8", timeout=120, cwd=str(cwd), dimensions=(ROWS, COLS))
+    p.delaybeforesend = None
+    p.delayafterread = None
+    term = pyte.Screen(COLS, ROWS)
+    stream = pyte.Stream(term)
+    rng = random.Random(seed)
+    result = Game()
+    screens: list[list[str]] = []
+    seen_log = 0
+    while True:
+        i = p.expect([PROMPT, MORE, "Game over", pexpect.EOF])
+        stream.feed(p.before + (p.after if isinstance(p.after, str) else ""))
+        shot = [row.rstrip() for row in term.display]
+        screens.append(shot)
+        for row in shot:
+            if "…" in row:
+                result.problems.append(f"a text cut with '…': {row!r}")
+        if i == 1:
+            p.sendline("")
+            continue
+        if i != 0:
+            result.ended = i == 2
+            break
+        lines = log_file.read_text(encoding="utf-8").splitlines()[1:]
+        new = lines[seen_log:]
+        seen_log = len(lines)
+        got = read_decision(shot)
+        if got is None:
+            result.problems.append("a prompt without its question and numbered options on the screen:\n"
+                                   + "\n".join(shot))
+            p.sendline("quit")
+            break
+        d = Decision(shot, got[0], got[1], screens, new)
+        result.decisions.append(d)
+        shown = {y for s in screens for x in logical_lines(s) for y in _passes_apart(x)}
+        for ln in new:
+            if _normal(ln) not in shown:
+                result.problems.append(f"decision {len(result.decisions)}: the log line {ln!r} was not on the "
+                                       f"screen since the previous decision")
+        if len(d.options) < 2:
+            result.problems.append(f"decision {len(result.decisions)}: a prompt with one option: {d.question!r} "
+                                   f"{d.options}")
+        screens = []
+        if len(result.decisions) >= max_prompts:
+            p.sendline("quit")
+            p.expect([pexpect.EOF])
+            break
+        p.sendline(choose(d, rng))
+    p.close()
+    return result
+
+
+def at_random(d: Decision, rng: random.Random) -> str:
+    return str(rng.randint(1, len(d.options)))
