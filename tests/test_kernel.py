@@ -17,7 +17,18 @@ import pytest
 from cli_helpers import run_here
 
 from wizprint.errors import EngineError, SaveError, WizprintError
-from wizprint.solo.kernel import Commitments, Declared, LogEntry, Outcome, declare, engine, line_text, readable, value
+from wizprint.solo.kernel import (
+    Commitments,
+    Declared,
+    LogEntry,
+    Outcome,
+    added,
+    declare,
+    engine,
+    line_text,
+    readable,
+    value,
+)
 from wizprint.solo.kernel.rng import Rng
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,6 +138,24 @@ def test_unknown_and_missing_keys_are_refused() -> None:
     del j["n"]
     with pytest.raises(SaveError, match=r"Sample\.n: missing"):
         Sample.load_json(j)
+
+
+@declare
+class Grown(Declared):
+    """A declared class that gained a field after objects of it were saved."""
+
+    n: int = 0
+    later: list[str] = added(list)
+
+
+def test_a_field_added_later_loads_from_a_save_without_it_and_is_named_missing() -> None:
+    old = Grown.load_json({"n": 2})
+    assert old.n == 2 and old.later == [] and old.missing == {"later"}
+    new = Grown.load_json({"n": 2, "later": ["x"]})
+    assert new.later == ["x"] and new.missing == frozenset()
+    assert "missing" not in new.to_json() and new.clone().missing == frozenset()
+    with pytest.raises(SaveError, match=r"Grown\.n: missing"):  # a field that is not marked added stays required
+        Grown.load_json({"later": []})
 
 
 def test_a_type_the_kernel_cannot_save_is_refused_when_declared() -> None:

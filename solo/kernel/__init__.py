@@ -18,7 +18,7 @@ from .agents import Agent, Automaton, SeatView
 from .checks import Checks
 from .commit import Commitments
 from .engine import Engine, EngineCode, engine, engine_games
-from .fields import Declared, declare, shared, transient, value
+from .fields import Declared, added, declare, shared, transient, value
 from .pending import Pending, Rules, Words
 from .rng import Rng, derive
 from .stack import StackGame
@@ -39,5 +39,5 @@ from .values import (
 
 __all__ = ["Action", "Agent", "Automaton", "Chance", "Checks", "Commitments", "Declared", "Engine", "EngineCode",
            "LogEntry", "LogLine", "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView",
-           "StackGame", "State", "Stats", "Words", "declare", "derive", "design_of", "engine", "engine_games",
+           "StackGame", "State", "Stats", "Words", "added", "declare", "derive", "design_of", "engine", "engine_games",
            "line_seats", "line_text", "one_per_design", "readable", "shared", "transient", "value", "zone", "zone_map"]

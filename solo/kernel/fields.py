@@ -37,6 +37,7 @@ from wizprint.errors import EngineError, SaveError, more_line, quote
 from .rng import MASK, Rng
 
 ROLE = "wizprint.role"
+ADDED = "wizprint.added"
 _T = TypeVar("_T")
 MAX_ERRORS = 50  # problem lines of one load: the first 49, then "... and N more problems"
 MAX_DEPTH = 64  # declared objects nested in one another (a saved value deeper than this is refused)
@@ -51,6 +52,12 @@ def shared(default: Any = None) -> Any:
 def transient(default: Any = None) -> Any:
     """A field reset to ``default`` in every clone and never saved (statistics, caches)."""
     return field(default=default, metadata={ROLE: "transient"}, compare=False, repr=False)
+
+
+def added(default_factory: Callable[[], Any]) -> Any:
+    """A saved field that games saved before it existed do not have: such a save loads with the field at
+    ``default_factory()``, and the object's :attr:`Declared.missing` names it (a state mends it in ``upgrade``)."""
+    return field(default_factory=default_factory, metadata={ADDED: True})
 
 
 @dataclass_transform(eq_default=False)
@@ -71,6 +78,7 @@ class Declared:
     """Base of declared classes: ``clone``, ``to_json`` and ``from_json`` derived from the fields."""
 
     kind: ClassVar[str] = ""  # the name a subclass is saved under where its base class is declared
+    missing: frozenset[str] = frozenset()  # after a load: the fields declared with :func:`added` the JSON lacked
 
     def clone(self: _D) -> _D:
         return compiled(type(self)).clone(self)  # type: ignore[no-any-return]
@@ -491,6 +499,7 @@ class FieldInfo:
     role: str  # "" (saved and copied), "shared" or "transient"
     codec: Codec
     default: Callable[[], Any]
+    added: bool = False  # a save without it loads with its default (see :func:`added`)
 
 
 class Compiled:
@@ -509,7 +518,7 @@ class Compiled:
                 default = _constant(f.default)
             else:
                 default = _no_default(cls, f.name)
-            infos.append(FieldInfo(f.name, role, codec, default))
+            infos.append(FieldInfo(f.name, role, codec, default, bool(f.metadata.get(ADDED))))
         self.fields = tuple(infos)
         self.saved = tuple(i for i in infos if not i.role)
         self.clone: Callable[[Any], Any] = self._make_clone()
@@ -563,7 +572,10 @@ class Compiled:
             elif f.name in data:
                 object.__setattr__(obj, f.name, f.codec.load(data[f.name], f"{path}.{f.name}", errors, depth))
             else:
-                errors.add(f"{path}.{f.name}: missing")
+                if f.added:
+                    object.__setattr__(obj, "missing", obj.missing | {f.name})
+                else:
+                    errors.add(f"{path}.{f.name}: missing")
                 object.__setattr__(obj, f.name, f.default())
         return obj
 

@@ -102,6 +102,7 @@ class State(Declared, ABC, Generic[D]):
 
     # checked when a saved game is loaded: int fields (or lists of ints) that name seats (-1, no seat, only once the
     # game is over), list fields with one entry per seat, and the sides of the dice a scenario may script
+    RETIRED: ClassVar[tuple[str, ...]] = ()  # keys of earlier versions' saves, handed to ``upgrade``, not loaded
     SEATS_IN_RANGE: ClassVar[tuple[str, ...]] = ()
     PER_SEAT: ClassVar[tuple[str, ...]] = ()
     DIE_SIDES: ClassVar[int] = 6
@@ -234,10 +235,19 @@ class State(Declared, ABC, Generic[D]):
         if data.get("game") != rules.id:
             raise SaveError([f"state.game: this is not a saved game of {rules.id} (it says "
                              f"{quote(data.get('game'), 40)})"])
-        body = {k: v for k, v in data.items() if k != "game"}
+        body = {k: v for k, v in data.items() if k != "game" and k not in cls.RETIRED}
         s = cls.load_json(body, "state", data=rules, step_cap=step_cap)
+        retired = {k: data[k] for k in cls.RETIRED if k in data}
+        if s.missing or retired:
+            s.upgrade(retired)
         s.check_loaded()
         return s
+
+    def upgrade(self, retired: Mapping[str, Any]) -> None:
+        """Mend a state saved by an earlier version of the game: the fields it lacked (``self.missing``, declared
+        with ``added``) are at their defaults, and ``retired`` holds the saved values of fields the game no longer
+        has (``RETIRED``: untrusted, to be checked). A game whose defaults are not right for an old save rebuilds
+        the fields here; the loaded state is then checked as any other."""
 
     def check_loaded(self) -> None:
         """The invariants a loaded state must meet before play resumes (raises :class:`SaveError` naming each
