@@ -72,37 +72,53 @@ def _passes_apart(line: str) -> list[str]:
 
 
 def read_decision(screen: list[str]) -> tuple[str, list[str]] | None:
-    """The question and the numbered options above the prompt on the last row with text, or None."""
+    """The question and the numbered options above the prompt on the last row with text, or None.
+
+    The options are numbered right-aligned in a column as wide as the largest number and one space more, and an
+    option's text wraps under itself, one column further in: so a wrapped row that starts with a number ("   1 card.
+    +1 power...") is told from an option row by where its number ends."""
     rows = [r.rstrip() for r in screen]
     last = max((i for i, r in enumerate(rows) if r.strip()), default=-1)
     if last < 0 or not rows[last].startswith(PROMPT.rstrip()):
         return None
-    # walk up from the prompt: option rows and their continuation rows, down to option 1
-    options: dict[int, str] = {}
-    i = last - 1
-    cont: list[str] = []
-    while i >= 0:
-        m = OPTION.match(rows[i])
-        if m:
-            k = int(m.group(1))
-            options[k] = _normal(" ".join([m.group(2), *reversed(cont)]))
-            cont = []
-            if k == 1:
-                break
-        elif rows[i].startswith(" ") and rows[i].strip():
-            cont.append(rows[i].strip())  # an option's text wrapped under itself
-        else:
-            return None
-        i -= 1
-    if 1 not in options or sorted(options) != list(range(1, len(options) + 1)):
+    for width in (2, 3, 4):  # where an option's number ends: fewer than 10, 100 or 1000 options
+        got = _options_above(rows, last, width)
+        if got is not None and len(str(len(got[1]))) + 1 == width:
+            break
+    else:
         return None
+    i, options = got
     # the question: the rows above option 1 that are not log lines or blank
     q: list[str] = []
     j = i - 1
     while j >= 0 and rows[j].strip() and not rows[j].startswith(("  > ", "    ", "─")):
         q.append(rows[j].strip())
         j -= 1
-    return _normal(" ".join(reversed(q))), [options[k] for k in sorted(options)]
+    return _normal(" ".join(reversed(q))), options
+
+
+def _options_above(rows: list[str], last: int, width: int) -> tuple[int, list[str]] | None:
+    """The numbered options above row ``last`` when their numbers end at column ``width`` (and their wrapped rows
+    start one column further): the row of option 1 and the options' texts, or None."""
+    options: dict[int, str] = {}
+    i = last - 1
+    cont: list[str] = []
+    while i >= 0:
+        m = OPTION.match(rows[i])
+        if m and m.end(1) == width:
+            k = int(m.group(1))
+            options[k] = _normal(" ".join([m.group(2), *reversed(cont)]))
+            cont = []
+            if k == 1:
+                break
+        elif rows[i].startswith(" " * (width + 1)) and rows[i].strip():
+            cont.append(rows[i].strip())  # an option's text wrapped under itself
+        else:
+            return None
+        i -= 1
+    if 1 not in options or sorted(options) != list(range(1, len(options) + 1)):
+        return None
+    return i, [options[k] for k in sorted(options)]
 
 
 def play(game: str, args: list[str], cwd: Path, choose: Callable[[Decision, random.Random], str],

@@ -1,7 +1,8 @@
 """Everything `solo play` prints about a position is in words, in every game: over many seeded games (random and
 automaton seats, every player count), at every decision of every seat, the question, every option's description,
-the view of the position and the log lines hold no engine dict, frame key, enum name, internal code or Python repr,
-and no "1 cards" or "Roll 2 a die"; and `look` of every card id an option names prints its text."""
+the view of the position, the screen's header and panels, the steps of a decision asked in two steps and the log lines
+hold no engine dict, frame key, enum name, internal code or Python repr, and no "1 cards", "every wizards" or "Roll 2
+a die"; and `look` of every card id an option names prints its text."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from wizprint.solo.kernel import State, engine, engine_games
 # what must never reach a player
 RAW = [re.compile(p) for p in (r"[{}]", r"'k':", r"\bst=", r"\bkind=", r"\b[A-Z][A-Za-z]*(Step|Phase)\.",
                                r"\(h\d\)", r"\(d\d+\)", r"scry \(\d\)", r"<[a-z_]+>", r"\bNone\b", r"\bTrue\b",
-                               r"\bFalse\b", r"\b1 (cards|dice|trophies|points|levels|spaces)\b", r"Roll \d+ a die",
+                               r"\bFalse\b", r"\b1 (cards|dice|trophies|points|levels|spaces|wizards|relics|rivals)\b",
+                               r"\bevery (wizards|relics|cards)\b", r"Roll \d+ a die",
                                r"\[\]", r"\(\)", r"'[a-z_]+': ")]
 # a card id as options print it: a design id with an optional copy number (PW20#2), or Wizard Cards' ranks
 CARD_ID = re.compile(r"\b((?!P\d\b)[A-Z]{1,3}\d{1,3}(?:#\d+)?|(?:10|[2-9AJQK])[SHDC]|WM#[12])\b")
@@ -72,6 +74,15 @@ def play_and_scan(game: str, players: int, seed: int, bots: str, decisions: int)
             obs = s.observation(seat)
             for line in eng.view(obs):
                 check(f"{game} seed {seed} view", plain(line))
+            shown = eng.screen(obs)
+            check(f"{game} seed {seed} header", plain(escape(shown.header)))
+            for p in shown.panels:
+                for line in p.lines:
+                    check(f"{game} seed {seed} panel {p.name}", plain(line))
+            two = s.two_step(legal) if len(legal) > 1 else None
+            for g in two.groups if two is not None else ():
+                for text in (g.label, g.question, *(t for _, t in g.options)):
+                    check(f"{game} seed {seed} two-step", plain(escape(text)))
         for text in s.log_texts(start=seen_log):
             check(f"{game} seed {seed} log", text)
         seen_log = len(s.log)

@@ -5,7 +5,9 @@
 - ``pending.py``: the pending work (set-up, round, reveal, an extra wizard entering play, effects, choices);
 - ``phases.py``: the set-up and the five phases of a round; ``effects.py``: one handler per effect word and the
   choices; ``check.py``: the checks of a saved game; ``setup.py``: positions for scenario files;
-- ``view.py``: the terminal view, questions and actions in words; ``automaton.py``: the heuristic player.
+- ``view.py``: the screen (a header and the panels ``shrine``, ``status``, ``hand``, ``deck``, ``piles``), the
+  questions and actions in words (the play asked in two steps: the wizard, then its relic);
+- ``automaton.py``: the heuristic player.
 
 The settings (players, step cap, search) are in ``cards/wizards-and-relics/game.toml``, ``[engine]``.
 """
@@ -19,7 +21,7 @@ from .data import WRData
 from .effects import WORDS
 from .setup import SETUP_KEYS, setup
 from .state import WRState
-from .view import look, view
+from .view import look, screen, view
 
 
 def evaluate(s: WRState) -> list[float]:
@@ -32,8 +34,8 @@ def evaluate(s: WRState) -> list[float]:
 
 ENGINE: EngineCode[WRState, WRData] = EngineCode(
     state=WRState, data=WRData, new_state=WRState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WRAutomaton,
-    view=view, words=WRData.words, handled=lambda: set(WORDS.handlers), look=look, evaluate=evaluate,
-    doc=__doc__ or "",
+    view=view, screen=screen, words=WRData.words, handled=lambda: set(WORDS.handlers), look=look,
+    evaluate=evaluate, doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "WRAutomaton", "WRData", "WRState", "WRView"]

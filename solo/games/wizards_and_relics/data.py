@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from wizprint.cards.markup import spoken
 from wizprint.cards.model import Game, effect_words
 from wizprint.solo.kernel import RulesData
 
@@ -86,6 +87,7 @@ class WRData(RulesData):
         self.relics = sorted(c for c, x in self.cards.items() if x.kind == "relic")
         self.shrines = sorted(c for c, x in self.cards.items() if x.kind == "shrine")
         self.by_name = {x.name.lower(): c for c, x in self.cards.items()}
+        self._spoken: dict[str, str] = {}  # each card's text in words, made once (``spoken``)
         # the cards of each kind and rarity, sorted: the piles every game's deal shuffles (``phases.deal``)
         self.piles: dict[tuple[str, str], tuple[str, ...]] = {
             (kind, rarity): tuple(c for c in ids if self.cards[c].rarity == rarity)
@@ -113,6 +115,23 @@ class WRData(RulesData):
         if c.kind == "relic":
             return f"{'Enchanted' if c.effects else 'Basic'} relic, power {c.power}, {c.rarity.capitalize()}"
         return f"shrine: {AFFECTS[c.affects]}"
+
+    def facts(self, card: str) -> str:
+        """What a player weighs a card by, in a few words: ``red wizard, power 3, Superb`` (``, Devoted`` for a wizard
+        without an ability), ``relic, power 2, Common``, ``shrine for red wizards``."""
+        c = self.cards[card]
+        if c.kind == "wizard":
+            return f"{c.colour} wizard, power {c.power}, {c.rarity.capitalize()}" + ("" if c.effects else ", Devoted")
+        if c.kind == "relic":
+            return f"relic, power {c.power}, {c.rarity.capitalize()}"
+        return f"shrine for {AFFECTS[c.affects]}"
+
+    def spoken(self, card: str) -> str:
+        """The card's printed rules text in words on one line, whole (empty for a Devoted wizard or a Basic relic)."""
+        got = self._spoken.get(card)
+        if got is None:
+            got = self._spoken[card] = spoken(self.printed(card)) if self.cards[card].effects else ""
+        return got
 
     def label(self, card: str) -> str:
         """``W03 Cinder Adept``."""

@@ -168,7 +168,7 @@ def add_power(s: WRState, item: Effects, seat: int, n: int, why: str) -> None:
         return
     s.mods.append(Mod(seat=seat, n=n, source=item.card, why=why))
     s.say(f"P{seat + 1} {n:+d} power ({s.data[item.card].name}{': ' + why if why else ''}); total now "
-          f"{s.total(seat)}")
+          f"{s.table_total(seat)}")
 
 
 # -- the words ----------------------------------------------------------------------------------------------------
@@ -196,14 +196,23 @@ def w_power_per(s: WRState, item: Effects, e: Effect) -> None:
     counted = count(s, item.seat, str(e.get("per")))
     most = e.get("most")
     k = counted if most is None else min(counted, int(most))
-    per = {"drawn": "drawn this round", "hand": "in hand", "relics_discard": "relics in the discard pile",
-           "wizards_discard": "wizards in the discard pile", "hall": "wizards in the Hall", "rivals": "rivals",
-           "ignored": "ignored relics"}[str(e.get("per"))]
+    what, where, none = PER[str(e.get("per"))]
     if k:
         add_power(s, item, item.seat, k * int(e.get("n")),
-                  f"{counted} {per}" + (f", counted up to {k}" if counted > k else ""))
+                  f"{plural(counted, what)}{where}" + (f", counted up to {k}" if counted > k else ""))
     else:
-        s.say(f"{s.data[item.card].name}: no {per}, no power")
+        s.say(f"{s.data[item.card].name}: no power (P{item.seat + 1} {none})")
+
+
+PER = {  # what a power_per counts: the thing, where it is, and the words for none of them
+    "drawn": ("card", " drawn this round", "has drawn no card this round"),
+    "hand": ("card", " in hand", "has no card in hand"),
+    "relics_discard": ("relic", " in their discard pile", "has no relic in their discard pile"),
+    "wizards_discard": ("wizard", " in their discard pile", "has no wizard in their discard pile"),
+    "hall": ("wizard", " in their Hall", "has no wizard in their Hall"),
+    "rivals": ("rival", "", "has no rival"),
+    "ignored": ("ignored relic", "", "sees no ignored relic"),
+}
 
 
 @WORDS("weaken")
@@ -259,7 +268,11 @@ def w_discard_top(s: WRState, item: Effects, e: Effect) -> None:
             break
         cards.append(deck[-1])
         s.discard_from_deck(item.seat, deck[-1])
-    s.say(f"P{item.seat + 1} discards the top {plural(len(cards), 'card')} of their deck: {s.names(cards)}")
+    if not cards:
+        s.say(f"P{item.seat + 1} has no card to discard: deck and discard pile are empty")
+    else:
+        top = "card" if len(cards) == 1 else plural(len(cards), "card")
+        s.say(f"P{item.seat + 1} discards the top {top} of their deck: {s.names(cards)}")
 
 
 @WORDS("on_discard", "on_win", "on_lose")
@@ -271,10 +284,20 @@ def ignorable(s: WRState, seat: int) -> list[str]:
     return [r for x in s.rivals(seat) if x not in s.steadfast for r in s.relics[x] if r not in s.ignored]
 
 
+def totals_now(s: WRState, before: dict[int, int]) -> str:
+    """``; totals now P1 5, P2 7`` when a total changed since ``before``, else nothing."""
+    after = {x: s.table_total(x) for x in s.fighters}
+    if after == before:
+        return ""
+    return "; totals now " + ", ".join(f"P{x + 1} {t}" for x, t in after.items())
+
+
 def ignore(s: WRState, relic: str, by: int) -> None:
+    before = {x: s.table_total(x) for x in s.fighters}
     s.ignored.append(relic)
     s.take_back(relic)
-    s.say(f"P{by + 1} ignores {s.label(relic)}: it adds no power and its enchantment does not count")
+    s.say(f"P{by + 1} ignores {s.label(relic)}: it adds no power and its enchantment does not count"
+          f"{totals_now(s, before)}")
 
 
 def _rivals_cards(s: WRState, item: Effects, e: Effect, opts: list[str], act: Callable[[WRState, str, int], None],
@@ -302,9 +325,10 @@ def w_steadfast(s: WRState, item: Effects, e: Effect) -> None:
 
 
 def silence(s: WRState, wizard: str, by: int) -> None:
+    before = {x: s.table_total(x) for x in s.fighters}
     s.silenced.append(wizard)
     s.take_back(wizard)
-    s.say(f"P{by + 1} silences {s.label(wizard)}: its ability does not resolve")
+    s.say(f"P{by + 1} silences {s.label(wizard)}: its ability does not resolve{totals_now(s, before)}")
 
 
 @WORDS("silence")
@@ -350,7 +374,9 @@ def w_advantage_over(s: WRState, item: Effects, e: Effect) -> None:
     if not w:
         return
     s.mods.append(Mod(seat=item.seat, source=item.card, colour=str(e.get("colour")), wizard=w))
-    s.say(f"{s.label(w)} also has advantage over {e.get('colour')} wizards")
+    colour = str(e.get("colour"))
+    s.say(f"{s.label(w)} also has advantage over " + ("wizards of every colour" if colour == "every" else
+                                                        f"{colour} wizards"))
 
 
 @WORDS("reveal_hand")
@@ -360,12 +386,16 @@ def w_reveal_hand(s: WRState, item: Effects, e: Effect) -> None:
     for c in shown:
         if c not in s.known_hand[item.seat]:
             s.known_hand[item.seat].append(c)
-    s.say(f"P{item.seat + 1} reveals from their hand: {s.names(shown)}")
+    if shown:
+        s.say(f"P{item.seat + 1} reveals from their hand: {s.names(shown)}")
+    else:
+        s.say(f"P{item.seat + 1} has no {KINDS_OF[what]} in hand to reveal")
     k = len(shown)
     most = e.get("most")
     if most is not None:
         k = min(k, int(most))
-    add_power(s, item, item.seat, k * int(e.get("n")), f"{plural(k, KINDS_OF[what])} revealed")
+    add_power(s, item, item.seat, k * int(e.get("n")),
+              f"{plural(len(shown), KINDS_OF[what])} revealed" + (f", counted up to {k}" if len(shown) > k else ""))
 
 
 @WORDS("reveal_deck")
@@ -522,7 +552,7 @@ def choose_apply(s: WRState, ch: Choose, action: Action) -> None:
         s.leave_hand(seat, c)
         s.relics[seat].append(c)
         s.note_play(seat, c)
-        s.say(f"P{seat + 1} plays another relic and reveals it: {s.label(c)} ({d.kind_line(c)})")
+        s.say(f"P{seat + 1} plays another relic and reveals it: {s.label(c)} ({d.facts(c)})")
         s.replenish(seat)
         s.stack.pop()
         if d[c].effects:
@@ -537,7 +567,7 @@ def choose_apply(s: WRState, ch: Choose, action: Action) -> None:
             s.discards[seat].remove(c)
         s.wizards[seat].append(c)
         s.note_play(seat, c)
-        s.say(f"P{seat + 1} puts {s.label(c)} ({d.kind_line(c)}) into play beside their wizard ({src})")
+        s.say(f"P{seat + 1} puts {s.label(c)} into play beside their wizard ({d.facts(c)}; {src})")
         if src_zone == "hand":
             s.replenish(seat)
         s.stack.pop()

@@ -11,7 +11,7 @@ from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action
 
-from .data import DECKS, HAND, PER_DECK, RARITIES, affected
+from .data import AFFECTS, DECKS, HAND, PER_DECK, RARITIES, affected
 from .pending import (
     RULES,
     Ask,
@@ -33,6 +33,12 @@ if TYPE_CHECKING:
     from .state import WRState
 
 TIE_LIMIT = 12  # tie battles in one round before the tie is broken for the Master Wizard's side (a ruling)
+
+
+def seats(xs: list[int]) -> str:
+    """``P1``, ``P1 and P2``, ``P1, P2 and P3``."""
+    names = [f"P{x + 1}" for x in xs]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def deal(s: WRState) -> None:
@@ -208,7 +214,7 @@ def begin_round(s: WRState) -> None:
         s.shrine = [s.shrine_pile.pop()]
         s.note_play(s.master, s.shrine[0])
         sh = s.data[s.shrine[0]]
-        s.say(f"Round {s.round}: the shrine is {s.label(sh.id)} (it affects {s.data.kind_line(sh.id)[8:]})")
+        s.say(f"Round {s.round}: the shrine is {s.label(sh.id)} (it affects {AFFECTS[sh.affects]})")
     s.commits.order = list(s.fighters)
     s.commits.chosen = {}
 
@@ -228,14 +234,16 @@ def play_step(s: WRState, r: Round) -> bool:
             r.eek.append(waiting)
             lacks = "wizard" if not wiz else "relic"
             s.say(f"P{waiting + 1} has no {lacks} in hand: they discard their hand and Replenish")
-            for c in list(s.hands[waiting]):
+            hand = list(s.hands[waiting])
+            for c in hand:
                 s.hands[waiting].remove(c)
                 if c in s.known_hand[waiting]:
                     s.known_hand[waiting].remove(c)
                 s.discards[waiting].append(c)
-                s.say(f"P{waiting + 1} discards {s.label(c)}")
                 if s.data[c].has("on_discard"):
                     s.queued.append(f"{waiting}:{c}")
+            if hand:
+                s.say(f"P{waiting + 1} discards {s.names(hand)}")
             s.replenish(waiting)
             return False
         s.current_seat = waiting
@@ -248,8 +256,6 @@ def play_step(s: WRState, r: Round) -> bool:
                 s.leave_hand(seat, c)
                 zone[seat].append(c)
                 s.note_play(seat, c)
-    s.say(("Battle " + str(s.battle + 1) + ": " if s.battle else "") +
-          " and ".join(f"P{x + 1}" for x in s.fighters) + " lay a wizard and a relic face down")
     s.commits.order = []
     s.commits.chosen = {}
     for seat in s.fighters:
@@ -274,9 +280,9 @@ def round_apply(s: WRState, r: Round, action: Action) -> None:
     if action.kind != "play":
         raise IllegalActionError(f"{action.key!r} is not a play")
     s.commits.commit(seat, f"{action.a} {action.b}")
-    s.say(f"P{seat + 1} lays a wizard and a relic face down")
-    s.say(f"you play {s.label(action.a) if action.a != 'none' else 'no wizard'} with "
-          f"{s.label(action.b) if action.b != 'none' else 'no relic'}", (seat,))
+    laid = " and ".join(k for k, c in (("a wizard", action.a), ("a relic", action.b)) if c != "none")
+    s.say(f"P{seat + 1} lays {laid or 'nothing'} face down")
+    s.say(f"you play {' and '.join(s.label(c) for c in (action.a, action.b) if c != 'none')}", (seat,))
 
 
 def compare(s: WRState, r: Round) -> None:
@@ -297,7 +303,7 @@ def compare(s: WRState, r: Round) -> None:
         s.counting = False
         r.step = RoundStep.VICTORY
         return
-    s.say(f"A tie at {best}: " + " and ".join(f"P{x + 1}" for x in top) + " battle again")
+    s.say(f"A tie at {best}: {seats(top)} battle again")
     for x in s.fighters:
         s.tied[x].extend((*s.wizards[x], *s.relics[x]))
         s.wizards[x] = []
@@ -377,7 +383,7 @@ def run_reveal(s: WRState, rv: Reveal) -> bool:
     if rv.step is RevealStep.WIZARDS:
         for x in s.fighters:
             for w in s.wizards[x]:
-                s.say(f"P{x + 1} reveals {s.label(w)} ({d.kind_line(w)})")
+                s.say(f"P{x + 1} reveals {s.label(w)} ({d.facts(w)})")
             if not s.wizards[x]:
                 s.say(f"P{x + 1} has no wizard in this battle")
         rv.step = RevealStep.RELICS
@@ -387,7 +393,7 @@ def run_reveal(s: WRState, rv: Reveal) -> bool:
         if rv.index == -1:
             for x in s.fighters:
                 for c in s.relics[x]:
-                    s.say(f"P{x + 1} reveals {s.label(c)} ({d.kind_line(c)})")
+                    s.say(f"P{x + 1} reveals {s.label(c)} ({d.facts(c)})")
             rv.index = 0
             rv.todo = []
             if s.fighters:

@@ -26,9 +26,23 @@ from wizprint.solo.kernel import (
     value,
     zone,
 )
+from wizprint.solo.kernel.screen import TwoStep
 
 from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WRData
-from .pending import KINDS, RULES, Choose, Round, Setup, SetupStep, Source, Triggers, WRPending
+from .pending import (
+    KINDS,
+    RULES,
+    Choose,
+    Reveal,
+    RevealStep,
+    Round,
+    RoundStep,
+    Setup,
+    SetupStep,
+    Source,
+    Triggers,
+    WRPending,
+)
 
 
 @value
@@ -176,6 +190,21 @@ class WRState(StackGame, State[WRData]):
         t += self.advantage(seat)
         t += sum(m.n for m in self.mods if m.seat == seat)
         return t
+
+    def advantage_checked(self) -> bool:
+        """Whether this battle's advantage has been checked: the reveal checks it after the relics' enchantments."""
+        reveal = next((x for x in self.stack if isinstance(x, Reveal)), None)
+        return reveal is None or reveal.step > RevealStep.ADVANTAGE
+
+    def table_total(self, seat: int) -> int:
+        """The seat's total as the table counts it so far: :meth:`total`, less its advantage until advantage has
+        been checked (what the log and the screen say while the relics resolve)."""
+        t = self.total(seat)
+        return t if self.advantage_checked() else t - self.advantage(seat)
+
+    def battle_open(self) -> bool:
+        """Whether this battle's cards are face up and its winner not yet known (the reveal and the totals)."""
+        return self.revealed() and any(isinstance(x, Round) and x.step <= RoundStep.COMPARE for x in self.stack)
 
     def take_back(self, source: str) -> None:
         """Remove every change ``source`` gave (an ignored relic, a silenced wizard): its power, the advantage it
@@ -345,8 +374,10 @@ class WRState(StackGame, State[WRData]):
             "committed": self.commits.view(seat) if self.commits.order else {},
             "mods": [m.to_json() for m in self.mods], "ignored": list(self.ignored),
             "silenced": list(self.silenced), "no_advantage": self.no_advantage, "drawn": list(self.drawn),
-            "totals": {str(s): self.total(s) for s in self.fighters} if self.revealed() else {},
-            "advantage": {str(s): self.advantage(s) for s in self.fighters} if self.revealed() else {},
+            "equalized": list(self.equalized),
+            "totals": {str(s): self.table_total(s) for s in self.fighters} if self.battle_open() else {},
+            "advantage": {str(s): self.advantage(s) for s in self.fighters}
+            if self.battle_open() and self.advantage_checked() else {},
             "last_totals": {str(k): v for k, v in self.last_totals.items()},
             "known_hand": [list(k) for k in self.known_hand], "known_top": [list(k) for k in self.known_top],
             "chosen_deck": list(self.chosen_deck),
@@ -454,6 +485,11 @@ class WRState(StackGame, State[WRData]):
         from .view import question
 
         return question(self)
+
+    def two_step(self, legal: list[Action]) -> TwoStep | None:
+        from .view import two_step
+
+        return two_step(self, legal)
 
 
 def _replay(s: WRState, t: int, rng: Rng, old: str) -> str:
