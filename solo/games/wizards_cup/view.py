@@ -226,20 +226,27 @@ def _who(me: int, x: int) -> str:
 
 
 def deck_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+    """Your Deck: in order during a round (top first), the order placed so far while one is chosen, else your 6
+    (the selection, the planning's Waiting card, between rounds); your Waiting card, wizard in the Duel zone and
+    discard pile."""
     me = int(obs["seat"])
     deck, plan, waiting = obs["my_deck"], obs["my_plan"], obs["my_waiting"]
+    ask = (obs.get("pending") or {}).get("ask")
     out = []
-    if (obs.get("pending") or {}).get("ask") == "select":
-        out.append(f"[bold]Your Deck so far[/bold] ({len(deck)} of {DECK}, in no order yet):")
-        out += [f"  {escape(brief(d, c))}" for c in sorted(deck)]
+    if ask == "select":
+        out.append(f"[bold]Your Deck so far[/bold] ({len(deck)} of {DECK}):")
+        out += [escape(brief(d, c)) for c in sorted(deck)]
         return out
-    if plan:  # an order being chosen: the cards placed so far, top first, then the rest
-        out.append("[bold]Your Deck so far[/bold], top first:")
-        out += [f"  {ordinal(i)} {escape(brief(d, c))}" for i, c in enumerate(plan, 1)]
+    if ask == "order":  # an order being chosen: the wizards placed so far, top first, then the rest
+        out.append("[bold]Your Deck so far[/bold], top first: " + escape(
+            "; ".join(f"{ordinal(i)} {named(d, c)}" for i, c in enumerate(plan, 1)) or "none placed yet"))
         out.append("Not placed yet: " + escape(", ".join(named(d, c) for c in sorted(deck))))
+    elif ask in ("wait", "swap_out", "swap_in"):
+        out.append(f"[bold]Your Deck[/bold] ({plural(len(deck), 'wizard')}; you order them at the planning):")
+        out += [escape(brief(d, c)) for c in sorted(deck)]
     elif deck:
         out.append(f"[bold]Your Deck[/bold], top first ({plural(len(deck), 'wizard')}):")
-        out += [f"  {ordinal(i)} {escape(brief(d, c))}" for i, c in enumerate(deck, 1)]
+        out += [f"{ordinal(i)} {escape(brief(d, c))}" for i, c in enumerate(deck, 1)]
     else:
         out.append("[bold]Your Deck[/bold] is empty")
     if waiting:
@@ -271,8 +278,9 @@ def rival_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
                       ("known_out", "Swapped out (set aside)")):
         if obs[key][x]:
             out.append(f"{what}: " + escape(", ".join(named(d, c) for c in obs[key][x])))
+    unseen = DECK - len(obs["known"][x])
     if not obs["maybe"][x]:
-        out.append(f"Not seen yet: {DECK - len(obs['known'][x])} of their 6")
+        out.append(f"Not seen yet: {unseen} of their 6" if unseen else "Every one of their 6 has been seen")
     if pile:
         out.append("Their discard pile, top last: " + escape(", ".join(named(d, c) for c in pile)))
     return out
