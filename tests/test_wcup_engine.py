@@ -1,9 +1,9 @@
 """Wizards Cup (``../shared/rules/wizards-cup.txt``): what each seat may see while the other plans, what the search
 bot's redeal keeps and hides, the draft report, and the content's draft floor (issue 14: the automaton drafts every
 wizard in at least 5 % of a player's games); the order in which powers come into play; what a seat knows of its
-rival's 6 after a swap (the view, the redeal, the checks of a saved game). Positions come from the engine's scenario
-``setup`` under strict chance; "P1" is seat 0 (the Black set, copies ``#1``), "P2" seat 1 (the White set, copies
-``#2``)."""
+rival's 6 after a swap (the rival panel, the redeal, the checks of a saved game). Positions come from the engine's
+scenario ``setup`` under strict chance; "P1" is seat 0 (the Black set, copies ``#1``), "P2" seat 1 (the White set,
+copies ``#2``)."""
 
 from __future__ import annotations
 
@@ -140,17 +140,19 @@ def test_after_a_swap_the_sample_never_puts_a_card_known_out_into_the_rivals_six
     assert len(sixth - {"C03#1", "C05#1", "C07#1", "C10#1", "C12#1"}) > 8  # the sixth: any card never seen
 
 
-def test_the_view_lists_what_is_known_of_the_rivals_six_after_a_swap() -> None:
+def test_the_rival_panel_lists_what_is_known_of_the_rivals_six_after_a_swap() -> None:
     s = swapped_then_seen()
     s.apply_key("keep")
     s.apply_key("keep")
     plan(s, "C07#1", ["C18#1", "C12#1", "C10#1", "C03#1", "C05#1"])  # round 3: P1's Stargazer duels
     plan(s, "C16#2", ["C18#2", "C04#2", "C13#2", "C11#2", "C17#2"])
     assert any(t.startswith("Duel 1: P1's The Stargazer (void 9)") for t in s.log_texts())
-    text = "\n".join(ENGINE.code.view(D, s.observation(1)))  # 6 known (not 7): the Beastcaller was swapped out
-    assert ("seen among their 6: The Revolutionary (fire 6), The Geomancer (water 8), The Botanist (nature 2), "
-            "The Soldier (light 7), The Lamplighter (light 7), The Stargazer (void 9)") in text
-    assert "swapped out (set aside): The Beastcaller (nature 8)" in text
+    rival = ENGINE.screen(s.observation(1)).panel("rival")  # 6 known (not 7): the Beastcaller was swapped out
+    assert rival is not None
+    text = "\n".join(rival.lines)
+    assert ("Seen among their 6: C03 The Revolutionary (fire 6), C05 The Geomancer (water 8), C07 The Botanist "
+            "(nature 2), C10 The Soldier (light 7), C12 The Lamplighter (light 7), C18 The Stargazer (void 9)") in text
+    assert "Swapped out (set aside): C09 The Beastcaller (nature 8)" in text
 
 
 LABEL = r"(The [^()]+ \(\w+ \d+\))"
@@ -192,7 +194,7 @@ def decks_by_brute_force(x: int, sightings: tuple[frozenset[str], ...]) -> set[f
 
 
 def test_what_a_seat_knows_of_the_rivals_six_is_exactly_what_its_sightings_and_swaps_allow() -> None:
-    """In automaton and random games with swaps, at every decision: the seen cards the view gives as among the
+    """In automaton and random games with swaps, at every decision: the seen cards the observation gives as among the
     rival's 6, perhaps swapped out and swapped out are exactly those of every 6 the rival can have by the log (a
     brute force over its swaps), and the search bot's redeal gives the rival one of those 6."""
     memo: dict[tuple[int, tuple[frozenset[str], ...]], set[frozenset[str]] | None] = {}

@@ -4,7 +4,8 @@
 - ``state.py``: the state, the Magic powers in play and the adjusted Values; ``pending.py``: the pending work;
 - ``phases.py``: the selection, the planning, the duels, the end of a round and the swap, the Immediate powers;
 - ``check.py``: the checks of a saved game; ``setup.py``: positions for scenario files;
-- ``view.py``: the terminal view, questions and actions in words; ``automaton.py``: the heuristic player.
+- ``view.py``: the screen (header and panels), questions and actions in words; ``automaton.py``: the heuristic
+  player.
 
 The settings (step cap, search) are in ``cards/wizards-cup/game.toml``, ``[engine]``.
 """
@@ -18,7 +19,7 @@ from .data import WCData
 from .phases import handled
 from .setup import SETUP_KEYS, setup
 from .state import WCState
-from .view import look, view
+from .view import look, screen, view
 
 
 def evaluate(s: WCState) -> list[float]:
@@ -29,7 +30,8 @@ def evaluate(s: WCState) -> list[float]:
 
 ENGINE: EngineCode[WCState, WCData] = EngineCode(
     state=WCState, data=WCData, new_state=WCState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WCAutomaton,
-    view=view, words=WCData.words, handled=handled, look=look, evaluate=evaluate, doc=__doc__ or "",
+    view=view, words=WCData.words, handled=handled, look=look, evaluate=evaluate, screen=screen,
+    doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "WCAutomaton", "WCData", "WCState", "WCView"]

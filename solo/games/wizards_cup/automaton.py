@@ -71,7 +71,7 @@ def strength(data: WCData) -> dict[str, float]:
             s.duel = [[f"{d}#1"], [f"{e}#2"]]
             s.in_play = [f"{d}#1", f"{e}#2"]
             s.doomed = not s.identical() and any(data[c].has("both_lose") for c in (f"{d}#1", f"{e}#2"))
-            losers, _ = decide(s)
+            losers, _, _ = decide(s)
             wins += 1.0 if losers == [1] else 0.0
         out[d] = wins / len(designs)
     _STRENGTH[id(data)] = (data, out)

@@ -18,7 +18,7 @@ from .data import DECK, SETS, TO_WIN, WORD_TYPES, element_loses
 from .pending import RULES, Ask, Choose, Round, RoundStep, Setup, SetupStep
 
 if TYPE_CHECKING:
-    from .state import WCState
+    from .state import ValuePart, WCState
 
 Handler = Callable[["WCState", int, str], None]  # (state, the wizard's owner, the wizard)
 IMMEDIATE: Words[Handler] = Words("wizards-cup")
@@ -57,6 +57,41 @@ def run_setup(s: WCState, item: Setup) -> bool:
 # -- a round ------------------------------------------------------------------------------------------------------
 @RULES.run(Round)
 def run_round(s: WCState, r: Round) -> bool:
+    """One step of the round; then a line for each wizard in a Duel zone whose Value changed in it (placed with a
+    Value that is not its printed one, or changed by a power that came into play, stopped or ended)."""
+    if r.step not in VALUE_STEPS:
+        return round_step(s, r)
+    before = value_parts(s)
+    asked = round_step(s, r)
+    say_values(s, before)
+    return asked
+
+
+VALUE_STEPS = frozenset({RoundStep.DRAW, RoundStep.POWERS, RoundStep.RESOLVE})  # the steps that change Values
+
+
+def value_parts(s: WCState) -> dict[str, tuple[ValuePart, ...]]:
+    """The parts of the Value of each wizard in a Duel zone, by wizard."""
+    return {d[0]: tuple(s.value_parts(x)) for x, d in enumerate(s.duel) if d}
+
+
+def say_values(s: WCState, before: dict[str, tuple[ValuePart, ...]]) -> None:
+    """A line for each wizard in a Duel zone whose Value's parts are not what they were (a wizard just placed: not
+    its printed Value alone), saying the Value, its parts, and the parts that ended."""
+    for x, d in enumerate(s.duel):
+        if not d:
+            continue
+        parts = tuple(s.value_parts(x))
+        was = before.get(d[0], ())
+        if parts == was:
+            continue
+        ended = [f"{p.n:+d} from {s.source(x, p.card)}" for p in was if p not in parts and not p.stopped
+                 and all(q.card != p.card or q.stopped for q in parts)]
+        line = f"P{x + 1}'s {s.data.cards[d[0]].name}: Value {s.value(x)} = {s.value_sum(x)}"
+        s.say(line + (f" ({', '.join(ended)} no longer applies)" if ended else ""))
+
+
+def round_step(s: WCState, r: Round) -> bool:
     if r.step is RoundStep.PLAN:
         if r.index == 0:
             s.round += 1
@@ -206,43 +241,61 @@ def _sink(s: WCState, seat: int, card: str) -> None:
     s.say(f"P{x + 1} puts the top card of their Deck at the bottom")
 
 
-def decide(s: WCState) -> tuple[list[int], str]:
-    """The losers of the duel and why: A Magic power and Weakness, B Element, C Value."""
+def decide(s: WCState) -> tuple[list[int], str, list[str]]:
+    """The losers of the duel, why (A Magic power and Weakness, B Element, C Value) and the lines said on the way
+    (a Permanent power that keeps the Elements from deciding)."""
     a, b = s.card(0), s.card(1)
     assert a is not None and b is not None
     if s.doomed:
-        return [0, 1], "A: The Shaman's power, both lose"
+        return [0, 1], "A: The Shaman's power, both lose", []
     if a.name != b.name:
         weak = [x for x, (me, them) in enumerate(((a, b), (b, a))) if me.weakness == them.name]
         if len(weak) == 1:
-            return weak, f"A: the Weakness of {(a, b)[weak[0]].name} is {(b, a)[weak[0]].name}"
-    if not any(s.permanent(x, "no_element") for x in (0, 1)) and \
-            element_loses(a.element, b.element) != element_loses(b.element, a.element):
-        loser = 0 if element_loses(a.element, b.element) else 1
-        w, other = (a, b)[loser], (b, a)[loser]
-        return [loser], f"B: {w.element.capitalize()} loses to {other.element.capitalize()}"
+            return weak, f"A: the Weakness of {(a, b)[weak[0]].name} is {(b, a)[weak[0]].name}", []
+    said = []
+    if element_loses(a.element, b.element) != element_loses(b.element, a.element):
+        off = [x for x in (0, 1) if s.permanent(x, "no_element")]
+        if not off:
+            loser = 0 if element_loses(a.element, b.element) else 1
+            w, other = (a, b)[loser], (b, a)[loser]
+            return [loser], f"B: {w.element.capitalize()} loses to {other.element.capitalize()}", []
+        said.append(f"B: P{off[0] + 1}'s {(a, b)[off[0]].name}: the Elements do not decide this duel "
+                    f"({a.element.capitalize()} against {b.element.capitalize()})")
     va, vb = s.value(0), s.value(1)
     if va == vb:
         ties = [x for x in (0, 1) if s.permanent(x, "wins_ties")]
         if len(ties) == 1:
-            return [1 - ties[0]], f"C: equal Values ({va}), and {(a, b)[ties[0]].name} wins ties"
-        return [0, 1], f"C: equal Values ({va}), both lose"
+            return [1 - ties[0]], f"C: equal Values ({va}), and {(a, b)[ties[0]].name} wins ties", said
+        return [0, 1], f"C: equal Values ({va}), both lose", said
     lower = any(s.permanent(x, "lower_wins") for x in (0, 1))
     loser = (0 if va < vb else 1) if not lower else (0 if va > vb else 1)
     why = "the lower Value wins (The Blacksmith)" if lower else "the higher Value wins"
-    return [loser], f"C: Values {va} against {vb}, {why}"
+    return [loser], f"C: Values {va} against {vb}, {why}", said
+
+
+def compared(s: WCState) -> str:
+    """The two Values of a duel decided by C with their parts, when either is not its printed Value
+    (``P1's 11 = 8 printed +3 from The Alchemist, P2's 7 printed``); else ``""``."""
+    if not any(s.value_parts(x) for x in (0, 1)):
+        return ""
+    return ", ".join(f"P{x + 1}'s {s.value(x)} = {s.value_sum(x)}" if s.value_parts(x) else
+                     f"P{x + 1}'s {s.value(x)} printed" for x in (0, 1))
 
 
 def resolve(s: WCState, r: Round) -> None:
     """The duel is decided, then its end: a winner's Revolutionary makes the loser discard first (3.1 then
     discards the losers face up); the winner stays; then whoever has no wizard draws (back to DRAW)."""
-    losers, why = decide(s)
+    losers, why, said = decide(s)
+    for line in said:
+        s.say(line)
     s.last = why
+    parts = compared(s) if why.startswith("C") else ""
+    full = f"{why}; {parts}" if parts else why
     winner = [x for x in (0, 1) if x not in losers]
     if winner:
-        s.say(f"P{winner[0] + 1}'s {s.label(s.duel[winner[0]][0])} wins the duel ({why})")
+        s.say(f"P{winner[0] + 1}'s {s.label(s.duel[winner[0]][0])} wins the duel ({full})")
     else:
-        s.say(f"Both wizards lose ({why})")
+        s.say(f"Both wizards lose ({full})")
     if winner and s.permanent(winner[0], "on_win_discard"):
         x = losers[0]
         if s.guarded(x):

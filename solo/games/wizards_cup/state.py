@@ -12,7 +12,7 @@ from dataclasses import field
 from functools import lru_cache, reduce
 from itertools import combinations
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, declare, zone
@@ -67,8 +67,7 @@ class WCState(StackGame, State[WCData]):
     def new(cls, data: WCData, players: int, seed: int, variant: str) -> WCState:
         """A new game: each player takes a set (P1 Black, P2 White) and the wizard selection begins."""
         s = cls.blank(data, players, seed, variant)
-        for seat in range(2):
-            s.say(f"P{seat + 1} takes the {SETS[seat]} set")
+        s.say(f"P1 takes the {SETS[0]} set, P2 the {SETS[1]} set")
         s.stack.append(Setup())
         s.advance()
         return s
@@ -110,10 +109,17 @@ class WCState(StackGame, State[WCData]):
             return None
         top = pile[-1]
         w = self.data.cards[top]
-        if w.power != "dormant" or any(self.permanent(x, "no_dormant") and self.before(self.duel[x][0], top)
-                                       for x in (0, 1)):
+        if w.power != "dormant" or self.stopper(top):
             return None
         return w.has(word)
+
+    def stopper(self, card: str) -> str:
+        """The wizard in a Duel zone whose Permanent power stops the Dormant power of ``card`` (it came into play
+        before ``card``), or ``""``."""
+        for x in (0, 1):
+            if self.permanent(x, "no_dormant") and self.before(self.duel[x][0], card):
+                return self.duel[x][0]
+        return ""
 
     def before(self, a: str, b: str) -> bool:
         """Whether wizard ``a``'s power came into play before ``b``'s (a wizard not in play comes last)."""
@@ -154,6 +160,52 @@ class WCState(StackGame, State[WCData]):
         if weak is not None:
             v -= int(weak.get("n", 0))
         return v
+
+    def value_parts(self, seat: int) -> list[ValuePart]:
+        """What makes the Value of ``seat``'s wizard in the Duel zone differ from its printed Value, each with the
+        wizard whose power gives it (its own Permanent boost, the Dormant boost of the visible top of its owner's
+        discard pile, the opponent's Permanent weakening); a Dormant boost that a Permanent power stops is listed
+        with the wizard that stops it and counts nothing. :meth:`value` is the printed Value and the parts."""
+        d = self.duel[seat]
+        if not d:
+            return []
+        cards = self.data.cards
+        w = cards[d[0]]
+        out = []
+        if w.power == "permanent":
+            own = self.permanent(seat, "boost")
+            if own is not None and own.get("element") in (None, w.element):
+                out.append(ValuePart(int(own.get("n", 0)), d[0]))
+        pile = self.discards[seat]
+        if pile and cards[pile[-1]].power == "dormant":
+            top = pile[-1]
+            boost = cards[top].has("boost")
+            if boost is not None and boost.get("element") in (None, w.element):
+                out.append(ValuePart(int(boost.get("n", 0)), top, self.stopper(top)))
+        other = self.duel[1 - seat]
+        if other and cards[other[0]].power == "permanent":
+            weak = self.permanent(1 - seat, "weaken")
+            if weak is not None:
+                out.append(ValuePart(-int(weak.get("n", 0)), other[0]))
+        return out
+
+    def value_sum(self, seat: int) -> str:
+        """``8 printed +3 from The Alchemist``: the Value of ``seat``'s wizard in the Duel zone by its parts."""
+        w = self.card(seat)
+        if w is None:
+            return ""
+        parts = self.value_parts(seat)
+        text = f"{w.value} printed" + "".join(f" {p.n:+d} from {self.source(seat, p.card)}" for p in parts
+                                               if not p.stopped)
+        stopped = [f"{p.n:+d} from {self.source(seat, p.card)} stopped by {self.source(seat, p.stopped)}"
+                   for p in parts if p.stopped]
+        return text + (f" ({'; '.join(stopped)})" if stopped else "")
+
+    def source(self, seat: int, card: str) -> str:
+        """A wizard named for ``seat``'s reader: ``The Alchemist`` when it is ``seat``'s, ``P2's The Nightweaver``
+        when it is the opponent's."""
+        owner = self.data.owner(card)
+        return self.data.cards[card].name if owner == seat else f"P{owner + 1}'s {self.data.cards[card].name}"
 
     def deck_value(self, seat: int) -> int:
         """The total printed Value of the 6 cards of ``seat``'s current Deck (the tie-break of the game)."""
@@ -224,7 +276,8 @@ class WCState(StackGame, State[WCData]):
             "deck_sizes": [len(d) + len(p) for d, p in zip(self.decks, self.plans, strict=True)],
             "waiting_sizes": [len(w) for w in self.waiting], "set_sizes": [len(x) for x in self.sets],
             "duel": [list(d) for d in self.duel], "discards": [list(d) for d in self.discards],
-            "values": [self.value(x) for x in (0, 1)], "identical": self.identical(),
+            "values": [self.value(x) for x in (0, 1)], "value_sums": [self.value_sum(x) for x in (0, 1)],
+            "stopped": [self.stopper(p[-1]) if p else "" for p in self.discards], "identical": self.identical(),
             "last": self.last,
             "pending": self.pending_view(seat), "log": self.visible_log(seat), "heading": heading(self, seat),
         }
@@ -289,6 +342,15 @@ class WCState(StackGame, State[WCData]):
         return question(self)
 
 
+class ValuePart(NamedTuple):
+    """A change to a wizard's Value: ``n`` (signed), from ``card``'s power; ``stopped``: the wizard whose power
+    stops it (it then counts nothing), or ``""``."""
+
+    n: int
+    card: str
+    stopped: str = ""
+
+
 @lru_cache(maxsize=1024)
 def possible_decks(sightings: tuple[frozenset[str], ...], total: int) -> tuple[tuple[frozenset[str], int], ...]:
     """The Decks a player can have now, from the cards of its set seen face up between its swaps (``sightings``:
@@ -332,4 +394,4 @@ def one_deck(decks: tuple[tuple[frozenset[str], int], ...], rng: Rng) -> frozens
     return decks[-1][0]
 
 
-__all__ = ["KINDS", "Round", "Setup", "WCState", "possible_decks"]
+__all__ = ["KINDS", "Round", "Setup", "ValuePart", "WCState", "possible_decks"]
