@@ -46,17 +46,18 @@ from .terminal import (
     Terminal,
     WholeLines,
     decision_rows,
-    header_rows,
+    header_block,
+    height,
     interrupts_held,
     isatty,
-    log_rows,
+    log_blocks,
+    markup_blocks,
     match_option,
     output_kept_on_interrupt,
     paged,
-    plain_rows,
     show,
     terminal_rows,
-    wrapped,
+    text_blocks,
 )
 
 MAX_SEED = MASK
@@ -536,7 +537,7 @@ def _play(s: Session, term: Terminal, save_path: Path) -> int:
             _move(s, action)
     except Quit:
         return _stop(s, term, save_path, "")
-    show(term, log_rows(console, pending + _take_new_log(s, term)))
+    paged(term, log_blocks(console, pending + _take_new_log(s, term)), keep=1)
     o = s.state.outcome()
     if o is not None:
         mine = "You win" if o.winners == (s.human,) else (
@@ -560,22 +561,19 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
     else:
         question, choices = s.state.question(), [(a, s.state.describe(a)) for a in legal]
     decision = decision_rows(console, question, [t for _, t in choices])
-    head = header_rows(console, screen.header)
-    rows = head + log_rows(console, log)
-    # panels whose key changed are shown by themselves when they fit on the screen with the rest
-    room = None if term.height is None else term.height - 1 - len(decision) - len(rows)
+    blocks = [header_block(console, screen.header), *log_blocks(console, log)]
+    # a panel whose key changed is shown by itself when it fits on the screen with the rest, else a line says so
+    used = height(blocks) + len(decision) + 1
     for p in screen.panels:
         if p.key is None or seen.keys.get(p.name) == p.key:
             continue
         seen.keys[p.name] = p.key
-        prows = [r for ln in p.lines for r in wrapped(console, ln)]
-        if room is None or len(prows) <= room:
-            rows += prows
-            room = None if room is None else room - len(prows)
-        elif room >= 1:
-            rows += wrapped(console, f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]")
-            room -= 1
-    paged(term, rows, keep=len(decision) + 1)
+        got = markup_blocks(console, p.lines)
+        if term.height is not None and used + height(got) > term.height:
+            got = markup_blocks(console, [f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]"])
+        blocks += got
+        used += height(got)
+    paged(term, blocks, keep=len(decision) + 1)
     show(term, decision)
     group: int | None = None
     while True:
@@ -592,14 +590,14 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
         shown = True  # an answer that shows something prints the decision again after it
         if word in ("help", "?"):
             extra = "".join(f"'{p.name}' {p.title}; " for p in screen.panels)
-            term.say(HELP.format(panels=extra))
+            paged(term, text_blocks(console, [HELP.format(panels=extra)]), keep=len(decision) + 1)
         elif word == "look":
             _look(s, term, obs, rest.strip())
         elif word == "log":
-            paged(term, plain_rows(console, collapse_passes(s.state.visible_log(s.human, last=10_000))),
-                   keep=len(decision) + 1)
+            paged(term, text_blocks(console, collapse_passes(s.state.visible_log(s.human, last=10_000)), "  "),
+                  keep=len(decision) + 1)
         elif not rest and (asked := screen.panel(word)) is not None:
-            paged(term, [r for ln in asked.lines for r in wrapped(console, ln)], keep=len(decision) + 1)
+            paged(term, markup_blocks(console, asked.lines), keep=len(decision) + 1)
         elif word in ("save", "quit"):
             where = Path(rest.strip()) if rest.strip() else save_path
             try:
@@ -655,7 +653,7 @@ def _look(s: Session, term: Terminal, obs: dict[str, Any], query: str) -> None:
         term.say(f"Nothing is called {quote(query, 40)}: type a card's id as the screen shows it, or part of its "
                  f"name.")
         return
-    paged(term, [r for line in found for r in wrapped(term.console, line)])
+    paged(term, markup_blocks(term.console, found))
 
 
 def _example(s: Session) -> str:

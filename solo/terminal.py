@@ -11,7 +11,7 @@ import os
 import re
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import IO, Any, TextIO
 
 try:
@@ -141,12 +141,15 @@ def wrapped(console: Console, markup: str, first: str = "", rest: str | None = N
     as ``first`` by default) before the others: a hanging indent. A text is wrapped, never cut."""
     rest = " " * len(first) if rest is None else rest
     text = Text.from_markup(markup) if markup else Text("")
-    lines = text.wrap(console, max(20, console.width - len(first)), overflow="fold")
+    lines = text.wrap(console, max(20, console.width - max(len(first), len(rest))), overflow="fold")
     out = []
     for i, ln in enumerate(lines):
         ln.rstrip()
         out.append(Text(first if i == 0 else rest, style="dim" if first.strip() == ">" else "") + ln)
     return out or [Text(first.rstrip())]
+
+
+Block = list[Text]  # the rows of one printed line: a page never breaks inside a block that fits on one
 
 
 def decision_rows(console: Console, question: str, options: list[str]) -> list[Text]:
@@ -164,14 +167,27 @@ def decision_rows(console: Console, question: str, options: list[str]) -> list[T
     return rows
 
 
-def log_rows(console: Console, lines: list[str]) -> list[Text]:
-    out: list[Text] = []
+def log_blocks(console: Console, lines: list[str]) -> list[Block]:
+    """Log lines (plain text), each after '  > ' and wrapped under itself."""
+    return [wrapped(console, escape(ln), "  > ") for ln in lines]
+
+
+def markup_blocks(console: Console, lines: Sequence[str]) -> list[Block]:
+    """Lines of rich markup (a panel, a card looked up), each wrapped two columns in from where its text starts."""
+    out = []
     for ln in lines:
-        out.extend(wrapped(console, escape(ln), "  > "))
+        plain = Text.from_markup(ln).plain
+        lead = len(plain) - len(plain.lstrip(" "))
+        out.append(wrapped(console, ln, "", " " * (lead + 2)))
     return out
 
 
-def header_rows(console: Console, header: str) -> list[Text]:
+def text_blocks(console: Console, lines: Sequence[str], indent: str = "") -> list[Block]:
+    """Lines of plain text (a whole log, the help), each wrapped under itself."""
+    return [wrapped(console, escape(ln), indent) for ln in lines]
+
+
+def header_block(console: Console, header: str) -> Block:
     """The header as a rule across the screen (``── Round 2 · ... ──``), or wrapped when it is too long for one."""
     width = console.width
     if len(header) + 6 <= width:
@@ -182,32 +198,37 @@ def header_rows(console: Console, header: str) -> list[Text]:
     return [Text(r.plain, style="bold") for r in wrapped(console, escape(header))]
 
 
-def show(term: Terminal, rows: list[Text]) -> None:
+def height(blocks: Sequence[Block]) -> int:
+    return sum(len(b) for b in blocks)
+
+
+def show(term: Terminal, rows: Sequence[Text]) -> None:
     for r in rows:
         term.console.print(r, highlight=False, soft_wrap=True)
 
 
-def paged(term: Terminal, rows: list[Text], keep: int = 0) -> None:
-    """Print ``rows``; on a screen of ``term.height`` rows, a screenful at a time, each followed by a '-- more'
-    prompt, so that no row scrolls away before the player has seen it. ``keep``: the rows that will follow (the
-    decision and its prompt), which the last screenful leaves room for."""
+def paged(term: Terminal, blocks: Sequence[Block], keep: int = 0) -> None:
+    """Print ``blocks``; on a screen of ``term.height`` rows, a screenful at a time, each followed by a '-- more'
+    prompt, so that no row scrolls away before the player has seen it; a page ends between two printed lines (only
+    a line taller than the screen is split). ``keep``: the rows that will follow (the decision and its prompt),
+    which the last screenful leaves room for."""
     h = term.height
-    if h is None or len(rows) + keep <= h - 1:
-        show(term, rows)
+    todo = [list(b) for b in blocks]
+    if h is None or height(todo) + keep <= h:
+        show(term, [r for b in todo for r in b])
         return
-    page = h - 1  # the last row holds the '-- more' prompt
     i = 0
-    while len(rows) - i + keep > h - 1:
-        chunk = rows[i:i + page]
-        if not chunk:
-            break
-        show(term, chunk)
-        i += len(chunk)
-        if i >= len(rows) and keep >= h - 1:
-            break  # what follows cannot fit anyway
+    while height(todo[i:]) + keep > h and i < len(todo):
+        page: list[Text] = []
+        while i < len(todo) and len(page) + len(todo[i]) <= h - 1:  # the last row holds the '-- more' prompt
+            page += todo[i]
+            i += 1
+        if not page:  # a line taller than the screen
+            page, todo[i] = todo[i][:h - 1], todo[i][h - 1:]
+        show(term, page)
         if term.ask(MORE) is None:
             raise Quit
-    show(term, rows[i:])
+    show(term, [r for b in todo[i:] for r in b])
 
 
 # -- matching a typed answer to an option ------------------------------------------------------------------------
@@ -261,10 +282,3 @@ def _near(want: str, options: list[str]) -> str | None:
 
 
 # -- the game loop ----------------------------------------------------------------------------------------------
-
-
-def plain_rows(console: Console, lines: list[str]) -> list[Text]:
-    out: list[Text] = []
-    for ln in lines:
-        out.extend(wrapped(console, escape(ln), "  "))
-    return out

@@ -110,7 +110,8 @@ def _describe(s: WRState, action: Action, text: bool) -> str:
         return action.key
     verb, after = move
     owner = _owner(s, a) if ask in (Ask.SPOILS, Ask.IGNORE, Ask.SILENCE) else ""
-    return f"{verb} {owner}{card_line(d, a, text, after=after)}"
+    # without the cards' texts the options are many: each on one row, where the card goes said by the question
+    return f"{verb} {owner}{card_line(d, a, text, after=after if text else '')}"
 
 
 def _pairs(s: WRState, legal: list[Action]) -> tuple[list[str], list[str]]:
