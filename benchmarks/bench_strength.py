@@ -1,11 +1,11 @@
 """How strong is each game's search bot (``mcts``, at the budget its ``[engine]`` table sets), and how long does it
 think? One table for the five games: the bot against random play and against the game's automaton, at the
 fewest seats the game takes, the bot on each seat in turn (game i: the bot on seat i mod the seats, seeded from i
-alone), with the win rate's 95 % interval and the bot's mean and slowest move time (wall clock, only the moves where
-it had a choice).
+alone), with the win rate's 95 % interval and the bot's mean and slowest move time (the CPU seconds of its search, only the
+moves where it had a choice: on an idle machine the player waits that long; measured as CPU time so that other work
+on the machine does not lengthen it).
 
-Slow (hours for 200 games a cell): run it by hand, on an otherwise idle machine (the move times are wall-clock
-seconds; a busy machine makes them longer). Every finished game is appended to a results file
+Slow (hours for 200 games a cell): run it by hand. Every finished game is appended to a results file
 (``strength-GAME-BOT-RIVAL.jsonl`` under ``--results``, default ``benchmarks/results/``) and skipped when the run is
 started again, so a stopped run goes on where it left off and more games extend a cell. The table is printed and
 written to ``benchmarks/RESULTS.md`` (its own section; the other benchmarks' sections are kept).
@@ -39,7 +39,7 @@ class Played:
     index: int
     points: float  # the bot's: 1 a win, 0.5 a shared win, 0 a loss
     moves: int  # moves the bot chose among two or more
-    seconds: float  # their total wall-clock time
+    seconds: float  # their total CPU time
     slowest: float
     error: str | None = None
 
@@ -60,10 +60,10 @@ def play_one(args: tuple[str, str, str, int]) -> Played:
             if len(legal) == 1:
                 state.apply(legal[0])
                 continue
-            t = time.perf_counter()
+            t = time.process_time()
             action = agents[seat].choose(state, seat)
             if seat == bot_seat:
-                dt = time.perf_counter() - t
+                dt = time.process_time() - t
                 moves += 1
                 total += dt
                 slowest = max(slowest, dt)
@@ -158,8 +158,8 @@ def main() -> None:
     lines = table(rows)
     budgets = ", ".join(f"{g} {engine(g).decl.search_budget}" for g in games)
     lines += ["", f"{a.games} games a row, at the fewest seats each game takes, the bot on each seat in turn; `mcts` "
-                  f"is each game's own budget ({budgets}); move times are wall-clock seconds on the machine of the "
-                  f"run, only for moves with a choice."]
+                  f"is each game's own budget ({budgets}); move times are CPU seconds of the search on the machine "
+                  f"of the run, only for moves with a choice."]
     print("\n".join(lines))
     cmd = "python benchmarks/bench_strength.py" + (f" --games {a.games}" if a.games != 200 else "")
     write_results(lines, cmd)
