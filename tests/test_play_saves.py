@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from cli_helpers import run_here
 
 
@@ -108,3 +109,54 @@ def test_claimed_names_are_created_so_a_second_new_game_takes_the_next(tmp_path:
         f"{tmp_path / 'g.save.json'} exists: this game's save is {tmp_path / 'g-2.save.json'}.",
         f"{tmp_path / 'g.log'} exists: this game's log is {tmp_path / 'g-2.log'}."]
     assert json.loads((tmp_path / "g.save.json").read_text())["seed"] == 4  # saved from the start
+
+
+SAVES = Path(__file__).parent / "saves"
+
+
+@pytest.mark.parametrize("name", ["wr-no-advantage", "wr-midgame", "wcup-after-swap", "wcup-midgame"])
+def test_a_game_saved_by_the_earlier_version_loads_and_plays_to_its_end(name: str) -> None:
+    """Saves written by wizprint before the Wizards & Relics state kept who took advantage away (``equalized``
+    instead of a flag ``no_advantage``) and the Wizards Cup state kept the powers in play and what was seen before
+    each swap (``in_play``, ``earlier``): each loads, and automata play it to its end."""
+    from wizprint.solo.agents import make_agent
+    from wizprint.solo.kernel import engine
+    from wizprint.solo.play import load_session
+
+    path = SAVES / f"{name}.save.json"
+    game = json.loads(path.read_text())["game"]
+    s = load_session(engine(game), path)
+    st = s.state
+    if name == "wr-no-advantage":
+        assert st.no_advantage and st.equalized == ["S24"]  # the shrine in play takes advantage away
+    bots = [make_agent("automaton", s.engine, i) for i in range(st.players)]
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        st.apply(legal[0] if len(legal) == 1 else bots[st.current_player].choose(st, st.current_player))
+    assert st.outcome() is not None
+
+
+def test_wizards_cup_rebuilds_what_an_earlier_save_lacks_as_the_game_would_have_kept_it() -> None:
+    """At every decision of automaton and random games, a save in the earlier version's shape (no ``in_play``, no
+    ``earlier``, and ``known`` holding every card ever seen of each set) loads with what was seen before and since
+    each swap exactly as the game kept it, and the same wizards in play."""
+    from wizprint.solo.agents import RandomAgent, make_agent
+    from wizprint.solo.kernel import engine
+
+    eng = engine("wizards-cup")
+    swaps = checked = 0
+    for seed in range(12):
+        s = eng.new_state(2, seed)
+        bots = [make_agent("automaton", eng, seed), RandomAgent(seed + 1)]
+        while not s.is_terminal():
+            j = s.to_json()
+            old = {k: v for k, v in j.items() if k not in ("in_play", "earlier")}
+            old["known"] = [sorted({c for stretch in [*s.earlier[x], s.known[x]] for c in stretch}) for x in (0, 1)]
+            back = eng.from_json(old)
+            assert back.earlier == s.earlier and [sorted(k) for k in back.known] == [sorted(k) for k in s.known]
+            assert sorted(back.in_play) == sorted(s.in_play)
+            swaps += any(s.earlier)
+            checked += 1
+            legal = s.legal_actions()
+            s.apply(legal[0] if len(legal) == 1 else bots[s.current_player].choose(s, s.current_player))
+    assert checked > 300 and swaps > 30

@@ -8,7 +8,7 @@ another, run until somebody must decide (:meth:`WRState.advance`). Piles are lis
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -22,6 +22,7 @@ from wizprint.solo.kernel import (
     Rng,
     StackGame,
     State,
+    added,
     declare,
     value,
     zone,
@@ -87,7 +88,7 @@ class WRState(StackGame, State[WRData]):
     silenced: list[str] = field(default_factory=list)  # wizards silenced this round (likewise)
     resolved: list[str] = field(default_factory=list)  # relics whose enchantment has resolved this battle
     steadfast: list[int] = field(default_factory=list)  # seats whose relics cannot be ignored this battle
-    equalized: list[str] = field(default_factory=list)  # the cards that took advantage away for the round
+    equalized: list[str] = added(list)  # the cards that took advantage away for the round
     counting: bool = False  # draws count toward 'drawn' (from the Play phase until the battle is decided)
     drawn: list[int] = field(default_factory=list)  # cards each seat has drawn this round (while counting)
     queued: list[str] = field(default_factory=list)  # discard triggers waiting for a Replenish ("seat:card")
@@ -98,6 +99,7 @@ class WRState(StackGame, State[WRData]):
     last_totals: dict[int, int] = field(default_factory=dict)  # the last battle's totals (for the view)
 
     SEATS_IN_RANGE = ("master", "current_seat", "fighters", "losers", "steadfast")
+    RETIRED = ("no_advantage",)  # before ``equalized``: one flag for "no advantage this round"
     PER_SEAT = ("decks", "hands", "discards", "halls", "wizards", "relics", "tied", "drawn", "known_hand",
                 "known_top", "chosen_deck")
 
@@ -164,6 +166,14 @@ class WRState(StackGame, State[WRData]):
             if m.colour and m.wizard == wizard:
                 out.update(COLOURS if m.colour == "every" else (m.colour,))
         return out
+
+    def upgrade(self, retired: Mapping[str, Any]) -> None:
+        """A game saved before ``equalized``: its flag ``no_advantage`` (no wizard has advantage this round) becomes
+        the cards in play that take advantage away (a shrine or a relic with ``equalize``)."""
+        if "equalized" in self.missing and retired.get("no_advantage") is True:
+            d = self.data
+            self.equalized = [c for c in [*self.shrine, *(r for rs in self.relics for r in rs)]
+                              if d[c].has("equalize") and c not in self.ignored]
 
     @property
     def no_advantage(self) -> bool:

@@ -8,6 +8,7 @@ whose top card is the end: ``decks[seat][-1]`` is the next wizard to duel, ``dis
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import field
 from functools import lru_cache, reduce
 from itertools import combinations
@@ -15,7 +16,7 @@ from math import comb
 from typing import Any, NamedTuple
 
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, declare, zone
+from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, added, declare, zone
 
 from .data import DECK, SETS, TO_WIN, WCData, Wizard
 from .pending import KINDS, RULES, Round, Setup, SetupStep, WCPending
@@ -36,10 +37,10 @@ class WCState(StackGame, State[WCData]):
     stack: list[WCPending] = field(default_factory=list)
     # the wizards whose Magic powers are in play (placed in a Duel zone and come into play there, or the visible top
     # of a discard pile), in the order they came into play: an earlier one has precedence over a later one
-    in_play: list[str] = field(default_factory=list)
+    in_play: list[str] = added(list)
     tokens: list[int] = field(default_factory=list)
     known: list[list[str]] = field(default_factory=list)  # each seat's cards seen face up since its last swap
-    earlier: list[list[list[str]]] = field(default_factory=list)  # those seen before each of its swaps, oldest first
+    earlier: list[list[list[str]]] = added(list)  # those seen before each of its swaps, oldest first
     drafted: list[list[str]] = field(default_factory=list)  # the five cards each seat selected (for the check)
     round: int = 0  # rounds begun
     duels: int = 0  # duels fought this round
@@ -49,6 +50,19 @@ class WCState(StackGame, State[WCData]):
 
     SEATS_IN_RANGE = ("current_seat",)
     PER_SEAT = ("sets", "decks", "plans", "waiting", "duel", "discards", "tokens", "known", "earlier", "drafted")
+
+    def upgrade(self, retired: Mapping[str, Any]) -> None:
+        """A game saved before ``in_play`` and ``earlier``: both rebuilt from the rest of the state (``saved.py``)."""
+        from .saved import rebuild_in_play, sightings
+
+        if "in_play" in self.missing:
+            self.in_play = rebuild_in_play(self)
+        if "earlier" in self.missing:
+            self.earlier = [[] for _ in range(self.players)]
+            for x in range(self.players):
+                stretches = sightings(self, x)
+                if len(stretches) > 1:
+                    self.earlier[x], self.known[x] = stretches[:-1], stretches[-1]
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
