@@ -2,6 +2,9 @@
 rewards from the character sheet), three completed missions for a relic, draw a Mission when none is active,
 discard down to the Power and asset limits. Also the pending work of drawing Corruption and Mission cards.
 
+The phase asks only when it offers a real choice (``_chosen``): levels, a relic or an ability of the phase; a
+discard below the limits comes with these, never alone (it is almost never worth a card).
+
 Action keys: ``spend X`` / ``unspend X`` (set trophy X aside to spend, or take it back), ``level N`` (spend the
 trophies set aside, for the N levels they are worth; with none set aside, the cheapest trophies worth N levels),
 ``relic``, ``discard X``, ``end``, ``mission X`` (the mission to keep), ``take X`` (a relic, in ``questions.py``).
@@ -74,24 +77,34 @@ def _relic_ok(s: RelicState, seat: int) -> bool:
 
 
 def _options(s: RelicState, f: Experience) -> list[Action]:
+    """What the Experience phase offers besides ending it: levels for trophies, a relic, abilities of the phase;
+    with any of these, the discards the phase allows below the limits (never on their own: see ``_chosen``)."""
     seat = f.seat
-    out = [END, *_trophy_options(s, f)]
-    if _relic_ok(s, seat):
-        out.append(Action("relic"))
+    chosen = _chosen(s, f)
+    if not chosen:
+        return [END]
+    out = [END, *chosen]
     hand, assets = s.hands[seat], s.assets[seat]
-    if hand or assets:
-        out += plays(s, seat, "exp")
-        if hand:
-            out += [Action("discard", x) for x in one_per_design(hand)]
-        if assets:
-            out += [Action("discard", x) for x in sorted(assets)]
+    if hand:
+        out += [Action("discard", x) for x in one_per_design(hand)]
+    if assets:
+        out += [Action("discard", x) for x in sorted(assets)]
     return out
 
 
-def _has_options(s: RelicState, seat: int) -> bool:
-    """``_options`` offers more than ``end``: trophies worth a level, a relic, or a card to discard (the abilities
-    of ``plays`` are the hand's and the assets', which can be discarded)."""
-    return bool(s.hands[seat] or s.assets[seat]) or s.trophy_points(seat) >= TROPHY_POINTS or _relic_ok(s, seat)
+def _chosen(s: RelicState, f: Experience) -> list[Action]:
+    """The Experience phase's real choices: levels for trophies (and the trophies set aside), three completed missions
+    for a relic, and the Power cards, charges and uses with an ability worth playing in the phase. A discard below
+    the limits ("a player may also choose to discard Power cards and assets", relic.txt, Discard Excess Cards) is
+    no reason to stop every turn: it is almost never worth a card (the limits themselves are enforced after, the
+    player choosing the discards), so it is offered only with these."""
+    seat = f.seat
+    out = _trophy_options(s, f)
+    if _relic_ok(s, seat):
+        out.append(Action("relic"))
+    if s.hands[seat] or s.assets[seat]:
+        out += plays(s, seat, "exp")
+    return out
 
 
 @RULES.run(Experience)
@@ -100,7 +113,7 @@ def run_experience(s: RelicState, f: Experience) -> bool:
     while True:
         st = f.step
         if st == EXPERIENCE_SPEND:
-            if _has_options(s, seat):
+            if _chosen(s, f):
                 return True
             f.step = EXPERIENCE_MISSION
         elif st == EXPERIENCE_MISSION:
