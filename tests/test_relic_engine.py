@@ -127,7 +127,7 @@ def test_the_guardian_of_the_rift_leads_a_player_with_a_relic_onto_the_warp_rift
 
 def test_inner_tier_one_space_along_the_arrow_and_no_movement_on_the_scenario_space() -> None:
     s = mk(positions=["I1"], hands=[["PW27"]], phase="movement")
-    assert s.positions[0] == "I2" and not said(s, "rolls movement")  # no roll
+    assert s.positions[0] == "I2" and not said(s, "for movement")  # no roll
     do(s, "pass")
     assert rolling(s, RollKind.TEST)  # the box (a test) is mandatory
     s = mk(positions=["C"], hands=[["PW27"]], phase="movement")

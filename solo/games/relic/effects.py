@@ -305,7 +305,8 @@ def _cross(s: RelicState, seat: int, e: Effect, src: str) -> None:
         return
     s.influence[seat] -= cost
     to = str(e["to"])
-    move_direct(s, seat, to, f"crosses to {s.data.spaces[to].name}" + (f" for {cost} influence" if cost else ""))
+    move_direct(s, seat, to, f"crosses to {s.data.spaces[to].name}" + (
+        f" for {cost} influence (now {s.influence[seat]})" if cost else ""))
     s.end_engagement()
 
 
@@ -368,7 +369,7 @@ def warp(s: RelicState, seat: int, spend: bool) -> None:
     if spend:
         s.influence[seat] -= WARP_INFLUENCE
         k += 1
-        why.append(f"spends {WARP_INFLUENCE} influence")
+        why.append(f"spends {WARP_INFLUENCE} influence, now {s.influence[seat]}")
     if s.relics(seat) >= WARP_RELICS:
         k += 1
         why.append(f"{s.relics(seat)} relics")

@@ -77,7 +77,8 @@ def _pay_apply(s: RelicState, f: Pay, a: Action) -> None:
     s.pop(f)
     if a.kind == "yes":
         s.influence[f.seat] -= f.cost
-        s.say(with_cause(f"{s.who(f.seat)} spends {f.cost} influence", f.why or cause(s.data, f.source)))
+        s.say(with_cause(f"{s.who(f.seat)} spends {f.cost} influence (now {s.influence[f.seat]})",
+                         f.why or cause(s.data, f.source)))
         s.push_effects(f.seat, f.effects, f.source, f.why)
 
 
@@ -89,7 +90,10 @@ def _choose_legal(s: RelicState, f: Choose) -> list[Action]:
 @RULES.apply(Choose)
 def _choose_apply(s: RelicState, f: Choose, a: Action) -> None:
     s.pop(f)
-    s.say(f"{s.who(f.seat)} chooses option {a.a}" + (f" of {source_name(s.data, f.source)}" if f.source else ""))
+    D = s.data
+    text = D.text(D.effects(f.options[int(a.a) - 1]), f.source)
+    name = source_name(D, f.source) if f.source else ""
+    s.say(f"{s.who(f.seat)} chooses" + (f", for {name}" if name else "") + f": {text}")
     s.push_effects(f.seat, f.options[int(a.a) - 1], f.source, f.why)
 
 
@@ -178,7 +182,8 @@ def _buy_power_apply(s: RelicState, f: BuyPower, a: Action) -> None:
     n = int(a.a)
     if n:
         s.influence[f.seat] -= n * f.price
-        s.say(f"{s.who(f.seat)} spends {n * f.price} influence for {plural(n, 'Power card')}")
+        s.say(f"{s.who(f.seat)} spends {n * f.price} influence for {plural(n, 'Power card')} (now "
+              f"{s.influence[f.seat]})")
         s.draw_power(f.seat, n)
 
 
@@ -198,7 +203,7 @@ def _buy_wargear_apply(s: RelicState, f: BuyWargear, a: Action) -> None:
         s.revealed.remove(x)
         s.gain_asset(seat, x)
         s.note_play(seat, x)
-        s.say(f"{s.who(seat)} buys {s.label(x)} for {cost} influence")
+        s.say(f"{s.who(seat)} buys {s.label(x)} for {cost} influence (now {s.influence[seat]})")
     if a.kind == "done" or not s.revealed:
         s.pop(f)
         for x in s.revealed:

@@ -8,15 +8,11 @@ from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 
-from .data import ATTRS, COLOURS, RelicData
+from .data import ATTRS, COLOURS, Passives, RelicData
 
 if TYPE_CHECKING:
     from .pending import Battle, SkillTest
-
-
-
-
-
+    from .state import RelicState
 
 
 def attr(i: int) -> str:
@@ -292,3 +288,90 @@ def test_cause(D: RelicData, f: SkillTest, ok: bool) -> str:
 def with_cause(text: str, why: str) -> str:
     return f"{text}: {why}" if why else text
 
+
+
+# -- scores in parts, for the log ---------------------------------------------------------------------------------
+def named_sources(s: RelicState, seat: int) -> list[tuple[str, Passives]]:
+    """The seat's sources of passive words outside a battle's weapon and armour, by name (the character sheet,
+    assets other than a weapon or armour, face-up Corruption cards; the order of ``RelicData.kit``)."""
+    D = s.data
+    C = D.cards
+    ch = s.characters[seat]
+    out = [(D.characters[ch].name, D.characters[ch].passives)] if ch else []
+    out += [(C[a].name, C[a].passives) for a in s.assets[seat] if C[a].gear not in ("weapon", "armour")]
+    out += [(C[x].name, C[x].passives) for x in s.corruption_face_up[seat]]
+    return out
+
+
+def player_parts(s: RelicState, f: Battle) -> list[tuple[int, str]]:
+    """The player's battle score without the roll, in parts: the attribute, each bonus by its source, what was added
+    this battle (``RelicState.battle_bonus`` is their sum)."""
+    seat, C = f.seat, s.data.cards
+    form, traits = ATTRS[f.attribute], s.traits(f)
+    out = [(s.attributes[seat][f.attribute], attr(f.attribute))]
+    for name, p in named_sources(s, seat):
+        n = s.bonus_of(p, form, traits)
+        if n:
+            out.append((n, name))
+    for g in (f.weapon, f.armour):
+        if g and g in s.assets[seat]:
+            n = s.bonus_of(C[g].passives, form, traits)
+            if n:
+                out.append((n, C[g].name))
+    if f.bonus:
+        out.append((f.bonus, "added this battle"))
+    return out
+
+
+_PER = {"power": ("Power card", "Power cards"), "asset": ("asset", "assets"),
+        "corruption": ("Corruption card", "Corruption cards"), "trophy": ("trophy", "trophies"),
+        "omen": ("omen icon", "omen icons")}
+
+
+def enemy_parts(s: RelicState, f: Battle) -> list[tuple[int, str]]:
+    """The enemies' battle score without their roll, in parts: each enemy's value, its bonuses and the scenario's
+    (``RelicState.enemy_bonus`` is their sum)."""
+    if not f.foes:
+        return [(f.value, f.foe_name)]
+    seat, D = f.seat, s.data
+    C = D.cards
+    sc = D.scenarios[s.scenario]
+    count = {"power": len(s.hands[seat]), "asset": len(s.assets[seat]), "corruption": s.corruption(seat),
+             "trophy": len(s.trophies[seat]), "omen": sum(1 for y in s.threats_here(seat) if C[y].omen)}
+    out: list[tuple[int, str]] = []
+    for x in f.foes:
+        c = C[x]
+        out.append((c.value, c.name))
+        for n, what in c.enemy_bonus:
+            if not what:
+                out.append((n, f"{c.name}'s bonus"))
+            elif count[what]:
+                one, many = _PER[what]
+                out.append((n * count[what], f"for {plural(count[what], one, many)}"))
+        for trait, colour, n in sc.passives.scenario_enemy:
+            if (trait and c.trait == trait) or (colour and c.deck == colour):
+                out.append((n, sc.name))
+    return out
+
+
+def test_parts(s: RelicState, f: SkillTest) -> list[tuple[int, str]]:
+    """The test score without the roll, in parts: the attribute, each skill bonus by its source, what was added."""
+    seat, ai = f.seat, f.attribute
+    out = [(s.attributes[seat][ai], attr(ai))]
+    for name, p in named_sources(s, seat):
+        n = sum([m for a, m in p.skill_bonus if a == ai])
+        if n:
+            out.append((n, name))
+    if f.bonus:
+        out.append((f.bonus, "added this test"))
+    return out
+
+
+def sum_words(parts: list[tuple[int, str]], roll: int | None = None) -> str:
+    """``Willpower 5 + 1 Mars-Pattern Bolt Pistol − 1 Trembling Hands + 4 rolled`` (without a roll: the parts)."""
+    (n0, first), rest = parts[0], parts[1:]
+    out = [f"{first} {n0}"]
+    out += [f"{'+' if n >= 0 else '−'} {abs(n)} {what}" for n, what in rest]
+    if roll is not None:
+        out.append(f"+ {roll} rolled")
+    return " ".join(out)
