@@ -20,7 +20,7 @@ from wizprint.solo.games.relic.effects import WORDS
 from wizprint.solo.games.relic.estimates import p_beat, p_pass
 from wizprint.solo.games.relic.heroes import gain, lose
 from wizprint.solo.games.relic.pending import RelicPending, RollKind
-from wizprint.solo.kernel import SaveError, Stats
+from wizprint.solo.kernel import Action, SaveError, Stats
 from wizprint.solo.kernel.rng import Rng
 
 
@@ -536,14 +536,19 @@ def test_the_terminal_names_rewards_abilities_boxes_and_the_board_around_the_pla
     boxes = [s.describe(a) for a in s.legal_actions() if a.kind == "box"]
     assert boxes and all(b.startswith("resolve text box ") and ":" in b and "_" not in b for b in boxes)
     assert "Roll a die. 1-2: Lose 1 Life. 3-6: Gain 2 influence." in boxes[0]
-    # an icon that stands for its word is spelt out; buying Power cards names the number and the price
+    # an icon that stands for its word is spelt out; buying Power cards names the number and the price, and what a
+    # card over the power limit means (the Captain's limit is 1 at level 0; he holds 1)
     s = mk(positions=["O06"], hands=[["PW27"]], phase="engagement")  # Grey Knight Envoy; 3 influence
     do(s, "pass")
     assert s.describe(next(a for a in s.legal_actions() if a.key == "box 1")) == (
         "resolve text box 1: Draw any number of Power cards, spending 2 influence for each.")
     do(s, "box 1")
-    assert [s.describe(a) for a in s.legal_actions()] == ["draw no Power cards",
-                                                          "draw 1 Power card for 2 influence"]
+    assert [s.describe(a) for a in s.legal_actions()] == [
+        "draw no Power cards", "draw 1 Power card for 2 influence (then 2 Power cards, over your limit of 1: at the "
+                               "end of your turn you discard down to 1)"]
+    s = mk(positions=["O06"], hands=[[]], phase="engagement")  # within the limit: nothing to say
+    do(s, "box 1")
+    assert s.describe(Action("buy", "1")) == "draw 1 Power card for 2 influence"
 
 
 def test_on_the_inner_tier_the_view_shows_the_way_to_the_scenario_space_and_what_each_space_does() -> None:
