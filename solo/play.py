@@ -567,14 +567,16 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
     for p in screen.panels:
         if p.key is None or seen.keys.get(p.name) == p.key:
             continue
-        seen.keys[p.name] = p.key
         prows = [r for ln in p.lines for r in wrapped(console, ln)]
         if room is None or len(prows) <= room:
+            seen.keys[p.name] = p.key
             rows += prows
             room = None if room is None else room - len(prows)
         elif room >= 1:
+            seen.keys[p.name] = p.key
             rows += wrapped(console, f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]")
             room -= 1
+        # else neither it nor its hint fits: it is not marked seen, so the next decision with room shows it
     paged(term, rows, keep=len(decision) + 1)
     show(term, decision)
     group: int | None = None
