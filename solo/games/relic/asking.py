@@ -59,6 +59,7 @@ from .texts import (
     rules,
     sum_words,
     test_name,
+    test_parts,
     tier_name,
 )
 
@@ -215,8 +216,9 @@ def _q_movement(s: RelicState, f: Movement) -> str:
     if f.extra > 0:
         return (f"You may move up to {plural(f.extra, 'more space', 'more spaces')} {_dir(f.direction)}: one more, "
                 f"to {space_words(D, s.next_space(here, f.direction))}, or stop on {D.spaces[here].name}?")
-    return (f"Your move ends on {space_words(D, here)}: stop there, or play a card that moves you on "
-            f"{_dir(f.direction)}?")
+    moves = any(a.kind == "play" and D.purpose(D.cards[a.a].effects) == "move_extra" for a in s.legal_actions())
+    card_ = f"a card that moves you on {_dir(f.direction)}" if moves else "a card first"
+    return f"Your move ends on {space_words(D, here)}: stop there, or play {card_}?"
 
 
 def _q_dice(s: RelicState, f: Dice) -> str:
@@ -224,11 +226,12 @@ def _q_dice(s: RelicState, f: Dice) -> str:
     p = _parent(s, f)
     what = "Movement roll"
     if isinstance(p, Battle):
-        what = f"Your battle roll against {p.foe_name} ({attr(p.attribute)}): {s.battle_bonus(p)} + your roll " \
-               f"against {s.enemy_bonus(p)} + {p.enemy_roll}"
+        what = f"Your battle roll against {p.foe_name} ({attr(p.attribute)}): {s.battle_bonus(p)}" \
+               f"{_parts(player_parts(s, p))} + your roll against {s.enemy_bonus(p)}{_parts(enemy_parts(s, p))} + " \
+               f"{p.enemy_roll} rolled"
     elif isinstance(p, SkillTest):
         score = s.attributes[f.seat][p.attribute] + s.skill(f.seat, p.attribute) + p.bonus
-        what = f"{test_words(D, p)}: {score} + your roll must reach {p.target}"
+        what = f"{test_words(D, p)}{_stakes(s, p)}: {score}{_parts(test_parts(s, p))} + your roll must reach {p.target}"
     if f.step == DICE_BEFORE:
         alt = ", or play a Power card for its number" if s.hands[f.seat] else ""
         if f.context == ROLL_MOVE:
@@ -247,6 +250,19 @@ def _q_dice(s: RelicState, f: Dice) -> str:
     return what
 
 
+def _parts(parts: list[tuple[int, str]]) -> str:
+    """`` (Willpower 5 + 1 Psychic Hood)``, or "" when the score is the attribute alone."""
+    return f" ({sum_words(parts)})" if len(parts) > 1 else ""
+
+
+def _stakes(s: RelicState, t: SkillTest) -> str:
+    """What a test's result does: `` (pass: Gain 2 influence; fail: Lose 1 Life)``."""
+    D = s.data
+    bits = [f"{w}: {D.text(D.effects(lid), t.source).rstrip('.')}" for w, lid in (("pass", t.on_pass),
+                                                                                   ("fail", t.on_fail)) if lid]
+    return f" ({'; '.join(bits)})" if bits else ""
+
+
 def test_words(D: RelicData, t: SkillTest) -> str:
     """``The Willpower 8 test at Underhive Sump-Market``."""
     name = test_name(D, t)
@@ -262,7 +278,8 @@ def _q_engagement(s: RelicState, f: Engagement) -> str:
         if sp.tier in ("inner", "centre"):
             nxt = "its text must be resolved" if sp.tier == "inner" else "the confrontation comes next"
         elif here:
-            nxt = f"the {plural(len(here), 'Threat card')} here must be resolved"
+            nxt = "the Threat card here must be resolved" if len(here) == 1 else \
+                f"the {len(here)} Threat cards here must be resolved"
         elif sp.boxes:
             nxt = "its text box comes next"
         else:
@@ -287,16 +304,16 @@ def _q_threats(s: RelicState, f: Threats) -> str:
 
 
 def _q_battle(s: RelicState, f: Battle) -> str:
-    return (f"Battle against {f.foe_name} ({attr(f.attribute)}): your {s.battle_bonus(f)} "
-            f"({sum_words(player_parts(s, f))}) + a roll, against {s.enemy_bonus(f)} "
-            f"({sum_words(enemy_parts(s, f))}) + a roll. Prepare (weapon, armour, cards), or go on to the rolls?")
+    return (f"Battle against {f.foe_name} ({attr(f.attribute)}): your {s.battle_bonus(f)}"
+            f"{_parts(player_parts(s, f))} + a roll, against {s.enemy_bonus(f)}{_parts(enemy_parts(s, f))} + a roll. "
+            f"Prepare (weapon, armour, cards), or go on to the rolls?")
 
 
 def _q_experience(s: RelicState, f: Experience) -> str:
     seat = f.seat
     if f.step == EXPERIENCE_SPEND:
         pts = s.trophy_points(seat)
-        bits = [f"your trophies are worth {plural(pts, 'point')} ({TROPHY_POINTS} a level)"]
+        bits = [f"your trophies are worth {plural(pts, 'point')} ({TROPHY_POINTS} a level)"] if pts else []
         if f.aside:
             ap = sum(s.data.cards[x].value for x in f.aside if x in s.trophies[seat])
             bits.append(f"set aside to spend: {', '.join(f.aside)} ({plural(ap, 'point')})")
@@ -305,6 +322,8 @@ def _q_experience(s: RelicState, f: Experience) -> str:
                               ("relic", "take a relic"), ("play", "play a card"), ("discard", "discard a card"))
                if k in kinds]
         ask = f"{', '.join(can)}, or end?" if can else "End it?"
+        if not bits:
+            return f"Experience phase: {ask}"
         return f"Experience phase: {'; '.join(bits)}. {ask[:1].upper()}{ask[1:]}"
     lim = s.power_limit(seat)
     if len(s.hands[seat]) > lim:
@@ -484,7 +503,8 @@ def _pass(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
         if sp.tier in ("inner", "centre"):
             return "go on: resolve this space's text" if sp.tier == "inner" else "go on: the confrontation"
         if s.threats_here(f.seat):
-            return "go on: resolve the Threat cards here"
+            return "go on: resolve the Threat card here" if len(s.threats_here(f.seat)) == 1 else \
+                "go on: resolve the Threat cards here"
         return "go on: resolve the text box here" if sp.boxes else "go on (this space has no text box)"
     if isinstance(f, Battle):
         return "go on to the rolls (Prepare for Battle is over)"

@@ -378,8 +378,9 @@ def run_battle(s: RelicState, f: Battle) -> bool:
                 extra.append(v)
                 pend += (v == 6) - 1
             f.enemy_roll = sum(dice) + sum(extra)
-            s.say(f"The enemy's battle roll (made by {s.who(left_of(s, seat))}): " +
-                  "+".join(map(str, dice + extra)) + (f" = {f.enemy_roll}" if len(dice) + len(extra) > 1 else ""))
+            shown = [f"{v} (explodes)" if v == 6 else str(v) for v in dice + extra]
+            s.say(f"The enemy's battle roll (made by {s.who(left_of(s, seat))}): " + " + ".join(shown) +
+                  (f" = {f.enemy_roll}" if len(shown) > 1 else ""))
             f.step = BATTLE_PLAYER_ROLL
         elif st == BATTLE_PLAYER_ROLL:
             f.step = BATTLE_COMPARE

@@ -135,8 +135,8 @@ def win_words(D: RelicData, sc: str) -> tuple[str, str, str]:
 
 
 def header(D: RelicData, obs: Mapping[str, Any], width: int = 80) -> str:
-    """``Turn 12, P2: Engagement · you: P1 Primaris Psyker · win: beat the Mystery Beyond at the centre``, in as few
-    words as it takes to fit one row of the screen (a rule across it when there is room for one)."""
+    """``Turn 12, P2: Engagement · you: P1 Primaris Psyker · win: beat the Mystery Beyond at the centre``: as many of
+    these words as fit one row of the screen."""
     me = int(obs["seat"])
     sc = str(obs["scenario"])
     phase = str(obs["phase"])
@@ -152,13 +152,11 @@ def header(D: RelicData, obs: Mapping[str, Any], width: int = 80) -> str:
         when = f"Turn {obs['turn']}, {who}: {_PHASE_WORD.get(phase, phase)}"
         ch = str(obs["table"][me]["character"])
         name = D.characters[ch].name if ch else ""
-        mine = [f"you: P{me + 1} {name}".rstrip(), f"P{me + 1} {name}".rstrip()]
+        mine = [f"P{me + 1} {name}".rstrip()] if active == me else [f"you: P{me + 1} {name}".rstrip(),
+                                                                    f"P{me + 1} {name}".rstrip()]
     tries = [f"{when} · {m} · win: {w}" for w in wins for m in mine]
-    for fit in (width - 6, width):  # a rule, else a row
-        got = next((t for t in tries if len(t) <= fit), None)
-        if got is not None:
-            return got
-    return min(tries, key=len)
+    got = next((t for t in tries if len(t) <= width), None)  # the most words that fit one row
+    return got or f"{when} · you: P{me + 1} · win: {wins[-1]}"  # the character's name is in 'status' and 'sheet'
 
 
 # -- status: every character -------------------------------------------------------------------------------------
@@ -175,10 +173,10 @@ def _hero(D: RelicData, obs: Mapping[str, Any], s: int) -> list[str]:
         return [f"[bold]{who}[/bold]: out of the game"]
     sp = t["space"]
     a = t["attributes"]
-    lines = [f"[bold]{who}[/bold] {e(D.characters[t['character']].name)}, on {sp} {e(D.spaces[sp].name)}" +
-             (f" ({tier_name(D.spaces[sp].tier)})" if D.spaces[sp].tier != "outer" else ""),
-             f"    Strength {a[0]}, Willpower {a[1]}, Cunning {a[2]}, Life {t['life']}, level {t['level']}, "
-             f"{t['influence']} influence, {plural(t['hand'], 'Power card')}"]
+    lines = [f"[bold]{who}[/bold] {e(D.characters[t['character']].name)}, level {t['level']}, on {sp} "
+             f"{e(D.spaces[sp].name)}" + (f" ({tier_name(D.spaces[sp].tier)})" if D.spaces[sp].tier != "outer" else ""),
+             f"  Strength {a[0]}, Willpower {a[1]}, Cunning {a[2]}, Life {t['life']}, {t['influence']} influence, "
+             f"{plural(t['hand'], 'Power card')}"]
     extra = []
     if t["mission"]:
         extra.append(f"mission {t['mission']} {e(D.cards[t['mission']].name)}" +
@@ -204,7 +202,7 @@ def _hero(D: RelicData, obs: Mapping[str, Any], s: int) -> list[str]:
     if t["skip"]:
         extra.append(f"misses {plural(t['skip'], 'turn')}")
     if extra:
-        lines.append("    " + "; ".join(extra))
+        lines.append("  " + "; ".join(extra))
     return lines
 
 
