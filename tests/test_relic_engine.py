@@ -291,8 +291,8 @@ def test_the_callidus_assassin_evades_one_enemy_each_turn() -> None:
     s.start_turn(1)
     assert s.turn_player == 0 and s.evade_uses == [] and s.evaded == []
     # an ability without a limit is used first: the Cameleoline Shroud (value 4 or less) takes the Ork Nob
-    s = mk(characters=["CH02"], positions=["O09"], hands=[["PW21"]], assets=[["WG18"]], phase="engagement",
-           threats={"O09": ["TR08", "TB14"]})
+    s = mk(characters=["CH02"], positions=["O09"], hands=[["PW21", "PW05"]], assets=[["WG18"]], phase="engagement",
+           threats={"O09": ["TR08", "TB14"]})  # Moment of Clarity: the Experience phase asks, and the turn waits there
     do(s, "pass", "evade TR08#1")
     assert s.evade_uses == [] and said(s, "evades TR08#1 Ork Nob (WG18 Cameleoline Shroud)")
     do(s, "evade TB14")  # the Hive Tyrant (value 8): only her own evasion of the turn can do it

@@ -88,9 +88,18 @@ def test_the_experience_phase_asks_only_when_there_is_something_to_choose() -> N
     # trophies worth a level: asked, and the discards the phase allows are offered with them
     s = mk(hands=[["PW27"]], assets=[["WG04"]], trophies=[["TR13"]], phase="experience")
     assert legal(s) == ["discard PW27#1", "discard WG04", "end", "level 1", "spend TR13"]
-    # a Power card with an ability the phase can use (Emperor's Grace: gain 2 Life, any time): asked
+    # a Power card of this phase (Moment of Clarity: gain 1 attribute): asked, with the other cards to play
+    s = mk(hands=[["PW05", "PW01"]], level=[4], phase="experience")  # the Captain's power limit is 2 at level 4
+    assert legal(s) == ["discard PW01#1", "discard PW05", "end", "play PW01#1", "play PW05"]
+    # a card of any time (Emperor's Grace: gain 2 Life) was offered in the turn's windows and comes again: not asked,
+    # unless the player holds more cards than the limit (play it rather than discard it)
     s = mk(hands=[["PW01"]], phase="experience")
-    assert legal(s) == ["discard PW01#1", "end", "play PW01#1"]
+    assert turn_over(s)
+    s = mk(hands=[["PW01", "PW27"]], phase="experience")  # limit 1 at level 0
+    assert legal(s) == ["discard PW01#1", "discard PW27#1", "end", "play PW01#1"]
+    # removing Corruption without any: not asked
+    s = mk(hands=[["PW03"]], phase="experience")
+    assert turn_over(s)
     # three completed missions: the relic is asked
     s = mk(hands=[["PW27"]], completed=[["MS01", "MS02", "MS03"]], phase="experience")
     assert "relic" in legal(s)

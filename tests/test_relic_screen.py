@@ -14,7 +14,7 @@ from relic_helpers import ENGINE, D, do, mk
 
 from wizprint.solo.agents import RandomAgent
 from wizprint.solo.games.relic.data import ROUND_LIMIT
-from wizprint.solo.games.relic.view import header, win_words
+from wizprint.solo.games.relic.view import header, limits, win_words
 from wizprint.solo.kernel import Action
 from wizprint.solo.play import Session, _decide, _Seen
 from wizprint.solo.terminal import Terminal, WholeLines
@@ -134,3 +134,18 @@ def test_a_move_names_where_it_ends_and_what_waits_there() -> None:
     do(s, "roll", "pass", dice=(6,))
     assert s.describe(Action("cw")).endswith(f"no Threat card; text box: {D.box_text('O07', 1)}") or \
         "Threat card" in s.describe(Action("cw"))
+
+
+def test_the_hand_panel_gives_the_limits_the_rules_enforce() -> None:
+    """The power and asset limits the 'hand' panel reads from what all may see are those the Experience phase
+    enforces (the level, and what assets and face-up Corruption cards change), in many random positions."""
+    checked = 0
+    for seed in range(4):
+        s = ENGINE.new_state(3, seed, "")
+        agents = [RandomAgent(seed + i) for i in range(3)]
+        while not s.is_terminal() and s.steps < 1500:
+            if s.steps % 10 == 0 and s.characters[0] and not s.eliminated[0]:
+                assert limits(D, s.observation(1)["table"][0]) == (s.power_limit(0), s.asset_limit(0))
+                checked += 1
+            s.apply(agents[s.current_player].choose(s, s.current_player))
+    assert checked > 100

@@ -220,7 +220,7 @@ def _status(D: RelicData, obs: Mapping[str, Any]) -> Panel:
                         f"{t['scenario_tokens']} {t['eliminated']}")
     if not lines:
         lines = [f"P{s + 1}: choosing a character" for s in range(len(table))]
-    return Panel("status", "every character: attributes, Life, level, influence, mission", tuple(lines),
+    return Panel("status", "every character (attributes, Life, level, mission)", tuple(lines),
                  key="|".join(race) or None)
 
 
@@ -282,7 +282,7 @@ def _here(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
         return None
     here = str(obs["table"][me]["space"])
     key = f"{here} {','.join(obs['board'].get(here) or [])}"
-    return Panel("here", "your space, its text and the Threat cards on it", tuple(_here_lines(D, obs)), key=key)
+    return Panel("here", "your space and its Threat cards", tuple(_here_lines(D, obs)), key=key)
 
 
 # -- board: around you -------------------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ def _board(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
             lines.append(f"  {sp} {e(D.spaces[sp].name)}" + (f" ({', '.join(who[sp])})" if who.get(sp) else "") +
                          ": " + e(", ".join(_brief(D, x) for x in board[sp])))
     lines.extend(_guardian(D, obs, here))
-    return Panel("board", "the spaces around you, who is where, the Threat cards on the board",
+    return Panel("board", "the board around you",
                  tuple(lines))
 
 
@@ -372,6 +372,15 @@ def _guardian(D: RelicData, obs: Mapping[str, Any], here: str) -> list[str]:
     return out
 
 
+def limits(D: RelicData, t: Mapping[str, Any]) -> tuple[int, int]:
+    """A seat's power and asset limits (``RelicState.power_limit``, ``asset_limit``) from what all may see: the
+    character sheet at its level, and what its assets and face-up Corruption cards change."""
+    ch = D.characters[t["character"]]
+    kit = D.kit(t["character"], tuple(t["assets"]), tuple(t["corruption_up"]))
+    base = next((lim for lo, hi, lim in ch.power_limits if lo <= t["level"] <= hi), 0)
+    return max(0, base + kit.limits.get("power", 0)), max(0, ch.asset_limit + kit.limits.get("asset", 0))
+
+
 # -- hand: your cards --------------------------------------------------------------------------------------------
 def _hand(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
     e = escape
@@ -381,14 +390,15 @@ def _hand(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
         return None
     charges = obs["charges"]
     hand = list(obs["hand"])
-    out = ["[bold]Your Power cards[/bold]: " + ("none" if not hand else f"{len(hand)}") +
-           " (play one for its ability, or for its number instead of a roll)"]
+    power, assets_limit = limits(D, t)
+    out = [f"[bold]Your Power cards[/bold]: {len(hand)} (limit {power}; play one for its ability, or for its number "
+           f"instead of a roll)"]
     for x in hand:
         c = D.cards[x]
         out.append(f"  {e(x)} {e(c.name)}, number {c.number}, {e(TIMING.get(c.timing, c.timing))}: "
                    f"{e(rules(D, x))}")
     assets = list(t["assets"])
-    out.append("[bold]Your assets[/bold]: " + ("none" if not assets else f"{len(assets)}"))
+    out.append(f"[bold]Your assets[/bold]: {len(assets)} (limit {assets_limit})")
     for x in assets:
         c = D.cards[x]
         kind = "Relic" if c.deck == "relic" else f"Wargear, {c.gear}" if c.deck == "wargear" and c.gear else \
@@ -416,7 +426,7 @@ def _hand(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
         out.append(f"[bold]Your completed missions[/bold] (3 buy a relic): {', '.join(done)}")
     key = "|".join([",".join(hand), ",".join(f"{x}:{charges.get(x, '')}" for x in assets), ",".join(up),
                     ",".join(down), ",".join(t["trophies"]), str(t["mission"]), ",".join(done)])
-    return Panel("hand", "your Power cards, assets, Corruption cards, trophies and missions", tuple(out), key=key)
+    return Panel("hand", "your cards", tuple(out), key=key)
 
 
 # -- sheet: your character ---------------------------------------------------------------------------------------
@@ -442,7 +452,7 @@ def _sheet(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
         if m.startswith("level ") and m[6:].isdigit() and int(m[6:]) <= level:
             ln += " (reached)"
         lines.append(escape(ln))
-    return Panel("sheet", "your character sheet: abilities, limits and level track", tuple(lines),
+    return Panel("sheet", "your character sheet", tuple(lines),
                  key=f"{ch} {level}")
 
 
@@ -453,7 +463,7 @@ def _scenario(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
     sheet = scenario_sheet(D, sc)
     lines = [f"[bold]Scenario: {escape(sheet[0])}[/bold]",
              *(escape(ln) for ln in sheet[1:] if ln.startswith(("Rules: ", "Confrontation: ")))]
-    return Panel("scenario", "the scenario sheet: its rules and how it is won", tuple(lines), key=sc)
+    return Panel("scenario", "the scenario sheet", tuple(lines), key=sc)
 
 
 def screen(data: RelicData, obs: Mapping[str, Any]) -> Screen:
