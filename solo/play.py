@@ -563,7 +563,7 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
     head = header_rows(console, screen.header)
     rows = head + log_rows(console, log)
     # panels whose key changed are shown by themselves when they fit on the screen with the rest
-    room = None if term.height is None else term.height - 1 - len(decision) - len(rows)
+    room = None if term.height is None else term.height - 2 - len(decision) - len(rows)  # the prompt's row too
     for p in screen.panels:
         if p.key is None or seen.keys.get(p.name) == p.key:
             continue
