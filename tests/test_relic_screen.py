@@ -149,3 +149,20 @@ def test_the_hand_panel_gives_the_limits_the_rules_enforce() -> None:
                 checked += 1
             s.apply(agents[s.current_player].choose(s, s.current_player))
     assert checked > 100
+
+
+def test_a_panel_is_shown_only_when_it_fits_without_a_page_break() -> None:
+    """Whatever the length of the log since the last decision, a panel shown by itself leaves room for the decision
+    and its prompt on the same screen: no '-- more' break is needed because of it."""
+    shown = 0
+    for k in range(25):
+        s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR24"]})
+        out = io.StringIO()
+        term = Terminal(io.StringIO("\n" * 5 + "1\n"), WholeLines(file=out, width=80, highlight=False))
+        term.height = 24
+        _decide(Session(ENGINE, s, 0, ["", "automaton"], 1), term, Path("/dev/null"), s.legal_actions(),
+                [f"line {i}" for i in range(k)], _Seen())
+        if "Your space: O01" in out.getvalue():
+            shown += 1
+            assert "-- more" not in out.getvalue(), f"{k} log lines: the panel was shown, and the screen broke"
+    assert shown >= 3
