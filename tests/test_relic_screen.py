@@ -166,3 +166,13 @@ def test_a_panel_is_shown_only_when_it_fits_without_a_page_break() -> None:
             shown += 1
             assert "-- more" not in out.getvalue(), f"{k} log lines: the panel was shown, and the screen broke"
     assert shown >= 3
+
+
+def test_a_choice_turned_down_is_in_the_log() -> None:
+    """A bot that does not pay for an encounter leaves a line saying so, not a card resolved with nothing after."""
+    s = mk(positions=["O13"], hands=[["PW27"]], phase="engagement", threats={"O13": ["TR31"]})
+    do(s, "pass", "no")  # the Grot Trader: pay 2 influence to gain 2 Life
+    assert "P1 does not pay 2 influence (Grot Trader: gain 2 Life)" in s.log_texts()
+    s = mk(positions=["O13"], hands=[["PW27"]], phase="engagement", threats={"O13": ["TR31"]})
+    do(s, "pass", "yes")
+    assert "P1 spends 2 influence (now 1): the encounter Grot Trader" in s.log_texts()

@@ -52,6 +52,7 @@ from .pending import (
 from .texts import (
     attr,
     boxes_line,
+    dice_words,
     enemy_line,
     enemy_parts,
     named_sources,
@@ -152,6 +153,7 @@ def dice(n: int) -> str:
     return "a die" if n == 1 else f"{n} dice"
 
 
+
 def _dir(d: int) -> str:
     return "clockwise" if d > 0 else "anticlockwise"
 
@@ -193,7 +195,8 @@ def question(s: RelicState) -> str:
     if f is None:
         return "Choose your character, in secret: the others choose at the same time"
     ask = _ASK.get(type(f))
-    return ask(s, f) if ask else "Choose"
+    q = ask(s, f) if ask else "Choose"
+    return q[:1].upper() + q[1:]
 
 
 def _q_movement(s: RelicState, f: Movement) -> str:
@@ -209,7 +212,7 @@ def _q_movement(s: RelicState, f: Movement) -> str:
     if f.box:
         sp = D.spaces[f.box]
         if sp.inner:
-            return (f"Guardian of the Rift at {sp.name}: enter the Inner tier at {space_words(D, sp.inner)} with "
+            return (f"The movement box of {sp.name}: enter the Inner tier at {space_words(D, sp.inner)} with "
                     f"your relic (the Movement phase ends), or go on?")
         return (f"{sp.name}: jump through to {space_words(D, sp.jump)} for one movement point "
                 f"({plural(f.points, 'point')} left), or stay on your way?")
@@ -240,10 +243,9 @@ def _q_dice(s: RelicState, f: Dice) -> str:
             return f"{what}: roll {dice(f.count)}{keep}{alt}{rift}?"
         return f"{what}: roll {dice(f.count)}{alt}?"
     if f.step == DICE_ROLLED:
-        sep = "/" if f.context == ROLL_MOVE else "+"
-        return f"You rolled {sep.join(map(str, f.values))}: keep the roll, or reroll a die?"
+        return f"You rolled {dice_words(list(f.values))}: keep the roll, or reroll a die?"
     if f.step == DICE_CHOOSE_DIE:
-        return f"Your movement dice show {' and '.join(map(str, f.values))}: which one do you move by?"
+        return f"Your movement dice show {dice_words(list(f.values))}: which one do you move by?"
     if f.step == DICE_EXPLODE:
         total = sum(f.values) + sum(f.exploded)
         return f"A 6 explodes (your roll so far {total}): roll another die, or play a Power card for its number?"
@@ -463,8 +465,7 @@ def _move_dir(s: RelicState, f: RelicPending | None, k: str) -> str:
     d = 1 if k == "cw" else -1
     here = s.positions[f.seat]
     end, boxes = walk(s, f.seat, here, d, max(1, f.points))
-    box = f" (on the way the movement box of {', '.join(s.data.spaces[b].name for b in boxes)} will ask)" \
-        if boxes else ""
+    box = f" (the movement box of {', '.join(s.data.spaces[b].name for b in boxes)} will ask)" if boxes else ""
     return f"move {_dir(d)} {plural(max(1, f.points), 'space')}{box}, to {prospect(s, end, f.seat)}"
 
 
@@ -541,7 +542,8 @@ def _number(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
         n = max(1, c.number + mv.bonus)
         here = s.positions[mv.seat]
         ends = [walk(s, mv.seat, here, d, n)[0] for d in (1, -1)]
-        out += (f": {plural(n, 'space')}, to {space_words(s.data, ends[0])} clockwise or "
+        change = f" ({mv.bonus:+d} this turn)" if mv.bonus else ""
+        out += (f": {plural(n, 'space')}{change}, to {space_words(s.data, ends[0])} clockwise or "
                 f"{space_words(s.data, ends[1])} anticlockwise")
     return out
 
@@ -570,7 +572,8 @@ def _evade(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     if b:
         return f"evade {foe} with {card(D, b)}"
     src = evade_source(s, s.current_player, a) or ""
-    by = f"{src} {D.cards[src].name}" if src in D.cards else source_name(D, src)
+    by = f"{src} {D.cards[src].name}" if src in D.cards else f"the {D.characters[src].name}'s ability" \
+        if src in D.characters else source_name(D, src)
     return f"evade {foe}" + (f" ({by} lets you)" if by else "")
 
 

@@ -38,7 +38,7 @@ from .pending import (
     SkillTestResult,
 )
 from .plays import numbers, play, play_number, plays
-from .texts import sum_words, test_cause, test_name, test_parts, test_where
+from .texts import dice_words, sum_words, test_cause, test_name, test_parts, test_where
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -139,16 +139,10 @@ def _explode(s: RelicState, f: Dice, v: int, pc: str) -> None:
     f.exploded = (*f.exploded, v)
     if v == 6:
         f.explosions += 1
-    s.say(f"{s.who(f.seat)}'s die explodes: " + (f"{s.label(pc)} for {v}" if pc else f"rolls {v}"))
+    s.say(f"{s.who(f.seat)}'s die explodes: " + (f"plays {s.label(pc)} for its number {v}" if pc else f"rolls {v}"))
 
 
 _ROLL_FOR = {ROLL_MOVE: "for movement", ROLL_BATTLE: "for the battle", ROLL_TEST: "for the test"}
-
-
-def dice_words(vals: list[int]) -> str:
-    """``4``, ``2 and 6``, ``1, 3 and 5``."""
-    shown = [str(v) for v in vals]
-    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def roll_line(s: RelicState, seat: int, context: RollKind, vals: list[int], pc: str = "") -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, one_per_design
 
-from .asking import source_name
+from .asking import clause, source_name
 from .effects import add_charge, move_direct, warp
 from .experience import take_relic
 from .heroes import (
@@ -65,17 +65,30 @@ def _yes_no(s: RelicState, f: Question) -> list[Action]:
     return [Action("yes"), Action("no")]
 
 
+def _declines(s: RelicState, f: May | Pay) -> None:
+    """A 'may' or 'pay' turned down, in the log: ``P3 does not pay 2 influence (Grot Trader: gain 2 Life)``."""
+    D = s.data
+    what = clause(D.text(D.effects(f.effects), f.source))
+    where = source_name(D, f.source) if f.source else ""
+    head = f"does not pay {f.cost} influence" if isinstance(f, Pay) else "lets it pass"
+    s.say(f"{s.who(f.seat)} {head} ({where + ': ' if where else ''}{what})")
+
+
 @RULES.apply(May)
 def _may_apply(s: RelicState, f: May, a: Action) -> None:
     s.pop(f)
     if a.kind == "yes":
         s.push_effects(f.seat, f.effects, f.source, f.why)
+    else:
+        _declines(s, f)
 
 
 @RULES.apply(Pay)
 def _pay_apply(s: RelicState, f: Pay, a: Action) -> None:
     s.pop(f)
-    if a.kind == "yes":
+    if a.kind != "yes":
+        _declines(s, f)
+    else:
         s.influence[f.seat] -= f.cost
         s.say(with_cause(f"{s.who(f.seat)} spends {f.cost} influence (now {s.influence[f.seat]})",
                          f.why or cause(s.data, f.source)))

@@ -19,6 +19,12 @@ def attr(i: int) -> str:
     return ATTRS[i].capitalize()
 
 
+def dice_words(vals: list[int]) -> str:
+    """``4``, ``2 and 6``, ``1, 3 and 5``."""
+    shown = [str(v) for v in vals]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
 def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
@@ -344,7 +350,7 @@ def enemy_parts(s: RelicState, f: Battle) -> list[tuple[int, str]]:
         out.append((c.value, c.name))
         for n, what in c.enemy_bonus:
             if not what:
-                out.append((n, f"{c.name}'s bonus"))
+                out.append((n, f"{c.name}{chr(39) if c.name.endswith('s') else chr(39) + 's'} bonus"))
             elif count[what]:
                 one, many = _PER[what]
                 out.append((n * count[what], f"for {plural(count[what], one, many)}"))

@@ -220,7 +220,7 @@ def _status(D: RelicData, obs: Mapping[str, Any]) -> Panel:
                         f"{t['scenario_tokens']} {t['eliminated']}")
     if not lines:
         lines = [f"P{s + 1}: choosing a character" for s in range(len(table))]
-    return Panel("status", "every character (attributes, Life, level, mission)", tuple(lines),
+    return Panel("status", "the characters", tuple(lines),
                  key="|".join(race) or None)
 
 
