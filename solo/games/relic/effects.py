@@ -331,7 +331,9 @@ def _move_bonus(s: RelicState, seat: int, e: Effect, src: str) -> None:
     if f is not None and int(e.get("n", 0)):
         f.bonus += int(e["n"])
         f.points = max(0, f.points + int(e["n"])) if f.step >= MOVE_DIRECTION else f.points
-        s.say(with_cause(f"{s.who(seat)}'s movement score this turn is {int(e['n']):+d}", s.cause()))
+        n = int(e["n"])
+        s.say(with_cause(f"{s.who(seat)}'s movement score this turn {'gains' if n > 0 else 'loses'} {abs(n)}",
+                         s.cause()))
 
 
 @WORDS("move_extra")
