@@ -12,7 +12,7 @@ from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action
 from wizprint.solo.kernel.screen import Group, TwoStep
 
-from .data import ATTRS, COLOURS, TROPHY_POINTS, WARP_INFLUENCE, still_needed
+from .data import ATTRS, TROPHY_POINTS, WARP_INFLUENCE
 from .pending import (
     DICE_BEFORE,
     DICE_CHOOSE_DIE,
@@ -61,7 +61,9 @@ from .texts import (
     sum_words,
     test_name,
     test_parts,
+    threat_brief,
     tier_name,
+    to_draw,
 )
 
 if TYPE_CHECKING:
@@ -108,27 +110,6 @@ def ability(D: RelicData, x: str, lid: int) -> str:
     return D.text(D.effects(lid), D.cards[x].design)
 
 
-def threat_brief(D: RelicData, x: str) -> str:
-    """A Threat card in a few words: ``TR08#1 Ork Nob (Strength 4)``, ``TB26 Grateful Refugees (event)``."""
-    c = D.cards[x]
-    if c.category == "enemy" and c.attribute >= 0:
-        return f"{x} {c.name} ({attr(c.attribute)} {c.value})"
-    return f"{x} {c.name} ({c.category})"
-
-
-def to_draw(s: RelicState, sp: str) -> list[str]:
-    """The Threat cards the Exploration phase draws at least onto space ``sp`` as it is now: ``1 red Threat card``
-    (a card drawn may bring more icons)."""
-    D = s.data
-    space = D.spaces[sp]
-    if space.tier not in ("outer", "middle"):
-        return []
-    n0, n1, n2 = space.icons
-    for x in s.board.get(sp, ()):
-        n0, n1, n2 = still_needed(D.cards[x], n0, n1, n2)
-    return [plural(k, f"{COLOURS[i]} Threat card") for i, k in enumerate((n0, n1, n2)) if k > 0]
-
-
 def prospect(s: RelicState, sp: str, seat: int) -> str:
     """Space ``sp`` and what waits there for ``seat`` ending a move on it: who stands there, the Threat cards on it
     and those the Exploration phase will draw, else its text box (relic.txt: the text box is resolved only when no
@@ -141,9 +122,9 @@ def prospect(s: RelicState, sp: str, seat: int) -> str:
     threats = s.board.get(sp, [])
     if threats:
         bits.append(", ".join(threat_brief(D, x) for x in threats))
-    draw = to_draw(s, sp)
+    draw = to_draw(D, sp, threats)
     if draw:
-        bits.append(f"{' and '.join(draw)} to draw")
+        bits.append(draw)
     if not bits:
         bits.append(f"no Threat card; text box: {boxes_line(D, sp)}" if space.boxes else "no Threat card, no text box")
     return f"{sp} {space.name}" + (f" ({', '.join(who)} there)" if who else "") + ": " + "; ".join(bits)

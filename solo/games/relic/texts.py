@@ -4,11 +4,12 @@ against Ork Boyz, 7 to 9"). Plain text: the view and ``look`` escape it into ric
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 
-from .data import ATTRS, COLOURS, Passives, RelicData
+from .data import ATTRS, COLOURS, Passives, RelicData, still_needed
 
 if TYPE_CHECKING:
     from .pending import Battle, SkillTest
@@ -127,6 +128,14 @@ def enemy_line(D: RelicData, x: str, scenario: str) -> str:
     return f"{x} {c.name} ({'; '.join(bits)})"
 
 
+def threat_brief(D: RelicData, x: str) -> str:
+    """A Threat card in a few words: ``TR08#1 Ork Nob (Strength 4)``, ``TB26 Grateful Refugees (event)``."""
+    c = D.cards[x]
+    if c.category == "enemy" and c.attribute >= 0:
+        return f"{x} {c.name} ({attr(c.attribute)} {c.value})"
+    return f"{x} {c.name} ({c.category})"
+
+
 # -- spaces ------------------------------------------------------------------------------------------------------
 def tier_name(tier: str) -> str:
     return {"centre": "the scenario space", "inner": "the Inner tier"}.get(tier, f"the {tier.capitalize()} tier")
@@ -147,6 +156,22 @@ def boxes_line(D: RelicData, sp: str) -> str:
         return texts[0]
     joined = " ".join(f"{i}. {t}" for i, t in enumerate(texts, 1))
     return ("Choose one: " if space.choose_one else "") + joined
+
+
+def to_draw(D: RelicData, sp: str, cards: Sequence[str]) -> str:
+    """The Threat cards the Exploration phase draws at least onto space ``sp`` holding ``cards`` (a card drawn may
+    bring more icons): ``1 red and 1 yellow Threat card to draw``, or ""."""
+    space = D.spaces[sp]
+    if space.tier not in ("outer", "middle"):
+        return ""
+    n0, n1, n2 = space.icons
+    for x in cards:
+        n0, n1, n2 = still_needed(D.cards[x], n0, n1, n2)
+    want = [(k, COLOURS[i]) for i, k in enumerate((n0, n1, n2)) if k > 0]
+    if not want:
+        return ""
+    total = sum(k for k, _ in want)
+    return f"{' and '.join(f'{k} {c}' for k, c in want)} Threat card{'s' if total > 1 else ''} to draw"
 
 
 def movement_box(D: RelicData, sp: str) -> str:

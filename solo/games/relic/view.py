@@ -34,7 +34,7 @@ from wizprint.cards.model import Effect
 from wizprint.solo.kernel.screen import Panel, Screen
 
 from .asking import card, describe, question
-from .data import COLOURS, NESTED, TROPHY_POINTS, RelicData, still_needed
+from .data import NESTED, TROPHY_POINTS, RelicData
 from .pending import BattleResult, SkillTestResult
 from .texts import (
     TIMING,
@@ -45,7 +45,9 @@ from .texts import (
     movement_box,
     rules,
     scenario_sheet,
+    threat_brief,
     tier_name,
+    to_draw,
 )
 
 if TYPE_CHECKING:
@@ -237,17 +239,6 @@ def _threat_lines(D: RelicData, xs: list[str], sc: str, indent: str) -> list[str
     return out
 
 
-def _to_draw(D: RelicData, board: Mapping[str, list[str]], sp: str) -> list[str]:
-    """The Threat cards the Exploration phase draws at least onto space ``sp`` as it is now."""
-    space = D.spaces[sp]
-    if space.tier not in ("outer", "middle"):
-        return []
-    n0, n1, n2 = space.icons
-    for x in board.get(sp) or ():
-        n0, n1, n2 = still_needed(D.cards[x], n0, n1, n2)
-    return [plural(k, f"{COLOURS[i]} Threat card") for i, k in enumerate((n0, n1, n2)) if k > 0]
-
-
 def _here_lines(D: RelicData, obs: Mapping[str, Any]) -> list[str]:
     """Your space: where it is, its movement box, its text boxes (or the confrontation), the Threat cards on it."""
     e = escape
@@ -308,10 +299,10 @@ def _board(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
         out = f"{tag:>5} {sp} {e(D.spaces[sp].name)}"
         if who.get(sp):
             out += " (" + ", ".join(who[sp]) + ")"
-        bits = [e(", ".join(_brief(D, x) for x in board.get(sp) or []))] if board.get(sp) else []
-        draw = _to_draw(D, board, sp)
+        bits = [e(", ".join(threat_brief(D, x) for x in board.get(sp) or []))] if board.get(sp) else []
+        draw = to_draw(D, sp, board.get(sp) or []) if sp != here else ""
         if draw:
-            bits.append(f"{' and '.join(draw)} to draw")
+            bits.append(draw)
         if text:
             bits.append(text)
         return out + (": " + "; ".join(b for b in bits if b) if any(bits) else "")
@@ -342,17 +333,10 @@ def _board(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
         lines.append("Threat cards elsewhere:")
         for sp in rest:
             lines.append(f"  {sp} {e(D.spaces[sp].name)}" + (f" ({', '.join(who[sp])})" if who.get(sp) else "") +
-                         ": " + e(", ".join(_brief(D, x) for x in board[sp])))
+                         ": " + e(", ".join(threat_brief(D, x) for x in board[sp])))
     lines.extend(_guardian(D, obs, here))
     return Panel("board", "the board around you",
                  tuple(lines))
-
-
-def _brief(D: RelicData, x: str) -> str:
-    c = D.cards[x]
-    if c.category == "enemy" and c.attribute >= 0:
-        return f"{x} {c.name} ({attr(c.attribute)} {c.value})"
-    return f"{x} {c.name} ({c.category})"
 
 
 def _guardian(D: RelicData, obs: Mapping[str, Any], here: str) -> list[str]:
@@ -367,8 +351,8 @@ def _guardian(D: RelicData, obs: Mapping[str, Any], here: str) -> list[str]:
             where = f", {plural(k, 'space')} clockwise or {len(ring) - k} anticlockwise from you"
         elif here == g:
             where = ", your space"
-        out.append(f"Guardian of the Rift: {g} {escape(sp.name)} ({tier_name(sp.tier)}{where}); with a relic, its "
-                   f"movement box leads into the Inner tier, at {sp.inner} {escape(D.spaces[sp.inner].name)}.")
+        out.append(f"The way into the Inner tier: {g} {escape(sp.name)} ({tier_name(sp.tier)}{where}); with a relic, "
+                   f"its movement box leads to {sp.inner} {escape(D.spaces[sp.inner].name)}.")
     return out
 
 
