@@ -158,7 +158,8 @@ def header(D: RelicData, obs: Mapping[str, Any], width: int = 80) -> str:
                                                                     f"P{me + 1} {name}".rstrip()]
     tries = [f"{when} · {m} · win: {w}" for w in wins for m in mine]
     got = next((t for t in tries if len(t) <= width), None)  # the most words that fit one row
-    return got or f"{when} · you: P{me + 1} · win: {wins[-1]}"  # the character's name is in 'status' and 'sheet'
+    seat = f"P{me + 1}" if phase != "select" and int(obs["active"]) == me else f"you: P{me + 1}"
+    return got or f"{when} · {seat} · win: {wins[-1]}"  # the character's name is in 'status' and 'sheet'
 
 
 # -- status: every character -------------------------------------------------------------------------------------
