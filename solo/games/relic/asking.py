@@ -614,7 +614,9 @@ def _fight(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     seat = s.current_player
     foes = [x for x in s.threats_here(seat) if D.cards[x].category == "enemy" and D.cards[x].attribute == ai
             and x not in s.evaded]
-    return f"battle with {attr(ai)}: " + "; ".join(enemy_line(D, x, s.scenario) for x in foes)
+    theirs = s.enemy_bonus(Battle(seat=seat, foes=tuple(foes), attribute=ai))
+    return (f"battle with {attr(ai)} (yours is {s.attributes[seat][ai]}, theirs {theirs} in all): " +
+            "; ".join(enemy_line(D, x, s.scenario) for x in foes))
 
 
 def _gear(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
