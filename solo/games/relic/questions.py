@@ -198,6 +198,8 @@ def _buy_power_apply(s: RelicState, f: BuyPower, a: Action) -> None:
         s.say(f"{s.who(f.seat)} spends {n * f.price} influence for {plural(n, 'Power card')} (now "
               f"{s.influence[f.seat]})")
         s.draw_power(f.seat, n)
+    else:
+        s.say(f"{s.who(f.seat)} buys no Power card")
 
 
 @RULES.legal(BuyWargear)
@@ -219,6 +221,9 @@ def _buy_wargear_apply(s: RelicState, f: BuyWargear, a: Action) -> None:
         s.say(f"{s.who(seat)} buys {s.label(x)} for {cost} influence (now {s.influence[seat]})")
     if a.kind == "done" or not s.revealed:
         s.pop(f)
+        if s.revealed:
+            s.say(f"{s.who(seat)} buys no more: {', '.join(s.label(x) for x in s.revealed)} "
+                  f"{'goes' if len(s.revealed) == 1 else 'go'} to the bottom of the Wargear deck")
         for x in s.revealed:
             s.decks["wargear"].insert(0, x)
         s.revealed = []
