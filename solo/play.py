@@ -477,6 +477,7 @@ class _Seen:
     """What the player has been shown: the key of each panel when it was last shown."""
 
     keys: dict[str, str] = field(default_factory=dict)
+    hinted: dict[str, str] = field(default_factory=dict)  # the key of each panel when a line last said it changed
 
 
 def _move(s: Session, action: Action) -> None:
@@ -562,15 +563,20 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
         question, choices = s.state.question(), [(a, s.state.describe(a)) for a in legal]
     decision = decision_rows(console, question, [t for _, t in choices])
     blocks = [header_block(console, screen.header), *log_blocks(console, log)]
-    # a panel whose key changed is shown by itself when it fits on the screen with the rest, else a line says so
+    # a panel whose key changed is shown by itself when it fits on the screen with the rest; else a line says it
+    # changed (once), and it is shown at a later decision with room
     used = height(blocks) + len(decision) + 1
     for p in screen.panels:
         if p.key is None or seen.keys.get(p.name) == p.key:
             continue
-        seen.keys[p.name] = p.key
         got = markup_blocks(console, p.lines)
-        if term.height is not None and used + height(got) > term.height:
+        if term.height is None or used + height(got) <= term.height:
+            seen.keys[p.name] = p.key
+        elif seen.hinted.get(p.name) != p.key:
+            seen.hinted[p.name] = p.key
             got = markup_blocks(console, [f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]"])
+        else:
+            continue
         blocks += got
         used += height(got)
     paged(term, blocks, keep=len(decision) + 1)

@@ -45,6 +45,11 @@ def said(s: RelicState, text: str) -> bool:
     return any(text in t for t in s.log_texts())
 
 
+def turn_over(s: RelicState) -> bool:
+    """Seat 0's turn is over (its Experience phase had nothing to ask): seat 1's turn has begun."""
+    return s.turn_player == 1 and s.phase != "experience"
+
+
 def rolling(s: RelicState, context: RollKind) -> bool:
     """The seat is about to roll its dice for ``context``."""
     f = s.pending

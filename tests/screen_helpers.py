@@ -19,7 +19,9 @@ import pyte
 ROWS, COLS = 24, 80
 PROMPT = "your choice> "
 MORE = "-- more: press Enter --"
-OPTION = re.compile(r"^ {0,3}(\d{1,3}) (\S.*)$")
+# an option's number has at most 2 spaces before it: the rows of its text that wrap are indented by 3 or more (so a
+# wrapped row that begins with a number, "   1 Life.", is not read as an option)
+OPTION = re.compile(r"^ {0,2}(\d{1,3}) (\S.*)$")
 
 
 @dataclass
@@ -47,9 +49,12 @@ def _normal(text: str) -> str:
 
 def logical_lines(screen: list[str]) -> list[str]:
     """The screen's rows joined into the lines that were printed: a log line starts with '  > ', and the rows
-    indented under it continue it."""
+    indented under it continue it. A '-- more' prompt already answered is left on the screen where the page broke,
+    which may be inside a wrapped line: the line goes on below it."""
     out: list[str] = []
     for row in screen:
+        if row.strip() == MORE.strip():
+            continue
         if row.startswith("  > "):
             out.append(row[4:].strip())
         elif out and row.startswith("    ") and row.strip():
@@ -163,7 +168,10 @@ def play(game: str, args: list[str], cwd: Path, choose: Callable[[Decision, rand
             break
         d = Decision(shot, got[0], got[1], screens, new)
         result.decisions.append(d)
-        shown = {y for s in screens for x in logical_lines(s) for y in _passes_apart(x)}
+        # each screen, and the screens in the order shown: a page may break inside a wrapped line, which goes on at
+        # the top of the next screen
+        lines = [x for s in screens for x in logical_lines(s)] + logical_lines([row for s in screens for row in s])
+        shown = {y for x in lines for y in _passes_apart(x)}
         for ln in new:
             if _normal(ln) not in shown:
                 result.problems.append(f"decision {len(result.decisions)}: the log line {ln!r} was not on the "

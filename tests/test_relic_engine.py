@@ -7,7 +7,7 @@ to Willpower tests), seat 1 the Callidus Assassin holding one Power card (so tha
 from __future__ import annotations
 
 import pytest
-from relic_helpers import D, battle, do, legal, mk, new_state, rolling, said
+from relic_helpers import D, battle, do, legal, mk, new_state, rolling, said, turn_over
 
 from wizprint.errors import EngineError, UsageError
 from wizprint.solo.games.relic import RelicState
@@ -127,7 +127,7 @@ def test_the_guardian_of_the_rift_leads_a_player_with_a_relic_onto_the_warp_rift
 
 def test_inner_tier_one_space_along_the_arrow_and_no_movement_on_the_scenario_space() -> None:
     s = mk(positions=["I1"], hands=[["PW27"]], phase="movement")
-    assert s.positions[0] == "I2" and not said(s, "rolls movement")  # no roll
+    assert s.positions[0] == "I2" and not said(s, "for movement")  # no roll
     do(s, "pass")
     assert rolling(s, RollKind.TEST)  # the box (a test) is mandatory
     s = mk(positions=["C"], hands=[["PW27"]], phase="movement")
@@ -205,7 +205,7 @@ def test_events_then_battles_then_encounters_then_assets() -> None:
     do(s, "yes")
     assert s.influence[0] == 3 and s.life[0] == 7  # the Captain starts with 5 Life
     assert s.assets[0] == ["TR36#1"]  # the asset is taken last
-    assert s.board["O01"] == ["TR31"] and s.phase == "experience"  # the encounter stays
+    assert s.board["O01"] == ["TR31"] and turn_over(s)  # the encounter stays
 
 
 def test_choose_one_boxes_are_optional_and_a_single_box_is_mandatory() -> None:
@@ -216,7 +216,7 @@ def test_choose_one_boxes_are_optional_and_a_single_box_is_mandatory() -> None:
     assert s.influence[0] == 4
     s = mk(positions=["O03"], hands=[["PW27"]], phase="engagement")
     do(s, "pass", "end")
-    assert s.influence[0] == 3 and s.phase == "experience"
+    assert s.influence[0] == 3 and turn_over(s)
     s = mk(positions=["O05"], hands=[["PW27"]], phase="engagement")  # Cult Warrens: one box, a test
     do(s, "pass")
     assert rolling(s, RollKind.TEST)
@@ -225,7 +225,7 @@ def test_choose_one_boxes_are_optional_and_a_single_box_is_mandatory() -> None:
 def test_crossing_costs_influence_and_ends_the_engagement_phase() -> None:
     s = mk(positions=["O00"], hands=[["PW27"]], phase="engagement")
     do(s, "pass", "box 2")
-    assert s.positions[0] == "M00" and s.influence[0] == 1 and s.phase == "experience"  # nothing on M00 is resolved
+    assert s.positions[0] == "M00" and s.influence[0] == 1 and turn_over(s)  # nothing on M00 is resolved
     s = mk(positions=["O00"], hands=[["PW27"]], influence=[1], phase="engagement")
     do(s, "pass")
     assert legal(s) == ["box 1", "end"]  # cannot pay 2 to cross
@@ -265,7 +265,7 @@ def test_evading_enemies_and_cannot_overrides_it() -> None:
     do(s, "pass")
     assert legal(s) == ["evade TR08#1", "fight strength"]
     do(s, "evade TR08#1")
-    assert s.board["O01"] == ["TR08#1"] and s.phase == "experience" and s.life[0] == 6
+    assert s.board["O01"] == ["TR08#1"] and turn_over(s) and s.life[0] == 6
     # Blood Rage: the Callidus Assassin cannot evade, despite her ability (relic.txt, Cannot)
     s = mk(characters=["CH02"], positions=["O01"], hands=[["PW27"]], corruption_up=[["CR18"]], phase="engagement",
            threats={"O01": ["TR08"]})
@@ -291,8 +291,8 @@ def test_the_callidus_assassin_evades_one_enemy_each_turn() -> None:
     s.start_turn(1)
     assert s.turn_player == 0 and s.evade_uses == [] and s.evaded == []
     # an ability without a limit is used first: the Cameleoline Shroud (value 4 or less) takes the Ork Nob
-    s = mk(characters=["CH02"], positions=["O09"], hands=[["PW21"]], assets=[["WG18"]], phase="engagement",
-           threats={"O09": ["TR08", "TB14"]})
+    s = mk(characters=["CH02"], positions=["O09"], hands=[["PW21", "PW05"]], assets=[["WG18"]], phase="engagement",
+           threats={"O09": ["TR08", "TB14"]})  # Moment of Clarity: the Experience phase asks, and the turn waits there
     do(s, "pass", "evade TR08#1")
     assert s.evade_uses == [] and said(s, "evades TR08#1 Ork Nob (WG18 Cameleoline Shroud)")
     do(s, "evade TB14")  # the Hive Tyrant (value 8): only her own evasion of the turn can do it
@@ -304,7 +304,8 @@ def test_objectives_attempted_instead_of_the_engagement() -> None:
     s = mk(positions=["O03"], hands=[["PW27"]], missions=["MS20", "MS15"], phase="engagement")
     assert "objective" in legal(s)
     do(s, "objective", "roll", "pass", dice=(5,))
-    assert s.missions[0] == "" and s.completed[0] == ["MS20"] and s.attributes[0][0] == 6 and s.influence[0] == 4
+    assert s.completed[0] == ["MS20"] and s.attributes[0][0] == 6 and s.influence[0] == 4
+    assert s.missions[0] not in ("", "MS20")  # a new mission is drawn in the Experience phase
     # Court the Envoy: spend 4 influence on the Grey Knight Envoy; reward 2 Power cards
     s = mk(positions=["O06"], influence=[4], missions=["MS19", "MS15"], phase="engagement")
     do(s, "objective")
@@ -382,7 +383,7 @@ def test_a_tie_ends_the_engagement_and_the_enemy_stays() -> None:
     s = mk(positions=["O01"], hands=[["PW27"]], phase="engagement", threats={"O01": ["TR01", "TR31"]})
     do(s, "pass", "pass", "roll", "pass", dice=(6, 1, 2))  # 1 + 7 = 8 against 5 + 1 + 2 = 8
     assert s.last.result == 0 and s.life[0] == 5 and sorted(s.board["O01"]) == ["TR01#1", "TR31"]
-    assert s.phase == "experience"  # the Grot Trader encounter was not resolved
+    assert turn_over(s)  # the Grot Trader encounter was not resolved
 
 
 def test_scenario_enemy_bonus_and_trait_bonuses() -> None:
@@ -399,7 +400,7 @@ def test_a_text_box_battle_has_no_trophy_and_losing_costs_one_life() -> None:
     assert s.influence[0] == 6 and s.trophies[0] == []
     s = mk(positions=["M11"], hands=[["PW27"]], phase="engagement")
     do(s, "pass", "box 2", "pass", "roll", "pass", dice=(3, 2))  # 11 against 6
-    assert s.life[0] == 4 and s.influence[0] == 3 and s.phase == "experience"
+    assert s.life[0] == 4 and s.influence[0] == 3 and turn_over(s)
 
 
 def test_when_you_win_a_battle_triggers() -> None:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from relic_helpers import ENGINE, D, do, legal, mk, new_state, rolling, said, skill_test
+from relic_helpers import ENGINE, D, do, legal, mk, new_state, rolling, said, skill_test, turn_over
 
 from wizprint.errors import EngineError, IllegalActionError
 from wizprint.solo.games.relic import KINDS, RULES, VANQUISHED_SPACE, RelicAutomaton
@@ -20,7 +20,7 @@ from wizprint.solo.games.relic.effects import WORDS
 from wizprint.solo.games.relic.estimates import p_beat, p_pass
 from wizprint.solo.games.relic.heroes import gain, lose
 from wizprint.solo.games.relic.pending import RelicPending, RollKind
-from wizprint.solo.kernel import SaveError, Stats
+from wizprint.solo.kernel import Action, SaveError, Stats
 from wizprint.solo.kernel.rng import Rng
 
 
@@ -72,13 +72,37 @@ def test_three_completed_missions_reveal_two_relics_keep_one() -> None:
 
 def test_a_mission_is_drawn_when_none_is_active_and_only_one_is_kept() -> None:
     s = mk(hands=[["PW27"]], missions=["", "MS15"], phase="experience", decks={"mission": ["MS07"]})
-    do(s, "end")
     assert s.missions[0] == "MS07"
     s = mk(positions=["O18"], hands=[["PW27"]], phase="engagement", decks={"mission": ["MS08"]})
     do(s, "pass", "box 1")  # Freeport Kastellon: draw a Mission; the active MS14 is there already
     assert legal(s) == ["mission MS08", "mission MS14"]
     do(s, "mission MS08")
     assert s.missions[0] == "MS08" and s.objective_tokens[0] == ["O01", "O04"] and s.discards["mission"] == ["MS14"]
+
+
+def test_the_experience_phase_asks_only_when_there_is_something_to_choose() -> None:
+    # cards in hand and in play, none with an ability of the phase, no trophies worth a level, no relic to take: a
+    # discard below the limits would only lose a card, so the phase asks nothing and the next turn begins
+    s = mk(hands=[["PW27"]], assets=[["WG04"]], phase="experience")
+    assert turn_over(s) and s.hands[0] == ["PW27#1"] and s.assets[0] == ["WG04"]
+    # trophies worth a level: asked, and the discards the phase allows are offered with them
+    s = mk(hands=[["PW27"]], assets=[["WG04"]], trophies=[["TR13"]], phase="experience")
+    assert legal(s) == ["discard PW27#1", "discard WG04", "end", "level 1", "spend TR13"]
+    # a Power card of this phase (Moment of Clarity: gain 1 attribute): asked, with the other cards to play
+    s = mk(hands=[["PW05", "PW01"]], level=[4], phase="experience")  # the Captain's power limit is 2 at level 4
+    assert legal(s) == ["discard PW01#1", "discard PW05", "end", "play PW01#1", "play PW05"]
+    # a card of any time (Emperor's Grace: gain 2 Life) was offered in the turn's windows and comes again: not asked,
+    # unless the player holds more cards than the limit (play it rather than discard it)
+    s = mk(hands=[["PW01"]], phase="experience")
+    assert turn_over(s)
+    s = mk(hands=[["PW01", "PW27"]], phase="experience")  # limit 1 at level 0
+    assert legal(s) == ["discard PW01#1", "discard PW27#1", "end", "play PW01#1"]
+    # removing Corruption without any: not asked
+    s = mk(hands=[["PW03"]], phase="experience")
+    assert turn_over(s)
+    # three completed missions: the relic is asked
+    s = mk(hands=[["PW27"]], completed=[["MS01", "MS02", "MS03"]], phase="experience")
+    assert "relic" in legal(s)
 
 
 def test_discard_down_to_the_power_and_asset_limits_at_the_end_of_the_experience_phase() -> None:
@@ -224,7 +248,7 @@ def test_buying_power_cards_and_wargear() -> None:
     assert s.assets[0] == ["WG04"] and s.influence[0] == 3 and s.decks["wargear"][:2] == ["WG09", "WG13"]
     s = mk(positions=["O12"], influence=[5], corruption_up=[["CR11"]], hands=[["PW27"]], phase="engagement")
     do(s, "pass", "box 1")  # Mark of the Shunned: cannot buy Wargear
-    assert s.phase == "experience" and s.revealed == []
+    assert turn_over(s) and s.revealed == []
 
 
 # -- the Inner tier and the confrontation ---------------------------------------------------------------------
@@ -391,7 +415,6 @@ def test_a_power_number_of_one_in_a_test_is_a_natural_one() -> None:
 
 def test_a_level_objective_already_reached_completes_when_the_mission_becomes_active() -> None:
     s = mk(hands=[["PW27"]], missions=["", "MS15"], level=[4], phase="experience", decks={"mission": ["MS23"]})
-    do(s, "end")
     assert s.completed[0] == ["MS23"] and s.missions[0] == "" and s.influence[0] == 6
 
 
@@ -418,7 +441,7 @@ def test_move_any_goes_to_another_space_of_the_tier_and_ends_the_engagement() ->
     do(s, "pass", "box 1")  # Webway Portal: any space of the Middle tier
     assert legal(s) == sorted(f"to {x}" for x in D.rings["middle"] if x != "M01")
     do(s, "to M12")
-    assert s.positions[0] == "M12" and s.phase == "experience"
+    assert s.positions[0] == "M12" and turn_over(s)
 
 
 def test_losing_a_card_that_raised_the_threshold_can_corrupt() -> None:
@@ -522,14 +545,19 @@ def test_the_terminal_names_rewards_abilities_boxes_and_the_board_around_the_pla
     boxes = [s.describe(a) for a in s.legal_actions() if a.kind == "box"]
     assert boxes and all(b.startswith("resolve text box ") and ":" in b and "_" not in b for b in boxes)
     assert "Roll a die. 1-2: Lose 1 Life. 3-6: Gain 2 influence." in boxes[0]
-    # an icon that stands for its word is spelt out; buying Power cards names the number and the price
+    # an icon that stands for its word is spelt out; buying Power cards names the number and the price, and what a
+    # card over the power limit means (the Captain's limit is 1 at level 0; he holds 1)
     s = mk(positions=["O06"], hands=[["PW27"]], phase="engagement")  # Grey Knight Envoy; 3 influence
     do(s, "pass")
     assert s.describe(next(a for a in s.legal_actions() if a.key == "box 1")) == (
         "resolve text box 1: Draw any number of Power cards, spending 2 influence for each.")
     do(s, "box 1")
-    assert [s.describe(a) for a in s.legal_actions()] == ["draw no Power cards",
-                                                          "draw 1 Power card for 2 influence"]
+    assert [s.describe(a) for a in s.legal_actions()] == [
+        "draw no Power cards", "draw 1 Power card for 2 influence (then 2 Power cards, over your limit of 1: at the "
+                               "end of your turn you discard down to 1)"]
+    s = mk(positions=["O06"], hands=[[]], phase="engagement")  # within the limit: nothing to say
+    do(s, "box 1")
+    assert s.describe(Action("buy", "1")) == "draw 1 Power card for 2 influence"
 
 
 def test_on_the_inner_tier_the_view_shows_the_way_to_the_scenario_space_and_what_each_space_does() -> None:

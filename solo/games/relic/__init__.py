@@ -24,9 +24,10 @@ Which file holds what:
 - ``heroes.py``: attributes, Life, vanquished, corrupted, eliminated, missions; ``plays.py``: Power cards,
   charges and uses in each window; ``effects.py``: one handler per effect word (``WORDS``); ``questions.py``:
   the questions effects ask;
-- ``setup.py``: positions for scenario files (``SETUP_KEYS``); ``view.py``: the terminal view; ``asking.py``: each
-  question and option in words; ``look.py``: any card, space or sheet looked up; ``texts.py``: the words they
-  share; ``seatview.py``, ``estimates.py``, ``automaton.py``: the heuristic player and what it may see.
+- ``setup.py``: positions for scenario files (``SETUP_KEYS``); ``view.py``: the screen (header and panels);
+  ``asking.py``: each question and option in words; ``look.py``: any card, space or sheet looked up;
+  ``texts.py``: the words they share; ``seatview.py``, ``estimates.py``, ``automaton.py``: the heuristic player and
+  what it may see.
 
 The settings (players, scenarios, step cap, search) are in ``cards/relic/game.toml``, ``[engine]``.
 """
@@ -46,7 +47,7 @@ from .pending import KINDS, RULES
 from .seatview import RelicView
 from .setup import SETUP_KEYS, setup
 from .state import Phase, RelicState
-from .view import view
+from .view import screen, view
 
 
 def compile_data(game: Game) -> RelicData:
@@ -72,7 +73,7 @@ def evaluate(state: RelicState) -> list[float]:
 
 ENGINE: EngineCode[RelicState, RelicData] = EngineCode(
     state=RelicState, data=compile_data, new_state=RelicState.new, setup=setup, setup_keys=SETUP_KEYS,
-    automaton=RelicAutomaton, view=view, words=RelicData.words_used, handled=lambda: set(WORDS.handlers),
+    automaton=RelicAutomaton, view=view, screen=screen, words=RelicData.words_used, handled=lambda: set(WORDS.handlers),
     look=look, evaluate=evaluate, doc=__doc__ or "",
 )
 

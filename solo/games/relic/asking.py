@@ -1,14 +1,16 @@
 """What a Relic player is asked, in words: the question of each decision (``question``: what is decided and why)
-and what each option does (``describe``), with the one-line rules text of any card, mission, event or Wargear it
-offers ("…" when cut; ``look`` gives the whole). Plain text: the terminal escapes it."""
+and what each option does (``describe``), with the rules text of any card, mission, event or Wargear it offers
+(whole: the terminal wraps it), and for a move where it ends and what waits there. Plain text: the terminal
+escapes it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wizprint.cards.markup import plural, short
+from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action
+from wizprint.solo.kernel.screen import Group, TwoStep
 
 from .data import ATTRS, TROPHY_POINTS, WARP_INFLUENCE
 from .pending import (
@@ -47,7 +49,22 @@ from .pending import (
     Threats,
     WarpSkip,
 )
-from .texts import attr, boxes_line, enemy_line, rules, test_name, tier_name
+from .texts import (
+    attr,
+    boxes_line,
+    dice_words,
+    enemy_line,
+    enemy_parts,
+    named_sources,
+    player_parts,
+    rules,
+    sum_words,
+    test_name,
+    test_parts,
+    threat_brief,
+    tier_name,
+    to_draw,
+)
 
 if TYPE_CHECKING:
     from .data import RelicData
@@ -82,13 +99,40 @@ def clause(text: str) -> str:
 
 
 def card(D: RelicData, x: str) -> str:
-    """A card offered in an option: ``PW20#2 Swift Advance: Move up to 1 more space…`` (one line)."""
+    """A card offered in an option: ``PW20#2 Swift Advance: Move up to 1 more space in the same direction.`` (its
+    whole rules text: the terminal wraps it)."""
     text = rules(D, x)
-    return f"{x} {D.cards[x].name}" + (f": {short(text)}" if text else "")
+    return f"{x} {D.cards[x].name}" + (f": {text}" if text else "")
+
+
+def ability(D: RelicData, x: str, lid: int) -> str:
+    """One ability of card ``x`` (a charge's, a use's), in its printed words."""
+    return D.text(D.effects(lid), D.cards[x].design)
+
+
+def prospect(s: RelicState, sp: str, seat: int) -> str:
+    """Space ``sp`` and what waits there for ``seat`` ending a move on it: who stands there, the Threat cards on it
+    and those the Exploration phase will draw, else its text box (relic.txt: the text box is resolved only when no
+    Threat card is on the space)."""
+    D = s.data
+    space = D.spaces[sp]
+    who = [s.who(t) for t in range(s.players) if t != seat and s.positions[t] == sp and s.characters[t]
+           and not s.eliminated[t]]
+    bits = []
+    threats = s.board.get(sp, [])
+    if threats:
+        bits.append(", ".join(threat_brief(D, x) for x in threats))
+    draw = to_draw(D, sp, threats)
+    if draw:
+        bits.append(draw)
+    if not bits:
+        bits.append(f"no Threat card; text box: {boxes_line(D, sp)}" if space.boxes else "no Threat card, no text box")
+    return f"{sp} {space.name}" + (f" ({', '.join(who)} there)" if who else "") + ": " + "; ".join(bits)
 
 
 def dice(n: int) -> str:
     return "a die" if n == 1 else f"{n} dice"
+
 
 
 def _dir(d: int) -> str:
@@ -132,7 +176,8 @@ def question(s: RelicState) -> str:
     if f is None:
         return "Choose your character, in secret: the others choose at the same time"
     ask = _ASK.get(type(f))
-    return ask(s, f) if ask else "Choose"
+    q = ask(s, f) if ask else "Choose"
+    return q[:1].upper() + q[1:]
 
 
 def _q_movement(s: RelicState, f: Movement) -> str:
@@ -148,15 +193,16 @@ def _q_movement(s: RelicState, f: Movement) -> str:
     if f.box:
         sp = D.spaces[f.box]
         if sp.inner:
-            return (f"Guardian of the Rift at {sp.name}: enter the Inner tier at {space_words(D, sp.inner)} with "
+            return (f"The movement box of {sp.name}: enter the Inner tier at {space_words(D, sp.inner)} with "
                     f"your relic (the Movement phase ends), or go on?")
         return (f"{sp.name}: jump through to {space_words(D, sp.jump)} for one movement point "
                 f"({plural(f.points, 'point')} left), or stay on your way?")
     if f.extra > 0:
         return (f"You may move up to {plural(f.extra, 'more space', 'more spaces')} {_dir(f.direction)}: one more, "
                 f"to {space_words(D, s.next_space(here, f.direction))}, or stop on {D.spaces[here].name}?")
-    return (f"Your move ends on {space_words(D, here)}: stop there, or play a card that moves you on "
-            f"{_dir(f.direction)}?")
+    moves = any(a.kind == "play" and D.purpose(D.cards[a.a].effects) == "move_extra" for a in s.legal_actions())
+    card_ = f"a card that moves you on {_dir(f.direction)}" if moves else "a card first"
+    return f"Your move ends on {space_words(D, here)}: stop there, or play {card_}?"
 
 
 def _q_dice(s: RelicState, f: Dice) -> str:
@@ -164,11 +210,12 @@ def _q_dice(s: RelicState, f: Dice) -> str:
     p = _parent(s, f)
     what = "Movement roll"
     if isinstance(p, Battle):
-        what = f"Your battle roll against {p.foe_name} ({attr(p.attribute)}): {s.battle_bonus(p)} + your roll " \
-               f"against {s.enemy_bonus(p)} + {p.enemy_roll}"
+        what = f"Your battle roll against {p.foe_name} ({attr(p.attribute)}): {s.battle_bonus(p)}" \
+               f"{_parts(player_parts(s, p))} + your roll against {s.enemy_bonus(p)}{_parts(enemy_parts(s, p))} + " \
+               f"{p.enemy_roll} rolled"
     elif isinstance(p, SkillTest):
         score = s.attributes[f.seat][p.attribute] + s.skill(f.seat, p.attribute) + p.bonus
-        what = f"{test_words(D, p)}: {score} + your roll must reach {p.target}"
+        what = f"{test_words(D, p)}{_stakes(s, p)}: {score}{_parts(test_parts(s, p))} + your roll must reach {p.target}"
     if f.step == DICE_BEFORE:
         alt = ", or play a Power card for its number" if s.hands[f.seat] else ""
         if f.context == ROLL_MOVE:
@@ -177,14 +224,26 @@ def _q_dice(s: RelicState, f: Dice) -> str:
             return f"{what}: roll {dice(f.count)}{keep}{alt}{rift}?"
         return f"{what}: roll {dice(f.count)}{alt}?"
     if f.step == DICE_ROLLED:
-        sep = "/" if f.context == ROLL_MOVE else "+"
-        return f"You rolled {sep.join(map(str, f.values))}: keep the roll, or reroll a die?"
+        return f"You rolled {dice_words(list(f.values))}: keep the roll, or reroll a die?"
     if f.step == DICE_CHOOSE_DIE:
-        return f"Your movement dice show {' and '.join(map(str, f.values))}: which one do you move by?"
+        return f"Your movement dice show {dice_words(list(f.values))}: which one do you move by?"
     if f.step == DICE_EXPLODE:
         total = sum(f.values) + sum(f.exploded)
         return f"A 6 explodes (your roll so far {total}): roll another die, or play a Power card for its number?"
     return what
+
+
+def _parts(parts: list[tuple[int, str]]) -> str:
+    """`` (Willpower 5 + 1 Psychic Hood)``, or "" when the score is the attribute alone."""
+    return f" ({sum_words(parts)})" if len(parts) > 1 else ""
+
+
+def _stakes(s: RelicState, t: SkillTest) -> str:
+    """What a test's result does: `` (pass: Gain 2 influence; fail: Lose 1 Life)``."""
+    D = s.data
+    bits = [f"{w}: {D.text(D.effects(lid), t.source).rstrip('.')}" for w, lid in (("pass", t.on_pass),
+                                                                                   ("fail", t.on_fail)) if lid]
+    return f" ({'; '.join(bits)})" if bits else ""
 
 
 def test_words(D: RelicData, t: SkillTest) -> str:
@@ -202,7 +261,8 @@ def _q_engagement(s: RelicState, f: Engagement) -> str:
         if sp.tier in ("inner", "centre"):
             nxt = "its text must be resolved" if sp.tier == "inner" else "the confrontation comes next"
         elif here:
-            nxt = f"the {plural(len(here), 'Threat card')} here must be resolved"
+            nxt = "the Threat card here must be resolved" if len(here) == 1 else \
+                f"the {len(here)} Threat cards here must be resolved"
         elif sp.boxes:
             nxt = "its text box comes next"
         else:
@@ -227,15 +287,16 @@ def _q_threats(s: RelicState, f: Threats) -> str:
 
 
 def _q_battle(s: RelicState, f: Battle) -> str:
-    return (f"Battle against {f.foe_name} ({attr(f.attribute)}): your {s.battle_bonus(f)} + roll against "
-            f"{s.enemy_bonus(f)} + roll. Prepare (weapon, armour, cards), or go on to the rolls?")
+    return (f"Battle against {f.foe_name} ({attr(f.attribute)}): your {s.battle_bonus(f)}"
+            f"{_parts(player_parts(s, f))} + a roll, against {s.enemy_bonus(f)}{_parts(enemy_parts(s, f))} + a roll. "
+            f"Prepare (weapon, armour, cards), or go on to the rolls?")
 
 
 def _q_experience(s: RelicState, f: Experience) -> str:
     seat = f.seat
     if f.step == EXPERIENCE_SPEND:
         pts = s.trophy_points(seat)
-        bits = [f"your trophies are worth {plural(pts, 'point')} ({TROPHY_POINTS} a level)"]
+        bits = [f"your trophies are worth {plural(pts, 'point')} ({TROPHY_POINTS} a level)"] if pts else []
         if f.aside:
             ap = sum(s.data.cards[x].value for x in f.aside if x in s.trophies[seat])
             bits.append(f"set aside to spend: {', '.join(f.aside)} ({plural(ap, 'point')})")
@@ -244,6 +305,8 @@ def _q_experience(s: RelicState, f: Experience) -> str:
                               ("relic", "take a relic"), ("play", "play a card"), ("discard", "discard a card"))
                if k in kinds]
         ask = f"{', '.join(can)}, or end?" if can else "End it?"
+        if not bits:
+            return f"Experience phase: {ask}"
         return f"Experience phase: {'; '.join(bits)}. {ask[:1].upper()}{ask[1:]}"
     lim = s.power_limit(seat)
     if len(s.hands[seat]) > lim:
@@ -325,7 +388,8 @@ def _q_buy_power(s: RelicState, f: BuyPower) -> str:
 
 
 def _q_buy_wargear(s: RelicState, f: BuyWargear) -> str:
-    return f"Buy Wargear (you have {s.influence[f.seat]} influence): which one, or nothing more?"
+    return (f"Buy Wargear from the cards revealed (you have {s.influence[f.seat]} influence): which one, or nothing "
+            f"more?")
 
 
 def _q_relic(s: RelicState, f: TakeRelic) -> str:
@@ -382,11 +446,8 @@ def _move_dir(s: RelicState, f: RelicPending | None, k: str) -> str:
     d = 1 if k == "cw" else -1
     here = s.positions[f.seat]
     end, boxes = walk(s, f.seat, here, d, max(1, f.points))
-    box = f"; on the way the movement box of {', '.join(s.data.spaces[b].name for b in boxes)} will ask" \
-        if boxes else ""
-    nxt = s.next_space(here, d)
-    step = f" (next: {s.data.spaces[nxt].name})" if nxt != end else ""
-    return f"move {_dir(d)} {plural(max(1, f.points), 'space')}, to {space_words(s.data, end)}{step}{box}"
+    box = f" (the movement box of {', '.join(s.data.spaces[b].name for b in boxes)} will ask)" if boxes else ""
+    return f"move {_dir(d)} {plural(max(1, f.points), 'space')}{box}, to {prospect(s, end, f.seat)}"
 
 
 def _jump(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -395,7 +456,10 @@ def _jump(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     D = s.data
     sp = f.box or s.positions[f.seat]
     to = D.spaces[sp].jump
-    return f"jump to {space_words(D, to)} ({plural(f.points - 1, 'movement point')} left after it)"
+    left = f.points - 1
+    if left <= 0:
+        return f"jump to {prospect(s, to, f.seat)} (no movement point left after it)"
+    return f"jump to {space_words(D, to)} ({plural(left, 'movement point')} left after it)"
 
 
 def _rift(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -421,7 +485,8 @@ def _pass(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
         if sp.tier in ("inner", "centre"):
             return "go on: resolve this space's text" if sp.tier == "inner" else "go on: the confrontation"
         if s.threats_here(f.seat):
-            return "go on: resolve the Threat cards here"
+            return "go on: resolve the Threat card here" if len(s.threats_here(f.seat)) == 1 else \
+                "go on: resolve the Threat cards here"
         return "go on: resolve the text box here" if sp.boxes else "go on (this space has no text box)"
     if isinstance(f, Battle):
         return "go on to the rolls (Prepare for Battle is over)"
@@ -432,12 +497,12 @@ def _more(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     if not isinstance(f, Movement):
         return ""
     nxt = s.next_space(s.positions[f.seat], f.direction)
-    return f"move one more space, to {space_words(s.data, nxt)}"
+    return f"move one more space, to {prospect(s, nxt, f.seat)}"
 
 
 def _stop(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     here = s.positions[f.seat] if f is not None else ""
-    return f"stop on {space_words(s.data, here)}" if here else "stop"
+    return f"stop on {prospect(s, here, f.seat)}" if f is not None and here else "stop"
 
 
 def _roll(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -452,7 +517,16 @@ def _roll(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
 def _number(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     c = s.data.cards[a]
     what = "the extra die" if isinstance(f, Dice) and f.step == DICE_EXPLODE else "rolling"
-    return f"play {a} {c.name} for its number {c.number} instead of {what} (the card is discarded)"
+    out = f"play {a} {c.name} for its number {c.number} instead of {what} (the card is discarded)"
+    mv = _parent(s, f) if isinstance(f, Dice) and f.context == ROLL_MOVE else None
+    if isinstance(mv, Movement) and s.space_of(mv.seat).tier in s.data.rings:
+        n = max(1, c.number + mv.bonus)
+        here = s.positions[mv.seat]
+        ends = [walk(s, mv.seat, here, d, n)[0] for d in (1, -1)]
+        change = f" ({mv.bonus:+d} this turn)" if mv.bonus else ""
+        out += (f": {plural(n, 'space')}{change}, to {space_words(s.data, ends[0])} clockwise or "
+                f"{space_words(s.data, ends[1])} anticlockwise")
+    return out
 
 
 def _play(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -462,17 +536,26 @@ def _play(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
 def _charge(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     left = s.charges.get(a, 0)
     c = s.data.cards[a]
-    return f"spend a charge of {a} {c.name} ({left} left): {short(rules(s.data, a))}"
+    return (f"spend a charge of {a} {c.name} ({plural(left, 'charge')} left): "
+            f"{ability(s.data, a, c.passives.charge[0][1])}")
 
 
 def _use(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
-    return f"discard {a} {s.data.cards[a].name} to use it: {short(rules(s.data, a))}"
+    c = s.data.cards[a]
+    return f"discard {a} {c.name} to use it: {ability(s.data, a, c.passives.use[0][1])}"
 
 
 def _evade(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
+    from .plays import evade_source
+
     D = s.data
     foe = enemy_line(D, a, s.scenario)
-    return f"evade {foe}" + (f" with {card(D, b)}" if b else " (an ability lets you)")
+    if b:
+        return f"evade {foe} with {card(D, b)}"
+    src = evade_source(s, s.current_player, a) or ""
+    by = f"{src} {D.cards[src].name}" if src in D.cards else f"the {D.characters[src].name}'s ability" \
+        if src in D.characters else source_name(D, src)
+    return f"evade {foe}" + (f" ({by} lets you)" if by else "")
 
 
 def _reroll(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -516,7 +599,13 @@ def _threat(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
 
 
 def _ignore(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
-    return f"ignore {s.label(a)} (an ability lets you): it stays on the space"
+    c = s.data.cards[a]
+    by = [name for name, p in named_sources(s, s.current_player)
+          if any(cat == c.category and (not col or col == c.deck) for cat, col in p.ignore)]
+    seat = s.current_player
+    me = s.data.characters[s.characters[seat]].name if s.characters[seat] else ""
+    who = "an ability" if not by else f"the {me}'s ability" if by[0] == me else by[0]
+    return f"ignore {s.label(a)} ({who} lets you): it stays on the space"
 
 
 def _fight(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -525,18 +614,21 @@ def _fight(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     seat = s.current_player
     foes = [x for x in s.threats_here(seat) if D.cards[x].category == "enemy" and D.cards[x].attribute == ai
             and x not in s.evaded]
-    return f"battle with {attr(ai)}: " + "; ".join(enemy_line(D, x, s.scenario) for x in foes)
+    theirs = s.enemy_bonus(Battle(seat=seat, foes=tuple(foes), attribute=ai))
+    return (f"battle with {attr(ai)} (yours is {s.attributes[seat][ai]}, theirs {theirs} in all): " +
+            "; ".join(enemy_line(D, x, s.scenario) for x in foes))
 
 
 def _gear(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
-    return f"count {card(s.data, a)} as your {s.data.cards[a].gear} this battle"
+    c = s.data.cards[a]
+    return f"use {a} {c.name} as your {c.gear} in this battle: {rules(s.data, a)}"
 
 
 def _level(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     D = s.data
     seat = s.current_player
     n = int(a)
-    gains = "; ".join(f"level {lv}: {short(D.reward_text(s.characters[seat], lv), 50)}"
+    gains = "; ".join(f"level {lv}: {D.reward_text(s.characters[seat], lv)}"
                       for lv in range(s.level[seat] + 1, s.level[seat] + n + 1))
     if isinstance(f, Experience) and f.aside:
         spend = [x for x in f.aside if x in s.trophies[seat]]
@@ -568,6 +660,8 @@ def _discard(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     c = D.cards[a]
     if a in s.trophies[s.current_player]:
         return f"discard the trophy {a} {c.name} ({plural(c.value, 'point')})"
+    if isinstance(f, Experience) and f.step == EXPERIENCE_SPEND:  # a discard the phase allows (its text: 'hand')
+        return f"discard {a} {c.name}"
     return f"discard {card(D, a)}"
 
 
@@ -579,12 +673,19 @@ def _take(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     return f"take the relic {card(s.data, a)}"
 
 
+def _draws_power(s: RelicState, lid: int) -> int:
+    """The Power cards an effect list draws at once (its top-level ``draw`` words)."""
+    return sum(int(e.get("n", 1) or 1) for e in s.data.effects(lid) if e.word == "draw" and e.get("deck") == "power")
+
+
 def _yes(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     D = s.data
     if isinstance(f, Pay):
-        return f"pay {f.cost} influence: {clause(D.text(D.effects(f.effects), f.source))}"
+        return (f"pay {f.cost} influence: {clause(D.text(D.effects(f.effects), f.source))}"
+                f"{over_limit(s, f.seat, _draws_power(s, f.effects))}")
     if isinstance(f, May):
-        return f"yes: {clause(D.text(D.effects(f.effects), f.source))}"
+        return (f"yes: {clause(D.text(D.effects(f.effects), f.source))}"
+                f"{over_limit(s, f.seat, _draws_power(s, f.effects))}")
     return "yes"
 
 
@@ -598,7 +699,7 @@ def _option(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     if not isinstance(f, Choose):
         return ""
     D = s.data
-    return f"option {a}: {D.text(D.effects(f.options[int(a) - 1]), f.source)}"
+    return D.text(D.effects(f.options[int(a) - 1]), f.source)
 
 
 def _stat(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -617,16 +718,33 @@ def _purge(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
 
 
 def _to(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
-    D = s.data
-    return f"move to {space_words(D, a)}: {short(boxes_line(D, a), 60)}"
+    return f"move to {prospect(s, a, s.current_player)}"
+
+
+def over_limit(s: RelicState, seat: int, n: int) -> str:
+    """What drawing ``n`` more Power cards means for the power limit: `` (then 3 Power cards, over your limit of
+    2: you discard 1 at the end of your turn)``, or ""."""
+    held = len(s.hands[seat]) + n
+    lim = s.power_limit(seat)
+    if n <= 0 or held <= lim:
+        return ""
+    return (f" (then {plural(held, 'Power card')}, over your limit of {lim}: at the end of your turn you discard "
+            f"down to {lim})")
 
 
 def _buy(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     if isinstance(f, BuyPower):
         n = int(a)
-        return f"draw {plural(n, 'Power card')} for {n * f.price} influence" if n else "draw no Power cards"
+        return (f"draw {plural(n, 'Power card')} for {n * f.price} influence{over_limit(s, f.seat, n)}" if n else
+                "draw no Power cards")
     c = s.data.cards[a]
-    return f"buy {a} {c.name} for {c.cost} influence: {short(rules(s.data, a))}"
+    return f"buy {a} {c.name} for {c.cost} influence: {rules(s.data, a)}"
+
+
+def _done(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
+    if isinstance(f, BuyWargear) and not any(s.data.cards[x].cost <= s.influence[f.seat] for x in s.revealed):
+        return f"buy nothing (with {s.influence[f.seat]} influence you cannot afford any of them)"
+    return "buy nothing more"
 
 
 def _first(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
@@ -634,7 +752,7 @@ def _first(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
     if not isinstance(f, OrderAbilities):
         return ""
     i = int(b) if b else f.sources.index(a)
-    return f"first: {source_name(D, a) or a}: {short(D.text(D.effects(f.effects[i]), a))}"
+    return f"first: {source_name(D, a) or a}: {D.text(D.effects(f.effects[i]), a)}"
 
 
 _SAY: dict[str, Callable[[RelicState, RelicPending | None, str, str], str]] = {
@@ -645,9 +763,49 @@ _SAY: dict[str, Callable[[RelicState, RelicPending | None, str, str], str]] = {
     "fight": _fight, "weapon": _gear, "armour": _gear, "level": _level, "spend": _spend, "unspend": _unspend,
     "relic": _relic, "discard": _discard, "mission": _mission, "take": _take, "yes": _yes, "no": _no,
     "option": _option, "stat": _stat, "target": _target, "purge": _purge, "to": _to, "buy": _buy,
-    "done": lambda s, f, a, b: "buy nothing more", "save": lambda s, f, a, b: "keep the influence",
+    "done": _done, "save": lambda s, f, a, b: "keep the influence",
     "first": _first, "new": lambda s, f, a, b: "start a new character (a random unused character sheet)",
     "concede": lambda s, f, a, b: "do not start a new character: lose the game",
 }
 
-__all__ = ["card", "clause", "describe", "question", "source_name", "test_words", "walk"]
+# -- decisions asked in two steps ---------------------------------------------------------------------------------
+SPLIT = 8  # a move to any space of a tier asks first for a part of the tier when there are more spaces than this
+
+
+def two_step(s: RelicState, legal: list[Action]) -> TwoStep | None:
+    """A move to any space of a tier (``move_any``: 15 or 23 spaces, each with what waits there) in two steps: first
+    the part of the tier (a corner and the area after it, clockwise), then the space; None for any other decision."""
+    f = s.pending
+    if not isinstance(f, MoveAny) or len(legal) <= SPLIT:
+        return None
+    D = s.data
+    parts: list[list[str]] = []
+    prev = None
+    for sp in D.rings[f.tier]:
+        area = D.spaces[sp].area
+        if not parts or not area or (prev and area != prev):
+            parts.append([])
+        parts[-1].append(sp)
+        prev = area
+    by = {a.a: a for a in legal if a.kind == "to"}
+    groups = []
+    for part in parts:
+        acts = tuple((by[x], describe(s, by[x])) for x in part if x in by)
+        if not acts:
+            continue
+        names = [D.spaces[x].name for x in part if not D.spaces[x].area]
+        areas = list(dict.fromkeys(D.spaces[x].area for x in part if D.spaces[x].area))
+        what = " and ".join([*names, *(f"the {a}" for a in areas)])
+        who = [s.who(t) for t in range(s.players) if s.positions[t] in part and t != f.seat and s.characters[t]
+               and not s.eliminated[t]]
+        threats = sum(len(s.board.get(x, ())) for x in part)
+        bits = ([f"{', '.join(who)} there"] if who else []) + ([plural(threats, "Threat card")] if threats else [])
+        label = f"{part[0]} to {part[-1]}: {what}" + (f" ({'; '.join(bits)})" if bits else "")
+        groups.append(Group(label, f"Move to which space from {part[0]} to {part[-1]}?{_why(f.why)}", acts))
+    if len(groups) < 2:
+        return None
+    return TwoStep(f"Move to which space of {tier_name(f.tier)}? First the part of the tier:{_why(f.why)}",
+                   tuple(groups))
+
+
+__all__ = ["card", "clause", "describe", "question", "source_name", "test_words", "two_step", "walk"]

@@ -50,7 +50,7 @@ from .pending import (
     Threats,
 )
 from .plays import evadable, evade_abilities, evade_source, play, plays
-from .texts import battle_cause
+from .texts import battle_cause, enemy_parts, player_parts, sum_words
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -158,7 +158,8 @@ def engagement_apply(s: RelicState, f: Engagement, a: Action) -> None:
                                  mission=s.missions[seat]))
             else:
                 s.influence[seat] -= int(obj["n"])
-                s.say(f"{s.who(seat)} spends {int(obj['n'])} influence for the objective")
+                s.say(f"{s.who(seat)} spends {int(obj['n'])} influence (now {s.influence[seat]}) for the objective "
+                      f"of {s.label(s.missions[seat])}")
                 complete_mission(s, seat)
         else:
             play(s, seat, a)
@@ -166,7 +167,7 @@ def engagement_apply(s: RelicState, f: Engagement, a: Action) -> None:
         f.step = ENGAGEMENT_DONE
         if k == "box":
             sp = s.space_of(seat)
-            s.say(f"{s.who(seat)} resolves text box {a.a} of {sp.name}")
+            s.say(f"{s.who(seat)} chooses text box {a.a} of {sp.name}: {s.data.box_text(sp.id, int(a.a))}")
             s.push_effects(seat, sp.boxes[int(a.a) - 1], sp.id)
 
 
@@ -377,8 +378,9 @@ def run_battle(s: RelicState, f: Battle) -> bool:
                 extra.append(v)
                 pend += (v == 6) - 1
             f.enemy_roll = sum(dice) + sum(extra)
-            s.say(f"The enemy's battle roll (made by {s.who(left_of(s, seat))}): " +
-                  "+".join(map(str, dice + extra)) + (f" = {f.enemy_roll}" if len(dice) + len(extra) > 1 else ""))
+            shown = [f"{v} (explodes)" if v == 6 else str(v) for v in dice + extra]
+            s.say(f"The enemy's battle roll (made by {s.who(left_of(s, seat))}): " + " + ".join(shown) +
+                  (f" = {f.enemy_roll}" if len(shown) > 1 else ""))
             f.step = BATTLE_PLAYER_ROLL
         elif st == BATTLE_PLAYER_ROLL:
             f.step = BATTLE_COMPARE
@@ -406,8 +408,9 @@ def _compare(s: RelicState, f: Battle) -> None:
     traits = s.traits(f)
     if s.stats is not None and traits:
         note_trait_bonuses(s, f, traits)
+    scores = f"({sum_words(player_parts(s, f), f.roll)}, against {sum_words(enemy_parts(s, f), f.enemy_roll)})"
     if mine > theirs:
-        s.say(f"{s.who(seat)} wins the battle, {mine} to {theirs}")  # the line before names the foe
+        s.say(f"{s.who(seat)} wins the battle, {mine} to {theirs} {scores}")  # the line before names the foe
         result = 1
         why = battle_cause(f, True, mine, theirs)
         if f.foes:
@@ -417,7 +420,7 @@ def _compare(s: RelicState, f: Battle) -> None:
             s.push_effects(seat, f.on_win, "battle", why)
         s.push_whens(seat, "battle_win", traits)
     elif mine < theirs:
-        s.say(f"{s.who(seat)} loses the battle, {mine} to {theirs}")
+        s.say(f"{s.who(seat)} loses the battle, {mine} to {theirs} {scores}")
         result = -1
         why = battle_cause(f, False, mine, theirs)
         s.push(EndEngagement(seat=seat))
@@ -428,7 +431,7 @@ def _compare(s: RelicState, f: Battle) -> None:
         s.push(LoseLife(seat=seat, why=why))
         s.push_whens(seat, "battle_lose", traits)
     else:
-        s.say(f"The battle is a tie, {mine} to {theirs}: {s.who(seat)}'s Engagement phase ends")
+        s.say(f"{s.who(seat)}'s battle is a tie, {mine} to {theirs} {scores}: the Engagement phase ends")
         result = 0
         s.end_engagement()
     s.last = BattleResult(result=result, roll=f.roll, player=mine, enemy=theirs, enemy_roll=f.enemy_roll, seat=seat,

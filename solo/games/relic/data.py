@@ -256,6 +256,14 @@ class Kit:
     when: dict[str, tuple[tuple[str, int, str], ...]]
 
 
+def still_needed(c: Card, n0: int, n1: int, n2: int) -> tuple[int, int, int]:
+    """What a space needs of each colour (red, blue, yellow) once Threat card ``c`` is on it: the card's icons
+    added, a card of its own colour met (relic.txt, Exploration Phase)."""
+    i0, i1, i2 = c.icons
+    d = c.deck
+    return (n0 + i0 - (d == "red"), n1 + i1 - (d == "blue"), n2 + i2 - (d != "red" and d != "blue"))
+
+
 KIT_CACHE = 50_000  # combinations kept per data (cleared when full)
 
 

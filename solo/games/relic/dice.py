@@ -38,7 +38,7 @@ from .pending import (
     SkillTestResult,
 )
 from .plays import numbers, play, play_number, plays
-from .texts import test_cause, test_name, test_where
+from .texts import dice_words, sum_words, test_cause, test_name, test_parts, test_where
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -139,10 +139,26 @@ def _explode(s: RelicState, f: Dice, v: int, pc: str) -> None:
     f.exploded = (*f.exploded, v)
     if v == 6:
         f.explosions += 1
-    s.say(f"{s.who(f.seat)}'s die explodes: " + (f"{s.label(pc)} for {v}" if pc else f"rolls {v}"))
+    s.say(f"{s.who(f.seat)}'s die explodes: " + (f"plays {s.label(pc)} for its number {v}" if pc else f"rolls {v}"))
 
 
-_ROLL_WORDS = {ROLL_MOVE: "movement", ROLL_BATTLE: "battle", ROLL_TEST: "skill"}
+_ROLL_FOR = {ROLL_MOVE: "for movement", ROLL_BATTLE: "for the battle", ROLL_TEST: "for the test"}
+
+
+def roll_line(s: RelicState, seat: int, context: RollKind, vals: list[int], pc: str = "") -> str:
+    """A roll in words: ``P3 rolls 2 and 6 for movement``, ``P1 rolls 4 for the battle``, ``P2 plays PW09 Forbidden
+    Pact for its number 2 for movement``; with several dice in a battle or test, their total."""
+    who, what = s.who(seat), _ROLL_FOR[context]
+    if pc:
+        line = f"{who} plays {s.label(pc)} for its number {vals[0]} {what}"
+        rest = vals[1:]
+        if rest:
+            line += f", and rolls {dice_words(rest)}"
+    else:
+        line = f"{who} rolls {dice_words(vals)} {what}"
+    if len(vals) > 1:
+        line += " (keeps one)" if context == ROLL_MOVE else f" ({sum(vals)})"
+    return line
 
 
 def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
@@ -155,13 +171,7 @@ def _do_roll(s: RelicState, f: Dice, pc: str) -> None:
     f.values = tuple(vals)
     f.number_card = pc
     f.step = DICE_ROLLED
-    what = _ROLL_WORDS[f.context]
-    if len(vals) == 1:
-        shown = str(vals[0])
-    else:
-        shown = "+".join(map(str, vals)) if f.context != ROLL_MOVE else "/".join(map(str, vals))
-    s.say(f"{s.who(f.seat)} " + (f"plays {s.label(pc)} for its number: {what} roll {shown}" if pc else
-                                 f"rolls {what} roll {shown}"))
+    s.say(roll_line(s, f.seat, f.context, vals, pc))
 
 
 def can_roll_at_once(s: RelicState, seat: int, context: RollKind, count: int) -> bool:
@@ -186,11 +196,7 @@ def roll_at_once(s: RelicState, parent: Rolling, context: RollKind, count: int) 
     seat = parent.seat
     vals = [s.roll()] if count == 1 else [s.roll() for _ in range(count)]
     values = tuple(vals)
-    if count == 1:
-        shown = str(vals[0])
-    else:
-        shown = "+".join(map(str, vals)) if context != ROLL_MOVE else "/".join(map(str, vals))
-    s.say(f"{s.who(seat)} rolls {_ROLL_WORDS[context]} roll {shown}")
+    s.say(roll_line(s, seat, context, vals))
     exploded: tuple[int, ...] = ()
     if context == ROLL_MOVE:
         total = vals[0]
@@ -273,7 +279,7 @@ def dice_apply(s: RelicState, f: Dice, a: Action) -> None:
             old = vals[i]
             vals[i] = s.roll()
             f.values = tuple(vals)
-            s.say(f"{s.who(seat)} rerolls a {old} with {s.label(x)}: {vals[i]}")
+            s.say(f"{s.who(seat)} rerolls the {old} with {s.label(x)}: it shows {vals[i]}")
     elif st == DICE_CHOOSE_DIE:
         _dice_done(s, f, int(a.a))
     elif k == "roll":
@@ -318,8 +324,8 @@ def run_test(s: RelicState, f: SkillTest) -> bool:
     ok = score >= f.target and not f.ones
     s.last = SkillTestResult(result=1 if ok else -1, roll=f.roll, score=score, target=f.target, seat=seat,
                              attribute=f.attribute, what=test_name(s.data, f))
-    s.say(f"{s.who(seat)} {'passes' if ok else 'fails'} the test with {score}" +
-          (" (a natural 1 always fails)" if f.ones else "") + f" against {f.target}")
+    s.say(f"{s.who(seat)} {'passes' if ok else 'fails'} the test with {score} ({sum_words(test_parts(s, f), f.roll)}) "
+          f"against {f.target}" + (": a natural 1 always fails" if f.ones else ""))
     s.push_whens(seat, "test_pass" if ok else "test_fail")
     if ok and f.mission and s.missions[seat] == f.mission:
         complete_mission(s, seat)

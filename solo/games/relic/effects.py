@@ -305,7 +305,8 @@ def _cross(s: RelicState, seat: int, e: Effect, src: str) -> None:
         return
     s.influence[seat] -= cost
     to = str(e["to"])
-    move_direct(s, seat, to, f"crosses to {s.data.spaces[to].name}" + (f" for {cost} influence" if cost else ""))
+    move_direct(s, seat, to, f"crosses to {s.data.spaces[to].name}" + (
+        f" for {cost} influence (now {s.influence[seat]})" if cost else ""))
     s.end_engagement()
 
 
@@ -330,7 +331,9 @@ def _move_bonus(s: RelicState, seat: int, e: Effect, src: str) -> None:
     if f is not None and int(e.get("n", 0)):
         f.bonus += int(e["n"])
         f.points = max(0, f.points + int(e["n"])) if f.step >= MOVE_DIRECTION else f.points
-        s.say(with_cause(f"{s.who(seat)}'s movement score this turn is {int(e['n']):+d}", s.cause()))
+        n = int(e["n"])
+        s.say(with_cause(f"{s.who(seat)}'s movement score this turn {'gains' if n > 0 else 'loses'} {abs(n)}",
+                         s.cause()))
 
 
 @WORDS("move_extra")
@@ -368,7 +371,7 @@ def warp(s: RelicState, seat: int, spend: bool) -> None:
     if spend:
         s.influence[seat] -= WARP_INFLUENCE
         k += 1
-        why.append(f"spends {WARP_INFLUENCE} influence")
+        why.append(f"spends {WARP_INFLUENCE} influence, now {s.influence[seat]}")
     if s.relics(seat) >= WARP_RELICS:
         k += 1
         why.append(f"{s.relics(seat)} relics")

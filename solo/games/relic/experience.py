@@ -2,6 +2,10 @@
 rewards from the character sheet), three completed missions for a relic, draw a Mission when none is active,
 discard down to the Power and asset limits. Also the pending work of drawing Corruption and Mission cards.
 
+The phase asks only when it offers a real choice (``_chosen``): levels, a relic, an ability of the phase (or, over
+a limit, a card of any time to play rather than discard); a discard below the limits comes with these, never alone
+(it is almost never worth a card).
+
 Action keys: ``spend X`` / ``unspend X`` (set trophy X aside to spend, or take it back), ``level N`` (spend the
 trophies set aside, for the N levels they are worth; with none set aside, the cheapest trophies worth N levels),
 ``relic``, ``discard X``, ``end``, ``mission X`` (the mission to keep), ``take X`` (a relic, in ``questions.py``).
@@ -74,24 +78,52 @@ def _relic_ok(s: RelicState, seat: int) -> bool:
 
 
 def _options(s: RelicState, f: Experience) -> list[Action]:
+    """What the Experience phase offers besides ending it: levels for trophies, a relic, abilities that can be played
+    in it; with any of its real choices (``_chosen``), never on their own, the discards it allows below the
+    limits."""
     seat = f.seat
-    out = [END, *_trophy_options(s, f)]
+    chosen = _chosen(s, f)
+    if not chosen:
+        return [END]
+    out = [END, *[a for a in chosen if a.kind in ("level", "spend", "unspend", "relic")], *plays(s, seat, "exp")]
+    hand, assets = s.hands[seat], s.assets[seat]
+    if hand:
+        out += [Action("discard", x) for x in one_per_design(hand)]
+    if assets:
+        out += [Action("discard", x) for x in sorted(assets)]
+    return out
+
+
+def _chosen(s: RelicState, f: Experience) -> list[Action]:
+    """The Experience phase's real choices: levels for trophies (and the trophies set aside), three completed missions
+    for a relic, the Power cards, charges and uses whose ability belongs to this phase, and, over a limit, the Power
+    cards and uses of any time (played rather than discarded). An ability of any time was offered in the windows of
+    the turn already, and comes again next turn: alone it is no reason to stop, nor is removing Corruption without
+    any. A discard below the limits ("a player may also choose to discard Power cards and assets", relic.txt,
+    Discard Excess Cards) is almost never worth a card (the limits themselves are enforced after, the player choosing
+    the discards): it is offered only with these."""
+    seat = f.seat
+    out = _trophy_options(s, f)
     if _relic_ok(s, seat):
         out.append(Action("relic"))
     hand, assets = s.hands[seat], s.assets[seat]
     if hand or assets:
-        out += plays(s, seat, "exp")
-        if hand:
-            out += [Action("discard", x) for x in one_per_design(hand)]
-        if assets:
-            out += [Action("discard", x) for x in sorted(assets)]
+        over_p = len(hand) > s.power_limit(seat)
+        over_a = len(assets) > s.asset_limit(seat)
+        D = s.data
+        for a in plays(s, seat, "exp"):
+            c = D.cards[a.a]
+            if a.kind == "play":
+                lids, own, over = [c.effects], c.timing == "experience", over_p
+            else:
+                abilities = c.passives.charge if a.kind == "charge" else c.passives.use
+                lids = [lid for _, lid in abilities]
+                own, over = any(m == "experience" for m, _ in abilities), a.kind == "use" and over_a
+            if all(D.purpose(lid) == "remove_corruption" for lid in lids) and not s.corruption(seat):
+                continue
+            if own or over:
+                out.append(a)
     return out
-
-
-def _has_options(s: RelicState, seat: int) -> bool:
-    """``_options`` offers more than ``end``: trophies worth a level, a relic, or a card to discard (the abilities
-    of ``plays`` are the hand's and the assets', which can be discarded)."""
-    return bool(s.hands[seat] or s.assets[seat]) or s.trophy_points(seat) >= TROPHY_POINTS or _relic_ok(s, seat)
 
 
 @RULES.run(Experience)
@@ -100,7 +132,7 @@ def run_experience(s: RelicState, f: Experience) -> bool:
     while True:
         st = f.step
         if st == EXPERIENCE_SPEND:
-            if _has_options(s, seat):
+            if _chosen(s, f):
                 return True
             f.step = EXPERIENCE_MISSION
         elif st == EXPERIENCE_MISSION:

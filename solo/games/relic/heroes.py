@@ -90,9 +90,10 @@ def vanquish(s: RelicState, seat: int) -> None:
     s.influence[seat] = 0
     s.life[seat] = D.characters[s.characters[seat]].life
     s.positions[seat] = VANQUISHED_SPACE
-    s.say(f"{s.who(seat)} is vanquished (no Life left): discards {plural(lost_p, 'Power card')} and "
-          f"{plural(lost_t, 'trophy', 'trophies')}, loses all influence, Life back to {s.life[seat]}, moves to "
-          f"{D.spaces[VANQUISHED_SPACE].name}")
+    lost = [w for n, w in ((lost_p, plural(lost_p, "Power card")), (lost_t, plural(lost_t, "trophy", "trophies")))
+            if n]
+    s.say(f"{s.who(seat)} is vanquished (no Life left): " + (f"discards {' and '.join(lost)}, " if lost else "") +
+          f"loses all influence, Life back to {s.life[seat]}, moves to {D.spaces[VANQUISHED_SPACE].name}")
     trig = _triggers(s, seat, "vanquished")
     if s.turn_ends(seat):
         s.after_turn.extend(trig)
@@ -169,7 +170,8 @@ def activate_mission(s: RelicState, seat: int, m: str) -> None:
     s.objective_tokens[seat] = [str(x) for x in obj["spaces"]] \
         if obj is not None and obj.word == "objective_tokens" else []
     s.say(f"{s.who(seat)}'s active mission: {s.label(m)}" +
-          (f" (tokens on {', '.join(s.objective_tokens[seat])})" if s.objective_tokens[seat] else ""))
+          (f" (objective tokens on {', '.join(s.data.spaces[x].name for x in s.objective_tokens[seat])})"
+           if s.objective_tokens[seat] else ""))
     check_level(s, seat)
 
 
@@ -264,7 +266,8 @@ def corruption_step(s: RelicState, seat: int, why: str = "") -> bool:
     trig = s.whens(seat, "corruption")
     if count >= s.threshold(seat):
         s.corruption_face_down[seat].append(x)
-        s.say(f"{s.who(seat)} draws a Corruption card ({count} of {s.threshold(seat)})")
+        s.say(f"{s.who(seat)} draws a Corruption card: {plural(count, 'Corruption card')}, the threshold is "
+              f"{s.threshold(seat)}")
         corrupted(s, seat)
         if s.turn_cut_short:
             s.after_turn.extend(Effects(seat=seat, effects=lid, source=src) for lid, src in reversed(trig))
@@ -275,12 +278,13 @@ def corruption_step(s: RelicState, seat: int, why: str = "") -> bool:
     if c.activation <= count:
         s.corruption_face_up[seat].append(x)
         s.note_play(seat, x)
-        s.say(f"{s.who(seat)} draws {s.label(x)}: activation {c.activation} <= {count}, it activates (face up: "
+        s.say(f"{s.who(seat)} draws {s.label(x)}: it activates, face up (activation {c.activation}, "
               f"{plural(count, 'Corruption card')} held)")
         s.push_effects(seat, c.effects, x)
     else:
         s.corruption_face_down[seat].append(x)
-        s.say(f"{s.who(seat)} draws a Corruption card: activation above {count}, it is placed face down")
+        s.say(f"{s.who(seat)} draws a Corruption card and places it face down (its activation is above the "
+              f"{plural(count, 'Corruption card')} held)")
         s.say(f"your face-down Corruption card is {s.label(x)}", (seat,))
     return False
 

@@ -66,8 +66,9 @@ def look(data: RelicData, obs: Mapping[str, Any], query: str) -> list[str] | Non
         return None
     out: list[str] = []
     if len(hits) > 1:
+        more = len(hits) - MAX_LISTED
         out.append(f"{len(hits)} match: " + ", ".join(f"{x} {escape(_name(D, (k, x)))}" for k, x in
-                                                      hits[:MAX_LISTED]) + ("…" if len(hits) > MAX_LISTED else "") +
+                                                      hits[:MAX_LISTED]) + (f" and {more} more" if more > 0 else "") +
                    ". The first:")
     kind, x = hits[0]
     sc = str(obs.get("scenario") or "")
@@ -98,6 +99,10 @@ def _who(obs: Mapping[str, Any], s: int) -> str:
     return "you" if s == int(obs["seat"]) else f"P{s + 1}"
 
 
+def _whose(obs: Mapping[str, Any], s: int) -> str:
+    return "your" if s == int(obs["seat"]) else f"P{s + 1}'s"
+
+
 def where(D: RelicData, obs: Mapping[str, Any], x: str) -> str:
     """Where card instance ``x`` is, or "" when the seat cannot see it."""
     charges = obs.get("charges") or {}
@@ -108,18 +113,18 @@ def where(D: RelicData, obs: Mapping[str, Any], x: str) -> str:
     if x in obs.get("my_completed_hidden", ()):
         return "one of your completed missions (face down, drawn from the deck)"
     for s, t in enumerate(obs["table"]):
-        who = _who(obs, s)
+        whose = _whose(obs, s)
         if x in t["assets"]:
             ch = f", with {plural(charges[x], 'charge')}" if x in charges else ""
-            return f"an asset of {who}{ch}"
+            return f"{whose} asset{ch}"
         if x in t["trophies"]:
-            return f"a trophy of {who} ({plural(D.cards[x].value, 'point')})"
+            return f"{whose} trophy ({plural(D.cards[x].value, 'point')})"
         if x in t["corruption_up"]:
-            return f"a face-up Corruption card of {who}"
+            return f"{whose} face-up Corruption card"
         if t["mission"] == x:
-            return f"the active mission of {who}"
+            return f"{whose} active mission"
         if x in t["completed"]:
-            return f"a completed mission of {who}"
+            return f"{whose} completed mission"
     for sp, xs in (obs.get("board") or {}).items():
         if x in xs:
             return f"a Threat card on {sp} {D.spaces[sp].name}"
@@ -170,9 +175,11 @@ def _space_state(D: RelicData, obs: Mapping[str, Any], sp: str) -> list[str]:
         c = D.cards[x]
         out.append("Threat card here: " + (enemy_line(D, x, sc) if c.category == "enemy" else f"{x} {c.name} "
                                             f"({c.category})"))
-    tokens = [_who(obs, s) for s, t in enumerate(obs["table"]) if sp in t.get("tokens", ())]
+    tokens = [_whose(obs, s) for s, t in enumerate(obs["table"]) if sp in t.get("tokens", ())]
     if tokens:
-        out.append("Objective tokens here: " + ", ".join(tokens) + ".")
+        many = len(tokens) > 1
+        s_ = "s" if many else ""
+        out.append(f"Objective token{s_} here: for {' and '.join(tokens)} mission{s_}.")
     if sp in obs.get("guardians", ()):
         out.append("The Guardian of the Rift stands here.")
     return out

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, one_per_design
 
-from .asking import source_name
+from .asking import clause, source_name
 from .effects import add_charge, move_direct, warp
 from .experience import take_relic
 from .heroes import (
@@ -65,19 +65,33 @@ def _yes_no(s: RelicState, f: Question) -> list[Action]:
     return [Action("yes"), Action("no")]
 
 
+def _declines(s: RelicState, f: May | Pay) -> None:
+    """A 'may' or 'pay' turned down, in the log: ``P3 does not pay 2 influence (Grot Trader: gain 2 Life)``."""
+    D = s.data
+    what = clause(D.text(D.effects(f.effects), f.source))
+    where = source_name(D, f.source) if f.source else ""
+    head = f"does not pay {f.cost} influence" if isinstance(f, Pay) else "lets it pass"
+    s.say(f"{s.who(f.seat)} {head} ({where + ': ' if where else ''}{what})")
+
+
 @RULES.apply(May)
 def _may_apply(s: RelicState, f: May, a: Action) -> None:
     s.pop(f)
     if a.kind == "yes":
         s.push_effects(f.seat, f.effects, f.source, f.why)
+    else:
+        _declines(s, f)
 
 
 @RULES.apply(Pay)
 def _pay_apply(s: RelicState, f: Pay, a: Action) -> None:
     s.pop(f)
-    if a.kind == "yes":
+    if a.kind != "yes":
+        _declines(s, f)
+    else:
         s.influence[f.seat] -= f.cost
-        s.say(with_cause(f"{s.who(f.seat)} spends {f.cost} influence", f.why or cause(s.data, f.source)))
+        s.say(with_cause(f"{s.who(f.seat)} spends {f.cost} influence (now {s.influence[f.seat]})",
+                         f.why or cause(s.data, f.source)))
         s.push_effects(f.seat, f.effects, f.source, f.why)
 
 
@@ -89,7 +103,10 @@ def _choose_legal(s: RelicState, f: Choose) -> list[Action]:
 @RULES.apply(Choose)
 def _choose_apply(s: RelicState, f: Choose, a: Action) -> None:
     s.pop(f)
-    s.say(f"{s.who(f.seat)} chooses option {a.a}" + (f" of {source_name(s.data, f.source)}" if f.source else ""))
+    D = s.data
+    text = D.text(D.effects(f.options[int(a.a) - 1]), f.source)
+    name = source_name(D, f.source) if f.source else ""
+    s.say(f"{s.who(f.seat)} chooses" + (f", for {name}" if name else "") + f": {text}")
     s.push_effects(f.seat, f.options[int(a.a) - 1], f.source, f.why)
 
 
@@ -178,8 +195,11 @@ def _buy_power_apply(s: RelicState, f: BuyPower, a: Action) -> None:
     n = int(a.a)
     if n:
         s.influence[f.seat] -= n * f.price
-        s.say(f"{s.who(f.seat)} spends {n * f.price} influence for {plural(n, 'Power card')}")
+        s.say(f"{s.who(f.seat)} spends {n * f.price} influence for {plural(n, 'Power card')} (now "
+              f"{s.influence[f.seat]})")
         s.draw_power(f.seat, n)
+    else:
+        s.say(f"{s.who(f.seat)} buys no Power card")
 
 
 @RULES.legal(BuyWargear)
@@ -198,9 +218,12 @@ def _buy_wargear_apply(s: RelicState, f: BuyWargear, a: Action) -> None:
         s.revealed.remove(x)
         s.gain_asset(seat, x)
         s.note_play(seat, x)
-        s.say(f"{s.who(seat)} buys {s.label(x)} for {cost} influence")
+        s.say(f"{s.who(seat)} buys {s.label(x)} for {cost} influence (now {s.influence[seat]})")
     if a.kind == "done" or not s.revealed:
         s.pop(f)
+        if s.revealed:
+            s.say(f"{s.who(seat)} buys no more: {', '.join(s.label(x) for x in s.revealed)} "
+                  f"{'goes' if len(s.revealed) == 1 else 'go'} to the bottom of the Wargear deck")
         for x in s.revealed:
             s.decks["wargear"].insert(0, x)
         s.revealed = []

@@ -14,8 +14,9 @@ from typing import Any, TypeVar
 
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, Checks, Commitments, Outcome, Rng, State, declare, transient, zone, zone_map
+from wizprint.solo.kernel.screen import TwoStep
 
-from .asking import describe, question
+from .asking import describe, question, two_step
 from .check import check_state
 from .data import (
     ATTRS,
@@ -761,6 +762,9 @@ class RelicState(State[RelicData]):
 
     def question(self) -> str:
         return question(self)
+
+    def two_step(self, legal: list[Action]) -> TwoStep | None:
+        return two_step(self, legal)
 
 
 __all__ = ["Phase", "RelicState"]

@@ -4,23 +4,26 @@ against Ork Boyz, 7 to 9"). Plain text: the view and ``look`` escape it into ric
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 
-from .data import ATTRS, COLOURS, RelicData
+from .data import ATTRS, COLOURS, Passives, RelicData, still_needed
 
 if TYPE_CHECKING:
     from .pending import Battle, SkillTest
-
-
-
-
-
+    from .state import RelicState
 
 
 def attr(i: int) -> str:
     return ATTRS[i].capitalize()
+
+
+def dice_words(vals: list[int]) -> str:
+    """``4``, ``2 and 6``, ``1, 3 and 5``."""
+    shown = [str(v) for v in vals]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def signed(n: int) -> str:
@@ -125,6 +128,14 @@ def enemy_line(D: RelicData, x: str, scenario: str) -> str:
     return f"{x} {c.name} ({'; '.join(bits)})"
 
 
+def threat_brief(D: RelicData, x: str) -> str:
+    """A Threat card in a few words: ``TR08#1 Ork Nob (Strength 4)``, ``TB26 Grateful Refugees (event)``."""
+    c = D.cards[x]
+    if c.category == "enemy" and c.attribute >= 0:
+        return f"{x} {c.name} ({attr(c.attribute)} {c.value})"
+    return f"{x} {c.name} ({c.category})"
+
+
 # -- spaces ------------------------------------------------------------------------------------------------------
 def tier_name(tier: str) -> str:
     return {"centre": "the scenario space", "inner": "the Inner tier"}.get(tier, f"the {tier.capitalize()} tier")
@@ -145,6 +156,22 @@ def boxes_line(D: RelicData, sp: str) -> str:
         return texts[0]
     joined = " ".join(f"{i}. {t}" for i, t in enumerate(texts, 1))
     return ("Choose one: " if space.choose_one else "") + joined
+
+
+def to_draw(D: RelicData, sp: str, cards: Sequence[str]) -> str:
+    """The Threat cards the Exploration phase draws at least onto space ``sp`` holding ``cards`` (a card drawn may
+    bring more icons): ``1 red and 1 yellow Threat card to draw``, or ""."""
+    space = D.spaces[sp]
+    if space.tier not in ("outer", "middle"):
+        return ""
+    n0, n1, n2 = space.icons
+    for x in cards:
+        n0, n1, n2 = still_needed(D.cards[x], n0, n1, n2)
+    want = [(k, COLOURS[i]) for i, k in enumerate((n0, n1, n2)) if k > 0]
+    if not want:
+        return ""
+    total = sum(k for k, _ in want)
+    return f"{' and '.join(f'{k} {c}' for k, c in want)} Threat card{'s' if total > 1 else ''} to draw"
 
 
 def movement_box(D: RelicData, sp: str) -> str:
@@ -292,3 +319,90 @@ def test_cause(D: RelicData, f: SkillTest, ok: bool) -> str:
 def with_cause(text: str, why: str) -> str:
     return f"{text}: {why}" if why else text
 
+
+
+# -- scores in parts, for the log ---------------------------------------------------------------------------------
+def named_sources(s: RelicState, seat: int) -> list[tuple[str, Passives]]:
+    """The seat's sources of passive words outside a battle's weapon and armour, by name (the character sheet,
+    assets other than a weapon or armour, face-up Corruption cards; the order of ``RelicData.kit``)."""
+    D = s.data
+    C = D.cards
+    ch = s.characters[seat]
+    out = [(D.characters[ch].name, D.characters[ch].passives)] if ch else []
+    out += [(C[a].name, C[a].passives) for a in s.assets[seat] if C[a].gear not in ("weapon", "armour")]
+    out += [(C[x].name, C[x].passives) for x in s.corruption_face_up[seat]]
+    return out
+
+
+def player_parts(s: RelicState, f: Battle) -> list[tuple[int, str]]:
+    """The player's battle score without the roll, in parts: the attribute, each bonus by its source, what was added
+    this battle (``RelicState.battle_bonus`` is their sum)."""
+    seat, C = f.seat, s.data.cards
+    form, traits = ATTRS[f.attribute], s.traits(f)
+    out = [(s.attributes[seat][f.attribute], attr(f.attribute))]
+    for name, p in named_sources(s, seat):
+        n = s.bonus_of(p, form, traits)
+        if n:
+            out.append((n, name))
+    for g in (f.weapon, f.armour):
+        if g and g in s.assets[seat]:
+            n = s.bonus_of(C[g].passives, form, traits)
+            if n:
+                out.append((n, C[g].name))
+    if f.bonus:
+        out.append((f.bonus, "added this battle"))
+    return out
+
+
+_PER = {"power": ("Power card", "Power cards"), "asset": ("asset", "assets"),
+        "corruption": ("Corruption card", "Corruption cards"), "trophy": ("trophy", "trophies"),
+        "omen": ("omen icon", "omen icons")}
+
+
+def enemy_parts(s: RelicState, f: Battle) -> list[tuple[int, str]]:
+    """The enemies' battle score without their roll, in parts: each enemy's value, its bonuses and the scenario's
+    (``RelicState.enemy_bonus`` is their sum)."""
+    if not f.foes:
+        return [(f.value, f.foe_name)]
+    seat, D = f.seat, s.data
+    C = D.cards
+    sc = D.scenarios[s.scenario]
+    count = {"power": len(s.hands[seat]), "asset": len(s.assets[seat]), "corruption": s.corruption(seat),
+             "trophy": len(s.trophies[seat]), "omen": sum(1 for y in s.threats_here(seat) if C[y].omen)}
+    out: list[tuple[int, str]] = []
+    for x in f.foes:
+        c = C[x]
+        out.append((c.value, c.name))
+        for n, what in c.enemy_bonus:
+            if not what:
+                out.append((n, f"{c.name}{chr(39) if c.name.endswith('s') else chr(39) + 's'} bonus"))
+            elif count[what]:
+                one, many = _PER[what]
+                out.append((n * count[what], f"for {plural(count[what], one, many)}"))
+        for trait, colour, n in sc.passives.scenario_enemy:
+            if (trait and c.trait == trait) or (colour and c.deck == colour):
+                out.append((n, sc.name))
+    return out
+
+
+def test_parts(s: RelicState, f: SkillTest) -> list[tuple[int, str]]:
+    """The test score without the roll, in parts: the attribute, each skill bonus by its source, what was added."""
+    seat, ai = f.seat, f.attribute
+    out = [(s.attributes[seat][ai], attr(ai))]
+    for name, p in named_sources(s, seat):
+        n = sum([m for a, m in p.skill_bonus if a == ai])
+        if n:
+            out.append((n, name))
+    if f.bonus:
+        out.append((f.bonus, "added this test"))
+    return out
+
+
+def sum_words(parts: list[tuple[int, str]], roll: int | None = None) -> str:
+    """``Willpower 5 + 1 Mars-Pattern Bolt Pistol − 1 Trembling Hands + 4 rolled`` (without a roll: the parts)."""
+    (n0, first), rest = parts[0], parts[1:]
+    out = [f"{first} {n0}"]
+    out += [f"{'+' if n >= 0 else '−'} {abs(n)} {what}" for n, what in rest]
+    if roll is not None:
+        out.append(f"+ {roll} rolled")
+    return " ".join(out)

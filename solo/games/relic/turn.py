@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from wizprint.solo.kernel import Action
 
 from .battle import run_engagement
-from .data import COLOURS, Card
+from .data import COLOURS, still_needed
 from .dice import roll_for
 from .experience import run_experience
 from .heroes import check_trophies, visit
@@ -218,7 +218,9 @@ def run_movement(s: RelicState, f: Movement) -> bool:
                 enter_rift(s, seat, f)
             else:
                 f.points = max(1, f.roll + f.bonus)
-                s.say(f"{s.who(seat)}'s movement score is {f.points}")
+                s.say(f"{s.who(seat)}'s movement score is {f.points}" + (
+                    f" ({f.roll} rolled, {f.bonus:+d} this turn" + (", at least 1" if f.roll + f.bonus < 1 else "") +
+                    ")" if f.bonus else ""))
                 f.step = MOVE_START_BOX
                 sp = s.space_of(seat)
                 if sp.jump and sp.jump != sp.id:
@@ -320,14 +322,6 @@ def movement_apply(s: RelicState, f: Movement, a: Action) -> None:
 
 
 # -- exploration -------------------------------------------------------------------------------------------------
-def _still_needed(c: Card, n0: int, n1: int, n2: int) -> tuple[int, int, int]:
-    """What a space needs of each colour (red, blue, green) once Threat card ``c`` is on it: the card's icons
-    added, a card of its own colour met."""
-    i0, i1, i2 = c.icons
-    d = c.deck
-    return (n0 + i0 - (d == "red"), n1 + i1 - (d == "blue"), n2 + i2 - (d != "red" and d != "blue"))
-
-
 def explore(s: RelicState, p: int) -> None:
     """Draw Threat cards onto the player's space until it holds a card of each colour per threat icon (the
     space's icons and those on the cards)."""
@@ -339,7 +333,7 @@ def explore(s: RelicState, p: int) -> None:
     n0, n1, n2 = sp.icons  # what the space needs of each colour, less what it has
     here = s.board.get(sp.id)
     for x in here or ():
-        n0, n1, n2 = _still_needed(C[x], n0, n1, n2)
+        n0, n1, n2 = still_needed(C[x], n0, n1, n2)
     while n0 > 0 or n1 > 0 or n2 > 0:  # one card at a time: a card drawn may bring more icons
         got = ""
         for i, col in enumerate(COLOURS):
@@ -353,6 +347,6 @@ def explore(s: RelicState, p: int) -> None:
             here = s.board[sp.id] = []
         here.append(got)
         drawn.append(got)
-        n0, n1, n2 = _still_needed(C[got], n0, n1, n2)
+        n0, n1, n2 = still_needed(C[got], n0, n1, n2)
     if drawn:
         s.say(f"{s.who(p)} draws {', '.join([s.label(x) for x in drawn])} onto {sp.name}")
