@@ -529,16 +529,18 @@ def test_participants_exclude_duelled_and_acting_wizards_attached_followers_go_w
     assert isinstance(s.pending, Quest) and s.pending.participants == ("W03", "F09")
 
 
-def test_bonus_spell_lasts_the_whole_quest() -> None:
+def test_bonus_spell_adds_to_one_quest_roll() -> None:
     s = mk(hands=[["Q03", "S15"], []], in_play=[["W03"], ["W10"]], phase="adventure", deck=["S01", "S02"])
     do(s, "quest Q03", dice=(4, 4, 4))
     do(s, "pass", dice=(5, 5))
     do(s, "pass")
     # 12 against 10 + 1 = 11: Control Monster +2 makes it 13, nobody is slain
-    do(s, "bonus S15", dice=(4, 4, 4, 5, 5))
-    # round 2 (no cards left, no windows): 12 against 10 + 1 + 2 = 13: complete
+    do(s, "bonus S15", dice=(4, 4, 4, 5, 6))
+    # round 2 (no cards left, no windows): 12 against 11 + 1 = 12, without the spell of round 1: complete
     assert p(s, "quests.0") == ["Q03"]
     assert p(s, "wizards.0") == ["W03"]
+    assert "P1's Quest Level gets +2 in round 1: S15 Control Monster" in s.log_texts()
+    assert "Round 2: Danger 12, Quest Level 12" in s.log_texts()
 
 
 def test_seal_the_portal_makes_a_chosen_rival_miss_a_turn() -> None:
@@ -743,7 +745,7 @@ WORD_TESTS = {
     "duel_bonus": "test_duel_totals_add_abilities_items_followers_and_spells",
     "quest_bonus": "test_quest_level_counts_every_bonus",
     "quest_bonus_on": "test_quest_level_counts_every_bonus",
-    "roll_bonus": "test_bonus_spell_lasts_the_whole_quest",
+    "roll_bonus": "test_bonus_spell_adds_to_one_quest_roll",
     "danger": "test_quest_round_one_slays_the_difference_then_round_two_completes",
     "attach": "test_stolen_follower_leaves_its_wizard",
     "guard": "test_guardian_beast_is_discarded_instead_of_the_item",

@@ -197,7 +197,7 @@ def _roll_bonus(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: st
         s.say(f"P{seat + 1}'s duel total gets +{n}: {s.label(card)}")
     elif isinstance(d, Quest) and what in ("quest", "either") and seat == d.seat:
         d.level_bonus += n
-        s.say(f"P{seat + 1}'s Quest Level gets +{n} for the rest of this quest: {s.label(card)}")
+        s.say(f"P{seat + 1}'s Quest Level gets +{n} in round {d.round}: {s.label(card)}")
 
 
 @EFFECTS("negate")

@@ -1,7 +1,8 @@
 """Quests (the Adventure phase): ``quest Q`` plays a quest card; the quester chooses the participants in id order
 (``join C``: a wizard brings its attached followers; ``go`` once a wizard has joined; with one candidate it goes
 alone). The rivals may play Tricks & Traps; then two rounds: 3d6 Danger against 2d6 + the Quest Level bonuses
-(each roll opens a Probability Shift window; the quester may add bonus spells, which last the whole quest). In
+(each roll opens a Probability Shift window; the quester may add bonus spells, each to the Quest Level of the round it is cast
+in). In
 round one every point of Danger above the Quest Level slays a participant of the quester's choice (``slay C``);
 round two completes the quest if the Quest Level reaches the Danger. Either way the turn ends with the quest.
 """
@@ -40,6 +41,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
         return False
     if st is QuestStep.ROUND:  # a round begins
         f.round += 1
+        f.level_bonus = 0  # a bonus spell adds to one quest roll: the round's
         f.step = QuestStep.LEVEL_ROLL
         s.push_roll(seat, 3, RollFor.DANGER, "Danger")
         return False

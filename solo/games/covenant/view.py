@@ -340,7 +340,7 @@ def _bonus_question(s: CovenantState, w: Words, b: BonusWindow, names: str) -> s
         need = (" (lower: a participant is slain for each point)" if q.round == 1 else
                 " (lower: the quest fails)")
         return (f"Round {q.round} of {s.label(q.card)}: Danger {danger} against your Quest Level {level}"
-                f"{need if level < danger else ''}: add {names} (for the rest of the quest), or pass?")
+                f"{need if level < danger else ''}: add {names} to this round's Quest Level, or pass?")
     return f"Add {names} to your roll, or pass?"
 
 
