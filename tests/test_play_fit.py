@@ -12,6 +12,7 @@ from screen_helpers import at_random, play
 
 @pytest.mark.parametrize("game,args,prompts", [
     ("wizard-cards", ["--seed", "4"], 200),
+    ("covenant", ["--seed", "4", "--players", "3"], 150),
 ])
 def test_every_decision_and_what_led_to_it_fit_on_an_80_by_24_screen(game: str, args: list[str], prompts: int,
                                                                      tmp_path: Path) -> None:

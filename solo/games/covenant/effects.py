@@ -132,13 +132,19 @@ def _slay(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> 
     s.stack.append(Slaying(target=tgt))
 
 
+def _with(s: CovenantState, card: str) -> str:
+    """The card an effect comes from, as the log names it: ``S04 Divination``, ``W16 Mystic's Scry action``."""
+    return f"{s.label(card)}'s Scry action" if s.data.cards[card].type == "wizard" else s.label(card)
+
+
 @EFFECTS("look_hand")
 def _look_hand(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     r = int(tgt)
-    for x in s.hands[r]:
+    hand = s.hands[r]
+    for x in hand:
         s.see_in_hand(seat, x, r)
-    s.say(f"P{seat + 1} looks at P{r + 1}'s hand: {s.label(card)}")
-    s.say(f"P{r + 1}'s hand: {s.names(sorted(s.hands[r])) or 'empty'}", (seat,))
+    s.say(f"P{seat + 1} looks at P{r + 1}'s hand ({plural(len(hand), 'card')}) with {_with(s, card)}")
+    s.say(f"you see in P{r + 1}'s hand: {s.names(sorted(hand)) or 'nothing'}", (seat,))
 
 
 @EFFECTS("look_deck")
@@ -147,8 +153,8 @@ def _look_deck(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str
     for i in range(len(s.deck) - 1, max(-1, len(s.deck) - 1 - eff.n), -1):
         s.see_in_deck(seat, i)
         top.append(s.deck[i])
-    s.say(f"P{seat + 1} looks at the top {plural(len(top), 'card')} of the deck: {s.label(card)}")
-    s.say(f"the top of the deck, top card first: {s.names(top)}", (seat,))
+    s.say(f"P{seat + 1} looks at the top {plural(len(top), 'card')} of the deck with {_with(s, card)}")
+    s.say(f"you see on top of the deck, top card first: {s.names(top)}", (seat,))
 
 
 @EFFECTS("reanimate")
