@@ -170,7 +170,8 @@ def test_look_tells_where_a_card_is_only_as_the_seat_knows_it() -> None:
     assert where(0, "R04") == "In P2's hand (you saw it there)."
     assert where(1, "R04") == "In your hand (P1 knows it is there)."
     view = [rendered(x) for x in ENGINE.view(s.observation(0))]
-    assert any("In P2's hand: R04 Menagerie, S07 Healing, W01 Magician" in " ".join(v.split()) for v in view), view
+    assert any("You saw in P2's hand: R04 Menagerie, S07 Healing, W01 Magician" in " ".join(v.split())
+               for v in view), view
     view = [rendered(x) for x in ENGINE.view(s.observation(1))]
     assert any("P1 knows you hold R04 Menagerie, S07 Healing, W01 Magician" in " ".join(v.split()) for v in view)
     assert "P1 looks at P2's hand (3 cards) with S04 Divination" in log(s)
@@ -325,7 +326,7 @@ def test_phase_questions_and_options() -> None:
     assert option(s, "duel W10 1") == "W10 Mentalist (duel roll +2) challenges P2: W11 Battle Mage +2"
     do(s, "end")
     assert option(s, "summon R04") == "summon R04 Menagerie (2 VP)"
-    assert option(s, "summon W03") == "summon W03 Sorcerer (Conjuror: an action's die of 4+ draws a card)"
+    assert option(s, "summon W03") == "summon W03 Sorcerer (Conjuror: action, 4+ on a die draws a card)"
     assert s.observation(0)["heading"] == "turn 1: your Summon phase"
     assert s.observation(1)["heading"] == "turn 1: P1's Summon phase"
 
@@ -333,7 +334,7 @@ def test_phase_questions_and_options() -> None:
 def test_a_research_discard_says_how_many() -> None:
     s = setup(hands=[["W01", "W02", "W03", "W04", "W05", "W06", "W07", "W08", "W09"], []], deck=["W10"])
     assert s.question() == "Research: you hold 10 cards and your hand limit is 8: discard 2 cards, one at a time"
-    assert option(s, "discard W01") == "discard W01 Magician (Adventurer: quest +2, an extra Wizard summon)"
+    assert option(s, "discard W01") == "discard W01 Magician (Adventurer: quest +2; an extra Wizard summon)"
     do(s, "discard W01")
     assert s.question() == "Research: you hold 9 cards and your hand limit is 8: discard 1 card"
     assert "P1 discards W01 Magician: over the hand limit of 8" in log(s)
@@ -344,3 +345,66 @@ def test_every_describe_of_an_unknown_position_still_reads() -> None:
     s = setup(hands=[["S04"], []], in_play=[["W10"], []], phase="event")
     for a in (Action("pass"), Action("target", "none"), Action("join", "W10"), Action("go")):
         words(s.describe(a), a.key)
+
+
+def test_the_screen_header_says_the_turn_the_seat_and_how_to_win() -> None:
+    s = setup(players=3, hands=[["W03"], [], []], phase="summon")
+    assert ENGINE.screen(s.observation(0)).header == "Turn 1: your Summon phase · you are P1 · first to 25 VP wins"
+    assert ENGINE.screen(s.observation(2)).header == "Turn 1: P1's Summon phase · you are P3 · first to 25 VP wins"
+
+
+def test_a_deck_search_fits_the_screen() -> None:
+    """Rescue the Mage's search may take any of 18 wizards: the screen says the seat looks through the deck (it does
+    not list the deck), and the choice comes in two steps, the kind of wizard (its ability), then the wizard."""
+    deck = [c for c in sorted(DATA.cards) if c not in ("Q04", "W01", "W10")]
+    s = setup(hands=[["Q04"], []], in_play=[["W01"], ["W10"]], phase="adventure", deck=deck)
+    do(s, "quest Q04", dice=(1,) * 10)
+    legal = s.legal_actions()
+    assert len(legal) == 18 and all(a.kind == "target" for a in legal)
+    screen = ENGINE.screen(s.observation(0))
+    seen = screen.panel("seen")
+    assert seen is not None and seen.lines == (f"You are looking through the deck ({len(deck)} cards)",)
+    two = s.two_step(legal)
+    assert two is not None and len(two.groups) == 7  # the seven abilities
+    maker = next(g for g in two.groups if g.label.startswith("Maker:"))
+    assert maker.label == "Maker: W02 Artificer, W14 Enchanter and W15 Alchemist"
+    assert maker.question == "Q04 Rescue the Mage: which Maker Wizard?"
+    assert [a.key for a, _ in maker.options] == ["target W02", "target W14", "target W15"]
+    assert sorted(a.key for g in two.groups for a, _ in g.options) == sorted(a.key for a in legal)
+    for p in screen.panels:  # no panel lists the deck
+        assert len(p.lines) <= 8, (p.name, p.lines)
+
+
+def test_a_long_event_phase_is_asked_card_first() -> None:
+    s = setup(players=3, hands=[["S17", "S02", "E01", "S05"], [], []],
+              in_play=[["W03", "W05", "R03"], ["W10+I05", "W11+I01", "W12"], ["W15+I06", "W16", "W17"]],
+              phase="event")
+    legal = s.legal_actions()
+    two = s.two_step(legal)
+    assert two is not None
+    labels = [g.label for g in two.groups]
+    assert "cast S17 Poison Potion (slay a rival's Wizard): 6 targets" in labels
+    assert "end the Event phase" in labels
+    potion = next(g for g in two.groups if g.label.startswith("cast S17"))
+    assert potion.question == "S17 Poison Potion: on which target?"
+    assert [t for _, t in potion.options][:2] == ["slay P2's W10 Mentalist", "slay P2's W11 Battle Mage"]
+    assert sorted(a.key for g in two.groups for a, _ in g.options) == sorted(a.key for a in legal)
+    # a short decision is asked as it is
+    s = setup(hands=[["W03"], []], phase="summon")
+    assert s.two_step(s.legal_actions()) is None
+
+
+def test_look_a_player() -> None:
+    """`look P2` (help's own example, an id the log shows) shows that player's covenant."""
+    s = setup(players=3, hands=[["S04"], ["R04", "S07"], []], in_play=[["W10+I05"], ["W11", "F04", "R03"], []],
+              phase="event")
+    found = ENGINE.look(s.observation(0), "P2")
+    assert found is not None
+    text = [" ".join(rendered(x).split()) for x in found]
+    assert text == ["P2: 2 VP, 2 cards in hand",
+                    "W11 Battle Mage: Dueler; duel roll +2, Quest Level +1",
+                    "followers F04 Champion", "resources R03 Observatory"]
+    mine = ENGINE.look(s.observation(0), "p1")
+    assert mine is not None and rendered(mine[0]).startswith("You: 1 VP, 1 card in hand")
+    assert ENGINE.look(s.observation(0), "P3") == ["[bold]P3: 0 VP[/bold], 0 cards in hand; nothing in play"]
+    assert ENGINE.look(s.observation(0), "P7") == ["There is no P7: the players are P1 to P3."]

@@ -27,10 +27,12 @@ from wizprint.solo.kernel.screen import Panel, Screen
 
 from .data import HAND_LIMIT, WIN_VP, CovenantData
 from .phases import Phase
-from .texts import abilities, cards, duel_strength, offer, ordinal, quest_strength, signed
+from .texts import abilities, cards, duel_strength, ordinal, quest_strength, signed
 from .texts import look as look_card
 from .view import PHASE_NAMES
 
+PLURAL_TYPES = {"wizard": "wizards", "spell": "spells", "follower": "followers", "quest": "quests", "event": "events",
+                "item": "items", "duel": "duel cards", "resource": "resources"}
 DECK_SIGHTINGS = 8  # more cards seen in the deck than this: the seat is looking through it (a search)
 
 
@@ -112,13 +114,17 @@ def hand_limit(data: CovenantData, obs: Mapping[str, Any]) -> int:
 
 
 def hand(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
+    """The seat's hand by kind of card (``look`` gives each card's text; an option says what it does)."""
     held = obs["hand"]
     if not held:
         lines = ["Your hand is empty."]
     else:
-        lines = [f"Your hand ({cards(len(held))}; hand limit {hand_limit(data, obs)}):"]
+        kinds: dict[str, list[str]] = {}
         for x in held:
-            lines.extend(_indented(offer(data, x)))
+            kinds.setdefault(data.cards[x].type, []).append(data.label(x))
+        parts = [f"{PLURAL_TYPES.get(k, k.capitalize())} {', '.join(xs)}" for k, xs in kinds.items()]
+        lines = _indented(f"Your hand ({cards(len(held))}, hand limit {hand_limit(data, obs)}): {'; '.join(parts)}",
+                          "", "  ")
     return Panel("hand", "your hand", tuple(lines), ",".join(held))
 
 
@@ -144,14 +150,14 @@ def seen(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
     in_deck = [x for x, z in found.items() if z[0] == "d"]
     for x, z in sorted(found.items(), key=_sighting_order):
         if z[0] == "h":
-            at.setdefault(f"In P{int(z[1:]) + 1}'s hand", []).append(_name(data, x))
+            at.setdefault(f"You saw in P{int(z[1:]) + 1}'s hand", []).append(_name(data, x))
         elif len(in_deck) <= DECK_SIGHTINGS:
             pos = deck - int(z[1:])
             top = "on top" if pos == 1 else f"{ordinal(pos)} from the top"
-            at.setdefault("In the deck", []).append(f"{_name(data, x)} ({top})")
+            at.setdefault("You saw in the deck", []).append(f"{_name(data, x)} ({top})")
     lines = [f"{where}: {', '.join(xs)}" for where, xs in sorted(at.items())]
     if len(in_deck) > DECK_SIGHTINGS:
-        lines.append(f"In the deck: you are looking through all {cards(len(in_deck))}")
+        lines.append(f"You are looking through the deck ({cards(len(in_deck))})")
     for other, xs in sorted((obs.get("seen_by") or {}).items()):
         if xs:
             lines.append(f"P{int(other) + 1} knows you hold {', '.join(_name(data, x) for x in xs)}")

@@ -85,11 +85,10 @@ def rules(data: CovenantData, card: str) -> str:
 
 
 # what each ability does, in a few words (the card's whole text is one ``look`` away)
-ABILITY_GIST = {"conjuror": "an action's die of 4+ draws a card", "adventurer": "quest +2, an extra Wizard summon",
-                "dueler": "duel +2", "scry": "an action sees a hand or the deck's top 5; hand limit +1",
-                "nature": "duel +1, quest +1, an extra Follower summon",
-                "stealth": "an action's 6 takes a rival's Item",
-                "maker": "an action's 6 finds an Item; an extra Item summon"}
+ABILITY_GIST = {"conjuror": "action, 4+ on a die draws a card", "adventurer": "quest +2; an extra Wizard summon",
+                "dueler": "duel +2", "scry": "action, see a hand or the deck's top 5; hand limit +1",
+                "nature": "duel +1, quest +1; an extra Follower summon", "stealth": "action, a 6 takes a rival's Item",
+                "maker": "action, a 6 finds an Item; an extra Item summon"}
 
 
 def an(word: str) -> str:
@@ -133,7 +132,7 @@ def _does(data: CovenantData, word: str, e: Mapping[str, Any]) -> str:
 
 def gist(data: CovenantData, card: str) -> str:
     """What a card does in a few words, for an option or a list (``duel +1, quest +1``; ``7 VP; Quest Level +2``;
-    ``Scry: an action sees a hand or the deck's top 5; hand limit +1``); ``look`` gives its whole text. Worked out once
+    ``Scry: action, see a hand or the deck's top 5; hand limit +1``); ``look`` gives its whole text. Worked out once
     per design (kept with the data)."""
     info = data.cards[card]
     key = f"gist {info.design}"

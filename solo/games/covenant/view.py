@@ -488,7 +488,7 @@ def _act(s: CovenantState, w: Words, wizard: str, b: str) -> str:
         return head + (": see the top 5 cards of the deck" if t == "deck" else
                        f": see P{int(t) + 1}'s hand ({cards(len(s.hands[int(t)]))})")
     if ab in NEEDS:
-        return head + f": roll a die; {NEEDS[ab][1]}"
+        return head + f": a die, {NEEDS[ab][1]}"
     return head
 
 
@@ -552,7 +552,7 @@ def _target(s: CovenantState, w: Words, x: str) -> str:
 
 
 # -- a decision in two steps -----------------------------------------------------------------------------------------
-FLAT_ROWS = 18  # a decision whose question and options fit in this many rows of 80 columns is asked as it is
+FLAT_ROWS = 14  # a decision whose question and options fit in this many rows of 80 columns is asked as it is
 
 
 def _rows(text: str, width: int) -> int:
@@ -574,14 +574,16 @@ def two_step(s: CovenantState, legal: list[Action]) -> TwoStep | None:
             info = c.get(a.a)
             kind = (info.abilities[0] if info.type == "wizard" and info.abilities else info.type) if info else ""
             by.setdefault(kind, []).append((a, text))
+        src = question(s).split(": ", 1)[0]
+        what = TYPE_NAMES.get(top.effect.what, top.effect.what)
         groups = [Group(f"{TYPE_NAMES.get(k, k.capitalize())}: {listed(s.label(a.a) for a, _ in xs)}",
-                        f"{question(s)} ({TYPE_NAMES.get(k, k.capitalize())})", tuple(xs))
-                  for k, xs in by.items()]
-        return TwoStep(question(s), tuple(groups))
+                        f"{src}: which {what}?" if k in TYPE_NAMES else f"{src}: which {k.capitalize()} {what}?",
+                        tuple(xs))
+                  for k, xs in sorted(by.items())]
+        return TwoStep(f"{question(s)} First its kind:", tuple(groups))
     for a, text in zip(legal, texts, strict=True):
         by.setdefault(a.a or a.kind, []).append((a, text))
-    return TwoStep(f"{question(s)} (first the card, then what it does)",
-                   tuple(_group(s, xs) for xs in by.values()))
+    return TwoStep(f"{question(s)}. Choose the card first:", tuple(_group(s, xs) for xs in by.values()))
 
 
 def _group(s: CovenantState, xs: list[tuple[Action, str]]) -> Group:

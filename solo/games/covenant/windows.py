@@ -236,7 +236,7 @@ def _slain_by(s: CovenantState) -> str:
     if isinstance(top, Duel):
         return "it lost the duel"
     if isinstance(top, Quest):
-        return f"the Danger beat the Quest Level on {s.label(top.card)}"
+        return f"lost on {s.label(top.card)}"
     if isinstance(top, Effects):
         return s.label(top.card)
     return ""
