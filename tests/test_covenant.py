@@ -263,7 +263,7 @@ def test_legend_lore_may_be_cast_when_no_quest_is_left_in_the_deck() -> None:
     assert "cast S06" in legal(s)  # legality never depends on the hidden deck
     do(s, "cast S06")
     assert p(s, "hand.0") == []
-    assert "P1 searches the deck: no quest; the deck is shuffled" in s.log_texts()
+    assert "P1 searches the deck: no Quest; the deck is shuffled" in s.log_texts()
 
 
 # -- duel --------------------------------------------------------------------------------------------------------

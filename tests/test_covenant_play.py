@@ -323,7 +323,7 @@ def test_phase_questions_and_options() -> None:
     assert option(s, "end") == "end the Event phase"
     do(s, "end")
     assert s.question().startswith("Your Duel phase: challenge a rival to a Wizards Duel")
-    assert option(s, "duel W10 1") == "W10 Mentalist (duel roll +2) challenges P2: W11 Battle Mage +2"
+    assert option(s, "duel W10 1") == "W10 Mentalist (duel roll +2) challenges P2 (W11 Battle Mage +2)"
     do(s, "end")
     assert option(s, "summon R04") == "summon R04 Menagerie (2 VP)"
     assert option(s, "summon W03") == "summon W03 Sorcerer (Conjuror: action, 4+ on a die draws a card)"

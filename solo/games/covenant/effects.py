@@ -16,7 +16,7 @@ from wizprint.solo.kernel import Words, one_per_design
 
 from .data import TARGETED, CardEffect
 from .pending import Choice, Duel, Negation, Quest, Roll, Slaying, Theft
-from .texts import DOES
+from .texts import DOES, TYPE_NAMES
 
 if TYPE_CHECKING:
     from .state import CovenantState
@@ -64,7 +64,7 @@ def start_effect(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: s
         found = search_finds(s, eff.what)
         if not found:
             s.shuffle_deck()
-            s.say(f"P{seat + 1} searches the deck: no {eff.what}; the deck is shuffled")
+            s.say(f"P{seat + 1} searches the deck: no {TYPE_NAMES.get(eff.what, eff.what)}; the deck is shuffled")
             return
         if len(found) == 1:
             do_effect(s, seat, eff, found[0], card)
@@ -99,7 +99,7 @@ def _draw(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> 
 def _search(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     if tgt not in s.deck:
         s.shuffle_deck()
-        s.say(f"P{seat + 1} searches the deck: no {eff.what}; the deck is shuffled")
+        s.say(f"P{seat + 1} searches the deck: no {TYPE_NAMES.get(eff.what, eff.what)}; the deck is shuffled")
         return
     s.deck.remove(tgt)
     s.hands[seat].append(tgt)
@@ -163,17 +163,18 @@ def _reanimate(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str
         s.discard.remove(tgt)
         s.hands[seat].append(tgt)
         s.reveal_in_hand(seat, tgt)
-        s.say(f"P{seat + 1} takes {s.label(tgt)} from the discard pile into their hand: {s.label(card)}")
+        s.say(f"P{seat + 1} takes {s.label(tgt)} back from the discard pile into their hand ({s.label(card)})")
 
 
 @EFFECTS("vortex")
 def _vortex(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
+    lost = ", ".join(f"P{t + 1} {plural(len(s.hands[t]), 'card')}" for t in range(s.players))
     for t in range(s.players):
         for x in s.hands[t]:
             s.forget(x)
         s.discard.extend(s.hands[t])
         s.hands[t] = []
-    s.say(f"Every player discards their whole hand: {s.label(card)}")
+    s.say(f"Every player discards their whole hand ({s.label(card)}): {lost}")
 
 
 @EFFECTS("danger")

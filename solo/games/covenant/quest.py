@@ -99,7 +99,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
         card = f.card
         s.limbo.remove(card)
         s.quests[seat].append(card)
-        s.say(f"P{seat + 1} completes {s.label(card)}")
+        s.say(f"P{seat + 1} completes {s.label(card)}: {s.data.cards[card].vp} VP (P{seat + 1} has {s.vp(seat)} VP)")
         f.step = QuestStep.DONE
         if s.check_win():
             return False

@@ -439,8 +439,8 @@ def describe(s: CovenantState, action: Action) -> str:
         g = c[a].grant_one
         return f"{s.label(a)} gives {s.label(b)} {listed(x.capitalize() for x in g)} until the turn ends"
     if k == "duel":
-        return (f"{s.label(a)} (duel roll {signed(s.duel_strength(a))}) challenges P{int(b) + 1}: "
-                f"{_duellists(s, int(b))}")
+        return (f"{s.label(a)} (duel roll {signed(s.duel_strength(a))}) challenges P{int(b) + 1} "
+                f"({_duellists(s, int(b))})")
     if k == "quest":
         return f"go on {w.offer(a)}"
     if k == "end":
@@ -609,7 +609,7 @@ def _group(s: CovenantState, xs: list[tuple[Action, str]]) -> Group:
     if k == "duel":
         return Group(f"{s.label(x)} (duel roll {signed(s.duel_strength(x))}) challenges a rival ({n} rivals)",
                      f"{s.label(x)} challenges which rival?",
-                     tuple((b, f"P{int(b.b) + 1}: {_duellists(s, int(b.b))}") for b, _ in xs))
+                     tuple((b, f"P{int(b.b) + 1} ({_duellists(s, int(b.b))})") for b, _ in xs))
     return Group(f"{xs[0][1]} ({n} choices)", "Which one?", tuple(xs))
 
 
