@@ -227,8 +227,9 @@ def window_line(s: CovenantState, f: CovenantPending) -> str:
     """What a response window asks, as the log's line before its passes (``Cancel P1's S17 Poison Potion?``, then
     ``P2 and P3 pass``)."""
     w = Words(s, -1)
-    j = next((i for i in range(len(s.stack) - 1, -1, -1) if s.stack[i] is f), -1)
-    below = s.stack[j - 1] if j > 0 else None
+    st = s.stack
+    j = len(st) - 1 if st and st[-1] is f else next((i for i in range(len(st) - 1, -1, -1) if st[i] is f), -1)
+    below = st[j - 1] if j > 0 else None
     if isinstance(f, Negation):
         if isinstance(below, WizardAction):
             return f"Cancel P{below.seat + 1}'s {w.label(below.wizard)}'s {below.ability.capitalize()} action?"

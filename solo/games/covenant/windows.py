@@ -98,8 +98,8 @@ def tell(s: CovenantState, f: CovenantPending) -> None:
 
 
 def passes(s: CovenantState, f: CovenantPending) -> None:
-    """``f.who`` passes in the window ``f`` (the line before the window's passes says what it asks: :func:`tell`)."""
-    tell(s, f)
+    """``f.who`` passes in the window ``f`` (the line before the window's passes, said when it asked, says what it
+    asks: :func:`tell`)."""
     s.say(f"P{f.who + 1} passes")
 
 
