@@ -1,9 +1,9 @@
 """How strong is each game's search bot (``mcts``, at the budget its ``[engine]`` table sets), and how long does it
 think? One table for the five games: the bot against random play and against the game's automaton, at the
 fewest seats the game takes, the bot on each seat in turn (game i: the bot on seat i mod the seats, seeded from i
-alone), with the win rate's 95 % interval and the bot's mean and slowest move time (the CPU seconds of its search, only the
-moves where it had a choice: on an idle machine the player waits that long; measured as CPU time so that other work
-on the machine does not lengthen it).
+alone), with the win rate's 95 % interval and the bot's mean and slowest move time (the CPU seconds of its search,
+only the moves where it had a choice: on an idle machine the player waits that long; measured as CPU time so that
+other work on the machine does not lengthen it).
 
 Slow (hours for 200 games a cell): run it by hand. Every finished game is appended to a results file
 (``strength-GAME-BOT-RIVAL.jsonl`` under ``--results``, default ``benchmarks/results/``) and skipped when the run is

@@ -49,11 +49,11 @@ def _normal(text: str) -> str:
 
 def logical_lines(screen: list[str]) -> list[str]:
     """The screen's rows joined into the lines that were printed: a log line starts with '  > ', and the rows
-    indented under it continue it. A '-- more' prompt already answered is left on the screen where the page broke,
-    which may be inside a wrapped line: the line goes on below it."""
+    indented under it continue it, also past a '-- more' row (a page may end inside a wrapped line: its rest comes
+    under the prompt, with the start still on the screen)."""
     out: list[str] = []
     for row in screen:
-        if row.strip() == MORE.strip():
+        if row.startswith(MORE):
             continue
         if row.startswith("  > "):
             out.append(row[4:].strip())
@@ -62,6 +62,24 @@ def logical_lines(screen: list[str]) -> list[str]:
         else:
             out.append(row.strip())
     return [_normal(x) for x in out]
+
+
+def shown_lines(screens: list[list[str]]) -> list[str]:
+    """The lines the screens showed one after the other (:func:`logical_lines`), a line that a page ended inside
+    included whole: its first rows on one screen, the rows indented under it at the top of the next."""
+    out: list[str] = []
+    last = ""
+    for screen in screens:
+        rows = [r for r in screen if not r.startswith(MORE)]
+        lead = 0
+        while lead < len(rows) and rows[lead].startswith("    ") and rows[lead].strip():
+            lead += 1
+        if lead and last:
+            out.append(_normal(" ".join([last, *(r.strip() for r in rows[:lead])])))
+        lines = logical_lines(rows)
+        out.extend(lines)
+        last = next((x for x in reversed(lines) if x), "")
+    return out
 
 
 _PASS = re.compile(r"^((?:P\d+, )*P\d+) and (P\d+) pass$")
@@ -168,10 +186,7 @@ def play(game: str, args: list[str], cwd: Path, choose: Callable[[Decision, rand
             break
         d = Decision(shot, got[0], got[1], screens, new)
         result.decisions.append(d)
-        # each screen, and the screens in the order shown: a page may break inside a wrapped line, which goes on at
-        # the top of the next screen
-        lines = [x for s in screens for x in logical_lines(s)] + logical_lines([row for s in screens for row in s])
-        shown = {y for x in lines for y in _passes_apart(x)}
+        shown = {y for x in shown_lines(screens) for y in _passes_apart(x)}
         for ln in new:
             if _normal(ln) not in shown:
                 result.problems.append(f"decision {len(result.decisions)}: the log line {ln!r} was not on the "

@@ -19,7 +19,7 @@ def test_setup_shared_deck_seven_each_seat_zero_first() -> None:
     s = new_state(3, 7)
     assert len(cards()) == 91
     s.check_zones()
-    assert s.log_texts()[:6:2] == [f"P{i} draws 7 cards: the starting hand" for i in (1, 2, 3)]
+    assert s.log_texts()[:6:2] == [f"P{i} draws 7 cards (the starting hand)" for i in (1, 2, 3)]
     assert next(t for t in s.log_texts() if t.startswith("Turn")) == "Turn 1: P1"
     # seat 0 drew 7 and its research card; nothing else has been drawn yet
     assert p(s, "turn_player") == 0
@@ -263,7 +263,7 @@ def test_legend_lore_may_be_cast_when_no_quest_is_left_in_the_deck() -> None:
     assert "cast S06" in legal(s)  # legality never depends on the hidden deck
     do(s, "cast S06")
     assert p(s, "hand.0") == []
-    assert "P1 searches the deck: no quest; the deck is shuffled" in s.log_texts()
+    assert "P1 searches the deck: no Quest; the deck is shuffled" in s.log_texts()
 
 
 # -- duel --------------------------------------------------------------------------------------------------------
@@ -286,7 +286,8 @@ def test_duel_tie_slays_nobody() -> None:
     do(s, "duel W08 1", "answer W12", dice=(2, 2, 2, 4, 4, 1))  # 6 + 5 = 11; 9 + 2 = 11
     assert p(s, "wizards.0") == ["W08"]
     assert p(s, "wizards.1") == ["W01", "W12"]
-    assert "The duel is a tie (11 to 11): nobody is slain" in s.log_texts()
+    assert ("The duel is a tie, W08 Elementalist 11 (6 rolled, +5 bonuses) against W12 Druid 11 (9 rolled, +2 "
+            "bonuses): nobody is slain") in s.log_texts()
 
 
 def test_duel_loser_is_slain_with_its_attachments() -> None:
@@ -428,7 +429,8 @@ def test_quest_round_one_slays_the_difference_then_round_two_completes() -> None
     do(s, "pass", dice=(3, 3))
     do(s, "pass")
     # round 2: Danger 3 + 2 = 5; Quest Level 6 + 1 + 2 = 9: complete; Banish the Demon draws 2
-    assert "Round 2: Danger 5, Quest Level 9" in s.log_texts()
+    assert ("Round 2 of Q03 Banish the Demon: Danger 5 (3 rolled, +2 Tricks & Traps), Quest Level 9 (6 rolled, +3 "
+            "bonuses): completed") in s.log_texts()
     assert p(s, "quests.0") == ["Q03"]
     assert p(s, "vp.0") == 1 + 5
     assert p(s, "hand.0") == ["S01", "S02"]
@@ -460,8 +462,10 @@ def test_quest_level_counts_every_bonus() -> None:
     assert s.quest_bonus("Q02", ["W01", "W12", "F04", "F05"]) == 4 + 2 + 2 + 1 + 1 + 1 - 1
     do(s, "quest Q01", "join F04", "join F05", "join W01", "join W12")
     do(s, "go", dice=(6, 6, 6, 2, 3, 6, 6, 6, 1, 1))  # round 1: 18 against 5 + 13, nobody slain
-    assert "Round 1: Danger 18, Quest Level 18: nobody is lost" in s.log_texts()
-    assert "Round 2: Danger 18, Quest Level 15" in s.log_texts()  # fails: 15 < 18
+    assert ("Round 1 of Q01 Slay the Dragon: Danger 18, Quest Level 18 (5 rolled, +13 bonuses): nobody is lost"
+            in s.log_texts())
+    assert ("Round 2 of Q01 Slay the Dragon: Danger 18, Quest Level 15 (2 rolled, +13 bonuses): failed"
+            in s.log_texts())
     assert p(s, "in_play.0") == ["F04", "F05", "I01", "I06", "W01", "W12"]
     assert p(s, "discard_pile") == ["Q01"]
 
@@ -529,16 +533,19 @@ def test_participants_exclude_duelled_and_acting_wizards_attached_followers_go_w
     assert isinstance(s.pending, Quest) and s.pending.participants == ("W03", "F09")
 
 
-def test_bonus_spell_lasts_the_whole_quest() -> None:
+def test_bonus_spell_adds_to_one_quest_roll() -> None:
     s = mk(hands=[["Q03", "S15"], []], in_play=[["W03"], ["W10"]], phase="adventure", deck=["S01", "S02"])
     do(s, "quest Q03", dice=(4, 4, 4))
     do(s, "pass", dice=(5, 5))
     do(s, "pass")
     # 12 against 10 + 1 = 11: Control Monster +2 makes it 13, nobody is slain
-    do(s, "bonus S15", dice=(4, 4, 4, 5, 5))
-    # round 2 (no cards left, no windows): 12 against 10 + 1 + 2 = 13: complete
+    do(s, "bonus S15", dice=(4, 4, 4, 5, 6))
+    # round 2 (no cards left, no windows): 12 against 11 + 1 = 12, without the spell of round 1: complete
     assert p(s, "quests.0") == ["Q03"]
     assert p(s, "wizards.0") == ["W03"]
+    assert "P1's Quest Level gets +2 in round 1: S15 Control Monster" in s.log_texts()
+    assert ("Round 2 of Q03 Banish the Demon: Danger 12, Quest Level 12 (11 rolled, +1 bonuses): completed"
+            in s.log_texts())
 
 
 def test_seal_the_portal_makes_a_chosen_rival_miss_a_turn() -> None:
@@ -587,7 +594,8 @@ def test_tricks_and_traps_can_be_negated_by_alter_reality() -> None:
     s = mk(hands=[["Q03", "S19"], ["E02"]], in_play=[["W03"], ["W10"]], phase="adventure")
     do(s, "quest Q03", "danger E02", "negate S19", dice=(6, 6, 2, 1, 1))
     # the +2 never happened: Danger 14 against 2 + 1 (nobody holds a card any more: no windows)
-    assert "Round 1: Danger 14, Quest Level 3: 1 participant to be slain" in s.log_texts()
+    assert ("Round 1 of Q03 Banish the Demon: Danger 14, Quest Level 3 (2 rolled, +1 bonuses): 1 participant to be "
+            "slain") in s.log_texts()
     assert sorted(p(s, "discard_pile")) == ["E02", "Q03", "S19", "W03"]
     assert not any("rises by" in t for t in s.log_texts())
 
@@ -621,7 +629,7 @@ def test_probability_shift_rerolls_and_the_new_roll_stands() -> None:
     do(s, "quest Q03", "pass", "pass", dice=(1, 1, 1))  # seats 1 and 2 pass on Tricks & Traps
     assert s.current_player == 1  # after the Danger roll: seats 1, 2, then the roller
     do(s, "reroll S20", "pass", "pass", dice=(6, 6, 6, 1, 1))  # seats 2 and 0 may Dispell it; they pass
-    assert "P1 rolls again for the Danger of Q03 Banish the Demon in round 1: 6+6+6 = 18" in s.log_texts()
+    assert "P1 rolls again 6+6+6 = 18: the Danger of Q03 Banish the Demon, round 1" in s.log_texts()
     # the new roll stands: seats 2 and 0 are not asked about it again; the next window follows the Quest Level
     top = s.pending
     assert isinstance(top, Roll) and (top.kind, top.label, top.total) == ("roll", "Quest Level", 2)
@@ -743,7 +751,7 @@ WORD_TESTS = {
     "duel_bonus": "test_duel_totals_add_abilities_items_followers_and_spells",
     "quest_bonus": "test_quest_level_counts_every_bonus",
     "quest_bonus_on": "test_quest_level_counts_every_bonus",
-    "roll_bonus": "test_bonus_spell_lasts_the_whole_quest",
+    "roll_bonus": "test_bonus_spell_adds_to_one_quest_roll",
     "danger": "test_quest_round_one_slays_the_difference_then_round_two_completes",
     "attach": "test_stolen_follower_leaves_its_wizard",
     "guard": "test_guardian_beast_is_discarded_instead_of_the_item",

@@ -96,15 +96,11 @@ def test_an_unknown_effect_word_is_an_error() -> None:
 
 def test_describe_names_cards() -> None:
     s = mk(hands=[["S05", "W03", "I05"], []], in_play=[["W10"], []], phase="event")
-    assert s.describe(Action("cast", "S05")) == ("cast S05 Prophecy: See the top 7 cards of the deck, then put them "
-                                                 "back unchanged.")
-    assert s.describe(Action("summon", "W03")) == ("summon W03 Sorcerer: Conjuror. Action: roll a die. On 4, 5 or 6, "
-                                                   "draw a card.")
-    assert s.describe(Action("attach", "I05", "W10")) == ("attach I05 Staff of Power to W10 Mentalist: Its wizard's "
-                                                          "duel rolls get +2.")
+    assert s.describe(Action("cast", "S05")) == "cast S05 Prophecy (see the deck's top 7)"
+    assert s.describe(Action("summon", "W03")) == "summon W03 Sorcerer (Conjuror: action, 4+ on a die draws a card)"
+    assert s.describe(Action("attach", "I05", "W10")) == "attach I05 Staff of Power (duel +2) to W10 Mentalist"
     s = mk(hands=[["S01"], []], in_play=[["W10"], ["W11+I05"]], phase="event")
-    assert s.describe(Action("cast", "S01", "I05")) == ("cast S01 Dimension Door on P2's I05 Staff of Power: Take a "
-                                                        "rival's Item and keep it as your own.")
+    assert s.describe(Action("cast", "S01", "I05")) == "cast S01 Dimension Door: take P2's I05 Staff of Power"
 
 
 def test_setup_rejects_unknown_and_repeated_cards() -> None:

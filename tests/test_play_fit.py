@@ -16,6 +16,7 @@ from screen_helpers import at_random, play
     ("wizards-and-relics", ["--seed", "3", "--players", "2"], 150),
     ("wizards-cup", ["--seed", "4"], 150),
     ("relic", ["--seed", "4", "--players", "3"], 150),
+    ("covenant", ["--seed", "4", "--players", "3"], 150),
 ])
 def test_every_decision_and_what_led_to_it_fit_on_an_80_by_24_screen(game: str, args: list[str], prompts: int,
                                                                      tmp_path: Path) -> None:

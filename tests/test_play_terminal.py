@@ -31,7 +31,7 @@ def unpaused(p: pexpect.spawn) -> pexpect.spawn:
 
 
 def hand_shown(text: str) -> str:
-    m = re.findall(r"Your hand: ([^\r\n]*)", text)
+    m = re.findall(r"Your hand[^:\r\n]*: ([^\r\n]*)", text)
     return m[-1] if m else ""
 
 
@@ -57,6 +57,8 @@ def test_whole_game_with_bad_input_save_and_resume(tmp_path: Path) -> None:
     before_eof = p.before
     p.sendline("1")
     p.expect(PROMPT)
+    p.sendline("hand")  # the hand is shown on request (every decision of a turn lists it)
+    p.expect(PROMPT)
     at_stop = p.before
     p.sendeof()
     p.expect("Resume with: wizprint solo play wizard-cards --load")
@@ -69,6 +71,8 @@ def test_whole_game_with_bad_input_save_and_resume(tmp_path: Path) -> None:
 
     # resume: the same position, then play to the end
     q = spawn(["--load", str(save)], tmp_path)
+    q.expect(PROMPT)
+    q.sendline("hand")
     q.expect(PROMPT)
     assert hand_shown(q.before) == hand_shown(at_stop) != ""
     q.sendline("1")

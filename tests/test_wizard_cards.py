@@ -240,3 +240,67 @@ def test_constructed_decks_per_seat_can_be_set_up() -> None:
     s = setup({"decks": [["KS", "QS"], ["KH"]], "hands": [["AS"], ["AH"]], "rest": "discard"}, variant="constructed")
     assert s.phase == Phase.SPELL and s.decks[0][-1] == "KS" and s.decks[1] == ["KH"] and s.hands[0] == ["AS"]
     assert s.probe()["deck.1"] == 1
+
+
+# -- what the player reads -----------------------------------------------------------------------------------------
+def test_the_screen_header_says_the_turn_the_seat_and_how_to_win() -> None:
+    s = pos(hands=[["AH", "2S"], ["6S"]], deck=["3S", "4S"])
+    assert ENGINE.screen(s.observation(0)).header == "Turn 1: your turn · you are P1 · the smaller damage pile wins"
+    assert ENGINE.screen(s.observation(1)).header == "Turn 1: P1's turn · you are P2 · the smaller damage pile wins"
+
+
+def test_a_card_has_one_name_the_title_its_printed_card_shows() -> None:
+    """The printed card's title is the spell's name (``Double Spell``); ``Greater Vigor`` is what it is. Hand,
+    options, log and ``look`` name it the same way."""
+    s = pos(hands=[["8H", "2S"], ["6S"]], deck=["3S", "4S", "5S"])
+    assert ENGINE.data.label("8H") == "8H Double Spell"
+    hand = ENGINE.screen(s.observation(0)).panel("hand")
+    assert hand is not None and "8H Double Spell (Vigor 2)" in hand.lines[0]
+    assert s.describe(next(a for a in s.legal_actions() if a.a == "8H")).startswith("play 8H Double Spell (Vigor 2)")
+    shown = ENGINE.look(s.observation(0), "8H")
+    assert shown is not None and shown[0].startswith("[bold]8H Double Spell[/bold] (Greater Vigor: Vigor 2")
+    s.apply_key("play 8H")
+    assert "P1 casts 8H Double Spell: Vigor 2" in s.log_texts()
+    for c in ENGINE.data.spells:  # look's title is the card's label everywhere
+        found = ENGINE.look(s.observation(0), c)
+        assert found is not None and found[0].startswith(f"[bold]{ENGINE.data.label(c)}[/bold]")
+
+
+def test_a_wrath_question_names_a_ward_only_when_there_is_one() -> None:
+    s = pos(hands=[["9C"], ["2H", "3H", "4H"]], deck=["3S", "4S", "5S", "6S", "7S", "8S"])
+    s.apply_key("play 9C")  # Greater Wrath: no ward, two cards to the damage pile
+    assert s.question() == "P1's Wrath: put 2 cards from your hand on your damage pile, one at a time"
+    s = pos(hands=[["9C"], ["2H", "3H", "4H"]], wards=[[], ["AS"]], deck=["3S", "4S", "5S", "6S", "7S", "8S"])
+    s.apply_key("play 9C")  # the Lesser Ward stops one
+    assert s.question() == "P1's Wrath: put 1 card from your hand on your damage pile"
+    assert "P2's ward AS Shield of Wood stops 1 and is spent" in s.log_texts()
+
+
+def test_the_log_names_every_card() -> None:
+    s = pos(hands=[["AD", "9C"], ["2H", "3H", "4H"]], deck=["JS", "KS", "3S", "4S"])
+    s.apply_key("play AD")  # Lesser Fortune draws the Major Ward; the spell ends, P1 draws back up to five
+    mine, theirs = s.log_texts(0), s.log_texts(1)
+    assert mine[mine.index("P1 draws 1 card (Fortune 1)") + 1] == "you draw JS Fortress of Iron (Ward 3)"
+    assert "you draw JS Fortress of Iron (Ward 3)" not in theirs
+    assert ("you draw KS Fortress of Iron (Ward 3), 3S Shield of Wood (Ward 1) and 4S Shield of Wood (Ward 1)"
+            in mine)
+    assert "P1 draws 3 cards (back up to five)" in theirs
+
+
+def test_a_drafted_deck_shows_the_names_of_its_cards() -> None:
+    s = setup({}, "constructed", picks=("0",))
+    s.apply_key("draft spades")
+    s.apply_key("draft hearts")
+    decks = ENGINE.screen(s.observation(0)).panel("decks")
+    assert decks is not None
+    assert decks.lines[1] == "Your deck (2 cards): WM#1 Wild Magic (Wild Magic 4), KS Fortress of Iron (Ward 3)"
+    assert decks.lines[2] == ("P2's cards, in deck or hand (2 cards): WM#2 Wild Magic (Wild Magic 4), KH Arcane "
+                              "Mastery (Vigor 3)")
+    assert "P1 drafts KS Fortress of Iron (Ward 3)" in s.log_texts()
+
+
+def test_look_a_player() -> None:
+    s = pos(hands=[["AH", "2S"], ["6S", "7C"]], wards=[[], ["3S"]], damage=[["4S"], []], deck=["5S"])
+    assert ENGINE.look(s.observation(0), "P2") == ["P2: 2 cards in hand, damage pile 0 cards",
+                                                   "  ward: 3S Shield of Wood (Ward 1) stops 1 more"]
+    assert ENGINE.look(s.observation(0), "p1") == ["You: 2 cards in hand, damage pile 1 card"]

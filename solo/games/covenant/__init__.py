@@ -7,8 +7,9 @@ rulebook leaves open.
 - ``phases.py``: what the turn player may do in each phase; ``pending.py``: the typed pending work;
 - ``windows.py``: response windows, plays, rolls, slayings, thefts, bonus spells, wizard actions, choices;
 - ``duel.py``: the Wizards Duel; ``quest.py``: quests; ``effects.py``: one handler per effect word (``EFFECTS``);
-- ``setup.py``: positions for scenario files; ``view.py``: the terminal view, the question of each decision and
-  each action in words; ``texts.py``: card texts in words and ``look`` (a card by id or name, and where it is);
+- ``setup.py``: positions for scenario files; ``view.py``: the question of each decision and each action in words
+  (a long decision in two steps); ``screen.py``: the play screen (its header and panels, ``look`` of a player);
+  ``texts.py``: card texts in words and ``look`` (a card by id or name, and where it is);
 - ``automaton.py``: the heuristic player, deciding from what its seat may see; ``evaluate.py``: the fitted
   evaluation that scores the search bot's shortened playouts.
 
@@ -26,10 +27,9 @@ from .effects import EFFECTS
 from .evaluate import FEATURES, WEIGHTS, eval_features, evaluate, win_chances
 from .pending import KINDS, RULES
 from .phases import Phase
+from .screen import look, screen, view
 from .setup import SETUP_KEYS, setup
 from .state import CovenantState, Sighting
-from .texts import look
-from .view import view
 
 
 def handled() -> set[str]:
@@ -41,7 +41,7 @@ def handled() -> set[str]:
 ENGINE: EngineCode[CovenantState, CovenantData] = EngineCode(
     state=CovenantState, data=CovenantData, new_state=CovenantState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=CovenantAutomaton, view=view, words=CovenantData.words, handled=handled, look=look, evaluate=evaluate,
-    doc=__doc__ or "",
+    screen=screen, doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "FEATURES", "KINDS", "ROUND_LIMIT", "RULES", "SETUP_KEYS", "WEIGHTS", "CovenantAutomaton",

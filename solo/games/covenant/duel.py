@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from wizprint.solo.kernel import Action
 
 from .pending import RULES, BonusWindow, Duel, DuelStep, RollFor, Slaying
+from .texts import signed
 
 if TYPE_CHECKING:
     from .state import CovenantState
@@ -63,17 +64,27 @@ def _run_duel(s: CovenantState, f: Duel) -> bool:
         t1 = f.defender_roll + s.duel_strength(w1) + f.defender_bonus
         f.challenger_total, f.defender_total = t0, t1
         f.step = DuelStep.DONE
+        sides = (f"{s.label(w0)} {_total(s, w0, f.challenger_roll, f.challenger_bonus)} against {s.label(w1)} "
+                 f"{_total(s, w1, f.defender_roll, f.defender_bonus)}")
         if t0 == t1:
-            s.say(f"The duel is a tie ({t0} to {t1}): nobody is slain")
+            s.say(f"The duel is a tie, {sides}: nobody is slain")
             return False
         loser = w1 if t0 > t1 else w0
-        s.say(f"Duel totals: {s.label(w0)} {t0}, {s.label(w1)} {t1}: {s.label(loser)} loses")
+        s.say(f"Duel: {sides}: {s.label(loser)} loses")
         s.stack.append(Slaying(target=loser))
         return False
     s.limbo_to_discard(f.card)
     s.stack.pop()
     s.end_phase()
     return False
+
+
+def _total(s: CovenantState, wizard: str, roll: int, spells: int) -> str:
+    """A duel total and what makes it: ``14 (9 rolled, +5 bonuses)``."""
+    bonus = s.duel_strength(wizard)
+    parts = [f"{roll} rolled"] + ([f"{signed(bonus)} bonuses"] if bonus else []) + (
+        [f"{signed(spells)} spells"] if spells else [])
+    return f"{roll + bonus + spells} ({', '.join(parts)})"
 
 
 @RULES.legal(Duel)

@@ -16,7 +16,7 @@ from wizprint.solo.kernel import Words, one_per_design
 
 from .data import TARGETED, CardEffect
 from .pending import Choice, Duel, Negation, Quest, Roll, Slaying, Theft
-from .texts import DOES
+from .texts import DOES, TYPE_NAMES
 
 if TYPE_CHECKING:
     from .state import CovenantState
@@ -64,7 +64,7 @@ def start_effect(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: s
         found = search_finds(s, eff.what)
         if not found:
             s.shuffle_deck()
-            s.say(f"P{seat + 1} searches the deck: no {eff.what}; the deck is shuffled")
+            s.say(f"P{seat + 1} searches the deck: no {TYPE_NAMES.get(eff.what, eff.what)}; the deck is shuffled")
             return
         if len(found) == 1:
             do_effect(s, seat, eff, found[0], card)
@@ -99,7 +99,7 @@ def _draw(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> 
 def _search(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     if tgt not in s.deck:
         s.shuffle_deck()
-        s.say(f"P{seat + 1} searches the deck: no {eff.what}; the deck is shuffled")
+        s.say(f"P{seat + 1} searches the deck: no {TYPE_NAMES.get(eff.what, eff.what)}; the deck is shuffled")
         return
     s.deck.remove(tgt)
     s.hands[seat].append(tgt)
@@ -132,13 +132,19 @@ def _slay(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> 
     s.stack.append(Slaying(target=tgt))
 
 
+def _with(s: CovenantState, card: str) -> str:
+    """The card an effect comes from, as the log names it: ``S04 Divination``, ``W16 Mystic's Scry action``."""
+    return f"{s.label(card)}'s Scry action" if s.data.cards[card].type == "wizard" else s.label(card)
+
+
 @EFFECTS("look_hand")
 def _look_hand(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     r = int(tgt)
-    for x in s.hands[r]:
+    hand = s.hands[r]
+    for x in hand:
         s.see_in_hand(seat, x, r)
-    s.say(f"P{seat + 1} looks at P{r + 1}'s hand: {s.label(card)}")
-    s.say(f"P{r + 1}'s hand: {s.names(sorted(s.hands[r])) or 'empty'}", (seat,))
+    s.say(f"P{seat + 1} looks at P{r + 1}'s hand ({plural(len(hand), 'card')}) with {_with(s, card)}")
+    s.say(f"you see in P{r + 1}'s hand: {s.names(sorted(hand)) or 'nothing'}", (seat,))
 
 
 @EFFECTS("look_deck")
@@ -147,8 +153,8 @@ def _look_deck(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str
     for i in range(len(s.deck) - 1, max(-1, len(s.deck) - 1 - eff.n), -1):
         s.see_in_deck(seat, i)
         top.append(s.deck[i])
-    s.say(f"P{seat + 1} looks at the top {plural(len(top), 'card')} of the deck: {s.label(card)}")
-    s.say(f"the top of the deck, top card first: {s.names(top)}", (seat,))
+    s.say(f"P{seat + 1} looks at the top {plural(len(top), 'card')} of the deck with {_with(s, card)}")
+    s.say(f"you see on top of the deck, top card first: {s.names(top)}", (seat,))
 
 
 @EFFECTS("reanimate")
@@ -157,17 +163,18 @@ def _reanimate(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str
         s.discard.remove(tgt)
         s.hands[seat].append(tgt)
         s.reveal_in_hand(seat, tgt)
-        s.say(f"P{seat + 1} takes {s.label(tgt)} from the discard pile into their hand: {s.label(card)}")
+        s.say(f"P{seat + 1} takes {s.label(tgt)} back from the discard pile into their hand ({s.label(card)})")
 
 
 @EFFECTS("vortex")
 def _vortex(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
+    lost = ", ".join(f"P{t + 1} {plural(len(s.hands[t]), 'card')}" for t in range(s.players))
     for t in range(s.players):
         for x in s.hands[t]:
             s.forget(x)
         s.discard.extend(s.hands[t])
         s.hands[t] = []
-    s.say(f"Every player discards their whole hand: {s.label(card)}")
+    s.say(f"Every player discards their whole hand ({s.label(card)}): {lost}")
 
 
 @EFFECTS("danger")
@@ -197,7 +204,7 @@ def _roll_bonus(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: st
         s.say(f"P{seat + 1}'s duel total gets +{n}: {s.label(card)}")
     elif isinstance(d, Quest) and what in ("quest", "either") and seat == d.seat:
         d.level_bonus += n
-        s.say(f"P{seat + 1}'s Quest Level gets +{n} for the rest of this quest: {s.label(card)}")
+        s.say(f"P{seat + 1}'s Quest Level gets +{n} in round {d.round}: {s.label(card)}")
 
 
 @EFFECTS("negate")

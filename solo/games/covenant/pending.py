@@ -245,7 +245,7 @@ class Quest(CovenantPending):
     last_joined: str = ""  # participants are chosen in id order
     step: QuestStep = QuestStep.JOIN
     danger_bonus: int = 0  # Tricks & Traps
-    level_bonus: int = 0  # bonus spells (for the whole quest)
+    level_bonus: int = 0  # bonus spells cast in this round (each adds to one quest roll)
     round: int = 0
     danger_roll: int = 0
     level_roll: int = 0

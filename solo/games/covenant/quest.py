@@ -1,9 +1,10 @@
 """Quests (the Adventure phase): ``quest Q`` plays a quest card; the quester chooses the participants in id order
 (``join C``: a wizard brings its attached followers; ``go`` once a wizard has joined; with one candidate it goes
 alone). The rivals may play Tricks & Traps; then two rounds: 3d6 Danger against 2d6 + the Quest Level bonuses
-(each roll opens a Probability Shift window; the quester may add bonus spells, which last the whole quest). In
-round one every point of Danger above the Quest Level slays a participant of the quester's choice (``slay C``);
-round two completes the quest if the Quest Level reaches the Danger. Either way the turn ends with the quest.
+(each roll opens a Probability Shift window; the quester may add bonus spells, each to the Quest Level of the round
+it is cast in). In round one every point of Danger above the Quest Level slays a participant of the quester's
+choice (``slay C``); round two completes the quest if the Quest Level reaches the Danger. Either way the turn ends
+with the quest.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action
 
 from .pending import RULES, BonusWindow, Effects, EffectSource, Quest, QuestStep, RollFor, Slaying, TrapsWindow
+from .texts import signed
 
 if TYPE_CHECKING:
     from .state import CovenantState
@@ -40,6 +42,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
         return False
     if st is QuestStep.ROUND:  # a round begins
         f.round += 1
+        f.level_bonus = 0  # a bonus spell adds to one quest roll: the round's
         f.step = QuestStep.LEVEL_ROLL
         s.push_roll(seat, 3, RollFor.DANGER, "Danger")
         return False
@@ -53,11 +56,16 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
         return False
     if st is QuestStep.COMPARE:
         danger = f.danger_roll + f.danger_bonus
-        level = f.level_roll + s.quest_bonus(f.card, f.participants) + f.level_bonus
+        bonus = s.quest_bonus(f.card, f.participants)
+        level = f.level_roll + bonus + f.level_bonus
+        traps = f" ({f.danger_roll} rolled, +{f.danger_bonus} Tricks & Traps)" if f.danger_bonus else ""
+        spells = f", +{f.level_bonus} spells" if f.level_bonus else ""
+        said = (f"Round {f.round} of {s.label(f.card)}: Danger {danger}{traps}, Quest Level {level} "
+                f"({f.level_roll} rolled, {signed(bonus)} bonuses{spells})")
         if f.round == 1:
             n = min(danger - level, len(f.participants))
             lost = f"{plural(n, 'participant')} to be slain" if danger > level else "nobody is lost"
-            s.say(f"Round 1: Danger {danger}, Quest Level {level}: {lost}")
+            s.say(f"{said}: {lost}")
             if danger > level:
                 f.losses = danger - level
                 f.spared = ()
@@ -65,7 +73,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
             else:
                 f.step = QuestStep.AFTER_LOSSES
             return False
-        s.say(f"Round 2: Danger {danger}, Quest Level {level}")
+        s.say(f"{said}: {'completed' if level >= danger else 'failed'}")
         f.step = QuestStep.COMPLETE if level >= danger else QuestStep.FAIL
         return False
     if st is QuestStep.LOSSES or st is QuestStep.AFTER_LOSSES:
@@ -91,7 +99,7 @@ def _run_quest(s: CovenantState, f: Quest) -> bool:
         card = f.card
         s.limbo.remove(card)
         s.quests[seat].append(card)
-        s.say(f"P{seat + 1} completes {s.label(card)}")
+        s.say(f"P{seat + 1} completes {s.label(card)}: {s.data.cards[card].vp} VP (P{seat + 1} has {s.vp(seat)} VP)")
         f.step = QuestStep.DONE
         if s.check_win():
             return False

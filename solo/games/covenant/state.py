@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from dataclasses import field
 from typing import Any
 
-from wizprint.cards.markup import dice
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import (
     Action,
@@ -31,13 +30,14 @@ from wizprint.solo.kernel import (
     zone,
     zone_map,
 )
+from wizprint.solo.kernel.screen import TwoStep
 
 from .check import check_state
 from .data import ABILITY_SETS, HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
 from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
 from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
 from .texts import cards, listed
-from .view import Words, describe, heading, question, under_way
+from .view import Words, describe, heading, question, two_step, under_way
 
 # the other seats from each seat's left, by the number of players (``rivals``)
 _RIVALS = {n: tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(2, 9)}
@@ -323,7 +323,7 @@ class CovenantState(State[CovenantData]):
             self.note_draw(seat, c)
             out.append(c)
         if out and not quiet:
-            self.say(f"P{seat + 1} draws {cards(len(out))}" + (f": {why}" if why else ""))
+            self.say(f"P{seat + 1} draws {cards(len(out))}" + (f" ({why})" if why else ""))
             self.say(f"you draw {self.names(out)}", (seat,))
         return out
 
@@ -511,9 +511,9 @@ class CovenantState(State[CovenantData]):
         """Roll the dice of a roll on the stack (the log says what for)."""
         ds = [self.roll(6) for _ in range(r.dice)]
         v = sum(ds)
-        what = Words(self, -1).roll_for(r)
-        self.say(f"P{r.seat + 1} rolls {'again' if again else dice(r.dice)} {what}: {'+'.join(map(str, ds))}" +
-                 (f" = {v}" if r.dice > 1 else ""))
+        what = Words(self, -1).roll_what(r)
+        self.say(f"P{r.seat + 1} rolls {'again ' if again else ''}{'+'.join(map(str, ds))}" +
+                 (f" = {v}" if r.dice > 1 else "") + f": {what}")
         return v
 
     # -- the API ------------------------------------------------------------------------------------------------
@@ -615,4 +615,7 @@ class CovenantState(State[CovenantData]):
 
     def question(self) -> str:
         return question(self)
+
+    def two_step(self, legal: list[Action]) -> TwoStep | None:
+        return two_step(self, legal)
 

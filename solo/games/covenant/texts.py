@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from wizprint.cards.markup import WIDTH, plural, short, spoken
+from wizprint.cards.markup import plural, spoken
 from wizprint.cards.model import Effect
 
 from .data import ABILITIES, CovenantData
@@ -84,18 +84,79 @@ def rules(data: CovenantData, card: str) -> str:
     return text
 
 
-def brief(data: CovenantData, card: str, width: int = WIDTH) -> str:
-    """A card's printed rules text cut to one line (``look`` gives the whole; :func:`offer` adds its VP)."""
-    return short(printed(data, card), width)
+# what each ability does, in a few words (the card's whole text is one ``look`` away)
+ABILITY_GIST = {"conjuror": "action, 4+ on a die draws a card", "adventurer": "quest +2; an extra Wizard summon",
+                "dueler": "duel +2", "scry": "action, see a hand or the deck's top 5; hand limit +1",
+                "nature": "duel +1, quest +1; an extra Follower summon", "stealth": "action, a 6 takes a rival's Item",
+                "maker": "action, a 6 finds an Item; an extra Item summon"}
+
+
+def an(word: str) -> str:
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def _kind(what: str) -> str:
+    return TYPE_NAMES.get(what, what.capitalize())
+
+
+def _does(data: CovenantData, word: str, e: Mapping[str, Any]) -> str:
+    """One effect word in a few words (``take a rival's Item``)."""
+    what = _kind(str(e.get("what", "")))
+    n = int(e.get("n", 0) or 0)
+    if word in ("on_enter", "on_complete"):
+        inner = "; ".join(_does(data, x.word, x.params) for x in e["then"])
+        return f"{'on entering' if word == 'on_enter' else 'reward'}: {inner}"
+    if word == "quest_bonus_on":
+        q = str(e["quest"])
+        name = data.records[q].name if q in data.records else q
+        return f"quest +{n} on {name}"
+    if word == "roll_bonus":
+        roll = str(e["roll"])
+        return f"+{n} to a duel or quest roll" if roll == "either" else f"+{n} to a {roll} roll"
+    if word == "negate":
+        return f"cancel {an(listed([_kind(str(x)) for x in e['what']], 'or'))}"
+    simple = {"grant": f"its wizard gains {str(e.get('ability', '')).capitalize()}",
+              "grant_one": f"a wizard gains {str(e.get('ability', '')).capitalize()} each turn",
+              "duel_bonus": f"duel {signed(n)}", "quest_bonus": f"quest {signed(n)}", "quest_level": f"Quest Level "
+              f"{signed(n)}", "attach": "joins a wizard", "guard": "discard it to keep an Item from a thief",
+              "extra_research": f"an extra Research card, kept if {an(_kind(str(e.get('unless', ''))))}",
+              "draw": f"draw {plural(n, 'card')}", "search": f"find {an(what)} in the deck",
+              "skip_turn": "a rival misses a turn", "destroy": f"destroy a rival's {what}",
+              "steal": f"take a rival's {what}", "slay": f"slay a rival's {what}", "look_hand": "see a rival's hand",
+              "look_deck": f"see the deck's top {n}", "reanimate": f"take back {an(what)} from the discard pile",
+              "vortex": "everyone discards their hand", "prevent_slay": "save a Wizard or Follower from being slain",
+              "reroll": "have a die roll rolled again", "danger": f"Danger +{n} on a rival's quest",
+              "duel": "challenge a rival to a Wizards Duel"}
+    return simple.get(word, word.replace("_", " "))
+
+
+def gist(data: CovenantData, card: str) -> str:
+    """What a card does in a few words, for an option or a list (``duel +1, quest +1``; ``7 VP; Quest Level +2``;
+    ``Scry: action, see a hand or the deck's top 5; hand limit +1``); ``look`` gives its whole text. Worked out once
+    per design (kept with the data)."""
+    info = data.cards[card]
+    key = f"gist {info.design}"
+    got = data.texts.get(key)
+    if got is not None:
+        return got
+    rec = data.records[info.design]
+    parts: list[str] = []
+    if info.type == "wizard":
+        parts.extend(f"{a.capitalize()}: {ABILITY_GIST.get(a, a)}" for a in info.abilities)
+    elif info.vp:
+        parts.append(f"{info.vp} VP")
+    does = [_does(data, e.word, e.params) for e in rec.effects if e.word != "ability"]
+    if does:
+        parts.append(", ".join(does))
+    got = data.texts[key] = "; ".join(p for p in parts if p)
+    return got
 
 
 def offer(data: CovenantData, card: str) -> str:
-    """A card offered as an option: ``Q01 Slay the Dragon (7 VP): Every quest roll…`` (its rules text on one
-    line)."""
-    info = data.cards[card]
-    out = data.label(card) + (f" ({info.vp} VP)" if info.vp and info.type != "wizard" else "")
-    text = brief(data, card)
-    return f"{out}: {text}" if text else out
+    """A card offered as an option: ``Q01 Slay the Dragon (7 VP; Quest Level +2)``, ``S05 Prophecy (see the deck's
+    top 7)``: its label and what it does in a few words."""
+    g = gist(data, card)
+    return f"{data.label(card)} ({g})" if g else data.label(card)
 
 
 def kind(data: CovenantData, card: str) -> str:

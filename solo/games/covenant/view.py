@@ -3,15 +3,13 @@ decision in words, and each action in words (with the rules text of any card it 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+import textwrap
+from typing import TYPE_CHECKING
 
-from rich.markup import escape
-
-from wizprint.cards.markup import dice, plural, short
+from wizprint.cards.markup import dice, plural
 from wizprint.solo.kernel import Action
+from wizprint.solo.kernel.screen import Group, TwoStep
 
-from .data import CovenantData
 from .pending import (
     ActionStep,
     BonusWindow,
@@ -36,16 +34,11 @@ from .phases import Phase
 from .texts import (
     DOES,
     TYPE_NAMES,
-    abilities,
-    ability_text,
-    brief,
     cap,
     cards,
-    duel_strength,
+    gist,
     listed,
     offer,
-    ordinal,
-    quest_strength,
     signed,
 )
 
@@ -111,6 +104,25 @@ class Words:
             what = "Danger" if r.slot is RollFor.DANGER else "Quest Level"
             return f"for the {what} of {self.label(parent.card)} in round {parent.round}"
         return f"for {r.label}"
+
+    def roll_what(self, r: Roll) -> str:
+        """What a roll is, for the log: ``the Danger of Q03 Banish the Demon, round 1``, ``W15 Alchemist's duel
+        roll``, ``W15 Alchemist's Maker action (a 6 finds an Item in the deck)``."""
+        s = self.s
+        st = s.stack
+        j = len(st) - 1 if st and st[-1] is r else next((i for i, f in enumerate(st) if f is r), -1)
+        parent = st[j - 1] if j > 0 else None
+        if r.slot is RollFor.ACTION and isinstance(parent, WizardAction):
+            need = NEEDS.get(parent.ability, (0, ""))[1]
+            act = f"{self.label(parent.wizard)}'s {parent.ability.capitalize()} action"
+            return f"{act} ({need})" if need else act
+        if isinstance(parent, Duel):
+            w = parent.challenger if r.slot is RollFor.CHALLENGER else parent.defender
+            return f"{self.label(w)}'s duel roll" if w else "a duel roll"
+        if isinstance(parent, Quest):
+            what = "Danger" if r.slot is RollFor.DANGER else "Quest Level"
+            return f"the {what} of {self.label(parent.card)}, round {parent.round}"
+        return r.label
 
     # -- the work under way ----------------------------------------------------------------------------------
     def play(self, p: Play) -> str:
@@ -195,9 +207,9 @@ class Words:
         if isinstance(f, Theft):
             return f"{self.Seat(f.seat)} {'take' if f.seat == self.me else 'takes'} {self.card(f.target)}"
         if isinstance(f, Effects) and f.source is EffectSource.ON_ENTER:
-            return f"{self.label(f.card)} comes into play: {brief(s.data, f.card)}"
+            return f"{self.label(f.card)} comes into play ({gist(s.data, f.card)})"
         if isinstance(f, Effects) and f.source is EffectSource.ON_COMPLETE:
-            return f"{self.label(f.card)} is completed: {brief(s.data, f.card)}"
+            return f"{self.label(f.card)} is completed ({gist(s.data, f.card)})"
         return ""
 
 
@@ -208,6 +220,45 @@ def played(s: CovenantState, card: str) -> str:
             return f"{s.label(card)}'s {f.ability.capitalize()} action"
         if isinstance(f, (Play, Duel)) and f.card == card:
             return s.label(card)
+    return ""
+
+
+def window_line(s: CovenantState, f: CovenantPending) -> str:
+    """What a response window asks, as the log's line before its passes (``Cancel P1's S17 Poison Potion?``, then
+    ``P2 and P3 pass``)."""
+    w = Words(s, -1)
+    st = s.stack
+    j = len(st) - 1 if st and st[-1] is f else next((i for i in range(len(st) - 1, -1, -1) if st[i] is f), -1)
+    below = st[j - 1] if j > 0 else None
+    if isinstance(f, Negation):
+        if isinstance(below, WizardAction):
+            return f"Cancel P{below.seat + 1}'s {w.label(below.wizard)}'s {below.ability.capitalize()} action?"
+        if isinstance(below, Duel):
+            return f"Cancel P{below.seat + 1}'s {w.label(below.card)}?"
+        return f"Cancel P{f.owner + 1}'s {w.label(f.source)}?"
+    if isinstance(f, Roll):
+        return f"Roll P{f.seat + 1}'s {f.total} again?"
+    if isinstance(f, Slaying):
+        return f"Save {w.card(f.target)}?"
+    if isinstance(f, Theft):
+        owner = s.controller(f.target)
+        guards = [x for x in s.followers_of(owner) if s.data.cards[x].guard] if owner >= 0 else []
+        return f"Discard {listed([w.label(x) for x in guards], 'or') or 'a guard'} to keep {w.card(f.target)}?"
+    if isinstance(f, BonusWindow):
+        d = next((x for x in reversed(s.stack) if isinstance(x, Duel)), None)
+        if f.context == "duel" and d is not None:
+            t0 = d.challenger_roll + s.duel_strength(d.challenger) + d.challenger_bonus
+            t1 = d.defender_roll + s.duel_strength(d.defender) + d.defender_bonus
+            return f"Add spells to the duel totals (P{d.seat + 1} {t0}, P{d.rival + 1} {t1})?"
+        q = next((x for x in reversed(s.stack) if isinstance(x, Quest)), None)
+        if q is not None:
+            level = q.level_roll + s.quest_bonus(q.card, q.participants) + q.level_bonus
+            return (f"Add a spell to P{q.seat + 1}'s Quest Level ({level} against Danger "
+                    f"{q.danger_roll + q.danger_bonus})?")
+        return "Add a spell to a roll?"
+    if isinstance(f, TrapsWindow):
+        q = below if isinstance(below, Quest) else None
+        return f"Raise the Danger of P{f.seat + 1}'s quest{f' {w.label(q.card)}' if q else ''}?"
     return ""
 
 
@@ -340,7 +391,7 @@ def _bonus_question(s: CovenantState, w: Words, b: BonusWindow, names: str) -> s
         need = (" (lower: a participant is slain for each point)" if q.round == 1 else
                 " (lower: the quest fails)")
         return (f"Round {q.round} of {s.label(q.card)}: Danger {danger} against your Quest Level {level}"
-                f"{need if level < danger else ''}: add {names} (for the rest of the quest), or pass?")
+                f"{need if level < danger else ''}: add {names} to this round's Quest Level, or pass?")
     return f"Add {names} to your roll, or pass?"
 
 
@@ -378,21 +429,19 @@ def describe(s: CovenantState, action: Action) -> str:
     if k in ("cast", "play"):
         if not b:
             return f"{k} {w.offer(a)}"
-        return f"{k} {s.label(a)} on {w.target(b)}: {brief(s.data, a)}"
+        return f"{k} {s.label(a)}: {_on(s, w, a, b)}"
     if k in ("summon", "discard"):
         return f"{k} {w.offer(a)}"
     if k == "attach":
-        return f"attach {s.label(a)} to {s.label(b)}: {brief(s.data, a)}"
+        return f"attach {w.offer(a)} to {s.label(b)}"
     if k == "act":
         return _act(s, w, a, b)
     if k == "grant":
         g = c[a].grant_one
-        does = "; ".join(ability_text(s.data, x).split(". ", 1)[-1] for x in g)
-        return (f"{s.label(a)} gives {s.label(b)} {listed(x.capitalize() for x in g)} until the turn ends: "
-                f"{short(does, 60)}")
+        return f"{s.label(a)} gives {s.label(b)} {listed(x.capitalize() for x in g)} until the turn ends"
     if k == "duel":
-        return (f"play Wizards Duel: {s.label(a)} (duel roll {signed(s.duel_strength(a))}) challenges P{int(b) + 1} "
-                f"(their wizards: {_duellists(s, int(b))})")
+        return (f"{s.label(a)} (duel roll {signed(s.duel_strength(a))}) challenges P{int(b) + 1} "
+                f"({_duellists(s, int(b))})")
     if k == "quest":
         return f"go on {w.offer(a)}"
     if k == "end":
@@ -401,11 +450,11 @@ def describe(s: CovenantState, action: Action) -> str:
     if k == "pass":
         return _pass(s)
     if k == "negate":
-        return f"cancel it with {w.offer(a)}"
+        return f"cancel it with {s.label(a)}"
     if k == "reroll":
-        return f"roll again with {w.offer(a)}"
+        return f"roll again with {s.label(a)}"
     if k == "heal":
-        return f"save it with {w.offer(a)}"
+        return f"save it with {s.label(a)}"
     if k == "bonus":
         return f"cast {w.offer(a)}"
     if k == "danger":
@@ -440,8 +489,16 @@ def _act(s: CovenantState, w: Words, wizard: str, b: str) -> str:
         return head + (": see the top 5 cards of the deck" if t == "deck" else
                        f": see P{int(t) + 1}'s hand ({cards(len(s.hands[int(t)]))})")
     if ab in NEEDS:
-        return head + f": roll a die; {NEEDS[ab][1]}"
+        return head + f": a die, {NEEDS[ab][1]}"
     return head
+
+
+def _on(s: CovenantState, w: Words, card: str, target: str) -> str:
+    """What a card cast on a target does to it: ``slay P3's W11 Battle Mage``, ``see P2's hand (4 cards)``."""
+    word = s.data.cards[card].first_active.word
+    if word == "look_hand":
+        return f"see P{int(target) + 1}'s hand ({cards(len(s.hands[int(target)]))})"
+    return f"{DOES.get(word, word)} {w.target(target)}"
 
 
 def _duellists(s: CovenantState, seat: int) -> str:
@@ -491,83 +548,76 @@ def _target(s: CovenantState, w: Words, x: str) -> str:
         return f"P{int(x) + 1} misses their next turn"
     if word == "reanimate":
         return f"take {w.offer(x)}"
-    text = brief(s.data, x) if x in s.data.cards else ""
-    return f"{DOES.get(word, word or 'choose')} {w.target(x)}" + (f": {text}" if text else "")
+    text = gist(s.data, x) if x in s.data.cards else ""
+    return f"{DOES.get(word, word or 'choose')} {w.target(x)}" + (f" ({text})" if text else "")
 
 
-# -- the view --------------------------------------------------------------------------------------------------------
+# -- a decision in two steps -----------------------------------------------------------------------------------------
+FLAT_ROWS = 14  # a decision whose question and options fit in this many rows of 80 columns is asked as it is
+
+
+def _rows(text: str, width: int) -> int:
+    return max(1, len(textwrap.wrap(text, width)))
+
+
+def two_step(s: CovenantState, legal: list[Action]) -> TwoStep | None:
+    """A decision too long for the screen asked in two steps: first the card (or wizard, or resource, or kind of
+    wizard a search may take), then what to do with it; None when its options fit as they are."""
+    texts = [describe(s, a) for a in legal]
+    w = len(str(len(legal))) + 2
+    if _rows(question(s), 80) + sum(_rows(x, 80 - w) for x in texts) <= FLAT_ROWS:
+        return None
+    c = s.data.cards
+    top = s.pending
+    by: dict[str, list[tuple[Action, str]]] = {}
+    if isinstance(top, Choice):  # a search: its cards by kind (a wizard's ability)
+        for a, text in zip(legal, texts, strict=True):
+            info = c.get(a.a)
+            kind = (info.abilities[0] if info.type == "wizard" and info.abilities else info.type) if info else ""
+            by.setdefault(kind, []).append((a, text))
+        src = question(s).split(": ", 1)[0]
+        what = TYPE_NAMES.get(top.effect.what, top.effect.what)
+        groups = [Group(f"{TYPE_NAMES.get(k, k.capitalize())}: {listed(s.label(a.a) for a, _ in xs)}",
+                        f"{src}: which {what}?" if k in TYPE_NAMES else f"{src}: which {k.capitalize()} {what}?",
+                        tuple(xs))
+                  for k, xs in sorted(by.items())]
+        return TwoStep(f"{question(s)} First its kind:", tuple(groups))
+    for a, text in zip(legal, texts, strict=True):
+        by.setdefault(a.a or a.kind, []).append((a, text))
+    return TwoStep(f"{question(s)}. Choose the card first:", tuple(_group(s, xs) for xs in by.values()))
+
+
+def _group(s: CovenantState, xs: list[tuple[Action, str]]) -> Group:
+    """The actions of one card, wizard or resource as a group: its text, its question and its options."""
+    a = xs[0][0]
+    k, x = a.kind, a.a
+    w = Words(s, s.current_player)
+    n = len(xs)
+    if n == 1:
+        return Group(xs[0][1], f"{cap(xs[0][1])}?", tuple(xs))
+    if k in ("cast", "play"):
+        return Group(f"{k} {w.offer(x)}: {n} targets", f"{s.label(x)}: on which target?",
+                     tuple((b, _on(s, w, x, b.b)) for b, _ in xs))
+    if k == "act":
+        return Group(f"use {s.label(x)}'s action ({n} choices)", f"{s.label(x)}: which action?", tuple(xs))
+    if k == "grant":
+        g = listed(y.capitalize() for y in s.data.cards[x].grant_one)
+        return Group(f"{s.label(x)} gives a wizard {g} until the turn ends ({n} wizards)",
+                     f"{s.label(x)}: which wizard gains {g}?", tuple((b, s.label(b.b)) for b, _ in xs))
+    if k == "attach":
+        return Group(f"attach {w.offer(x)} to a wizard ({n} wizards)", f"Attach {s.label(x)} to which wizard?",
+                     tuple((b, s.label(b.b)) for b, _ in xs))
+    if k == "duel":
+        return Group(f"{s.label(x)} (duel roll {signed(s.duel_strength(x))}) challenges a rival ({n} rivals)",
+                     f"{s.label(x)} challenges which rival?",
+                     tuple((b, f"P{int(b.b) + 1} ({_duellists(s, int(b.b))})") for b, _ in xs))
+    return Group(f"{xs[0][1]} ({n} choices)", "Which one?", tuple(xs))
+
+
+# -- the heading -------------------------------------------------------------------------------------------------------
 def heading(s: CovenantState, seat: int) -> str:
     """The screen's heading: ``turn 7: P2's Summon phase``."""
     if s.result is not None:
         return f"turn {s.turn_number}: game over"
     whose = "your" if s.turn_player == seat else f"P{s.turn_player + 1}'s"
     return f"turn {s.turn_number}: {whose} {PHASE_NAMES.get(s.phase, str(s.phase))} phase"
-
-
-def view(data: CovenantData, obs: Mapping[str, Any]) -> list[str]:
-    """The terminal view of a seat's observation (rich markup): the piles, every covenant on the table with its
-    wizards' bonuses, the work under way, what the seat has seen (and what the others have seen of its hand), and
-    its hand."""
-
-    def name(x: str) -> str:
-        return escape(data.label(x))
-
-    me = int(obs["seat"])
-    discard = obs["discard"]
-    lines = [f"Deck {cards(obs['deck'])}; discard pile {cards(len(discard))}" +
-             (f" (top: {name(discard[-1])})" if discard else "")]
-    for s in range(int(obs["players"])):
-        t = obs["table"][s]
-        who = "You" if s == me else f"P{s + 1}"
-        skips = obs["skips"][s]
-        skip = f", {'miss' if s == me else 'misses'} the next {plural(skips, 'turn')}" if skips else ""
-        lines.append(f"[bold]{who}: {obs['vp'][s]} VP[/bold], {cards(obs['hand_sizes'][s])} in hand{skip}")
-        for w, att in t["wizards"].items():
-            granted = obs.get("granted", {}).get(w, ())
-            ab = abilities(data, w, att, granted)
-            did = [k for k in ("acted", "duelled") if w in obs.get(k, ())]
-            done = f" ({' and '.join(did)} this turn)" if did else ""
-            extra = f"; with {', '.join(name(a) for a in att)}" if att else ""
-            lines.append(f"    {name(w)} ({', '.join(x.capitalize() for x in ab)}): duel roll "
-                         f"{signed(duel_strength(data, w, att, granted))}, Quest Level "
-                         f"{signed(1 + quest_strength(data, w, att, granted))}{done}{extra}")
-        if t["followers"]:
-            lines.append(f"    followers: {', '.join(name(x) for x in t['followers'])}")
-        if t["resources"]:
-            used = obs.get("grants_used", ())
-            lines.append("    resources: " + ", ".join(name(x) + (" (used this turn)" if x in used else "")
-                                                      for x in t["resources"]))
-        if t["quests"]:
-            lines.append("    completed quests: " + ", ".join(f"{name(x)} ({data.cards[x].vp} VP)"
-                                                              for x in t["quests"]))
-    way = obs.get("under_way") or []
-    if way:
-        lines.append("Under way: " + escape(way[0]))
-        lines.extend(f"    {escape(x)}" for x in way[1:])
-    seen = obs.get("seen") or {}
-    at: dict[str, list[str]] = {}
-    deck = int(obs["deck"])
-    for x, z in sorted(seen.items(), key=_sighting_order):
-        if z[0] == "h":
-            at.setdefault(f"in P{int(z[1:]) + 1}'s hand", []).append(name(x))
-        else:
-            pos = deck - int(z[1:])
-            top = "on top" if pos == 1 else f"{ordinal(pos)} from the top"
-            at.setdefault("in the deck", []).append(f"{name(x)} ({top})")
-    if at:
-        lines.append("You have seen " + "; ".join(f"{where}: {', '.join(xs)}" for where, xs in sorted(at.items())))
-    for other, xs in sorted((obs.get("seen_by") or {}).items()):
-        if xs:
-            lines.append(f"P{int(other) + 1} knows you hold: {', '.join(name(x) for x in xs)}")
-    hand = obs["hand"]
-    lines.append(f"Your hand ({cards(len(hand))}): " + "; ".join(name(x) for x in hand) if hand else "Your hand: empty")
-    return lines
-
-
-
-def _sighting_order(item: tuple[str, str]) -> tuple[bool, int, str]:
-    """Cards seen in hands by seat, then in the deck from the top down (``h1``, ``d36``: seat 1, deck position 36
-    from the bottom)."""
-    card, code = item
-    in_deck = code[0] == "d"
-    return in_deck, -int(code[1:]) if in_deck else int(code[1:]), card

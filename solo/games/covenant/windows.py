@@ -14,6 +14,7 @@ effect resolves: ``target X`` (a card or a seat), ``to W`` (the wizard a taken c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from .pending import (
     ActionStep,
     BonusWindow,
     Choice,
+    CovenantPending,
     Duel,
     Effects,
     EffectSource,
@@ -45,7 +47,9 @@ from .pending import (
     Window,
     WizardAction,
 )
-from .view import Words, played
+from .view import Words, played, window_line
+
+_PASS = re.compile(r"P\d+ passes")
 
 if TYPE_CHECKING:
     from .state import CovenantState
@@ -53,7 +57,7 @@ if TYPE_CHECKING:
 PASS = Action("pass")
 
 
-def ask_next(w: Window, may_answer: Callable[[int], bool]) -> bool:
+def ask_next(s: CovenantState, w: Window, may_answer: Callable[[int], bool]) -> bool:
     """Move a response window on from the player who just answered to the next one in its order who may answer;
     True when that player must choose now, False when the window is over."""
     if w.answered:
@@ -63,6 +67,7 @@ def ask_next(w: Window, may_answer: Callable[[int], bool]) -> bool:
     while w.index < len(order):
         if may_answer(order[w.index]):
             w.who = order[w.index]
+            tell(s, w)
             return True
         w.index += 1
     return False
@@ -71,15 +76,31 @@ def ask_next(w: Window, may_answer: Callable[[int], bool]) -> bool:
 def answer(s: CovenantState, w: Window, action: Action, target: str) -> None:
     """The player asked in window ``w`` passes (the window moves on) or answers with a card (cast on ``target``)."""
     if action.kind == "pass":
+        passes(s, w)
         w.index += 1
-        passes(s, w.who)
     else:
         w.answered = action.a
         respond(s, w.who, action, target)
 
 
-def passes(s: CovenantState, who: int) -> None:
-    s.say(f"P{who + 1} passes")
+def tell(s: CovenantState, f: CovenantPending) -> None:
+    """Before a window asks its first player, a line says what it asks (``Cancel P1's S17 Poison Potion?``), so that
+    the passes after it read as answers to it; said again when the window asks after something else happened."""
+    head = window_line(s, f)
+    if not head:
+        return
+    for line in reversed(s.log):  # back over the passes just said (a pass is a line everybody reads)
+        if not isinstance(line, str) or not _PASS.fullmatch(line):
+            if line != head:
+                s.say(head)
+            return
+    s.say(head)
+
+
+def passes(s: CovenantState, f: CovenantPending) -> None:
+    """``f.who`` passes in the window ``f`` (the line before the window's passes, said when it asked, says what it
+    asks: :func:`tell`)."""
+    s.say(f"P{f.who + 1} passes")
 
 
 def respond(s: CovenantState, who: int, action: Action, target: str) -> None:
@@ -91,7 +112,7 @@ def respond(s: CovenantState, who: int, action: Action, target: str) -> None:
     to = ""
     top = s.pending
     if action.kind == "reroll" and isinstance(top, Roll):
-        to = f" on P{top.seat + 1}'s roll of {top.total} {Words(s, -1).roll_for(top)}"
+        to = f" on P{top.seat + 1}'s roll of {top.total} ({Words(s, -1).roll_what(top)})"
     elif action.kind == "negate":
         to = f" against {played(s, target) or s.label(target)}"
     elif action.kind == "heal":
@@ -103,7 +124,7 @@ def respond(s: CovenantState, who: int, action: Action, target: str) -> None:
 # -- negation windows ------------------------------------------------------------------------------------------------
 @RULES.run(Negation)
 def _run_negation(s: CovenantState, w: Negation) -> bool:
-    if not w.negated and ask_next(w, s.can_respond):
+    if not w.negated and ask_next(s, w, s.can_respond):
         return True
     s.stack.pop()
     if s.stack:
@@ -134,7 +155,7 @@ def _run_roll(s: CovenantState, r: Roll) -> bool:
     if r.done:
         s.stack.pop()
         return False
-    if ask_next(r, s.can_respond):
+    if ask_next(s, r, s.can_respond):
         return True
     s.stack.pop()
     return False
@@ -198,6 +219,7 @@ def _run_slaying(s: CovenantState, f: Slaying) -> bool:
     if f.step is SlayStep.ASK:
         if s.can_respond(ctl):
             f.who = ctl
+            tell(s, f)
             return True
         f.step = SlayStep.DECIDED
     s.stack.pop()
@@ -214,7 +236,7 @@ def _slain_by(s: CovenantState) -> str:
     if isinstance(top, Duel):
         return "it lost the duel"
     if isinstance(top, Quest):
-        return f"the Danger beat the Quest Level on {s.label(top.card)}"
+        return f"lost on {s.label(top.card)}"
     if isinstance(top, Effects):
         return s.label(top.card)
     return ""
@@ -230,7 +252,7 @@ def _legal_slaying(s: CovenantState, f: Slaying) -> list[Action]:
 def _apply_slaying(s: CovenantState, f: Slaying, action: Action) -> None:
     f.step = SlayStep.DECIDED
     if action.kind == "pass":
-        passes(s, f.who)
+        passes(s, f)
     else:
         respond(s, f.who, action, f.target)
 
@@ -249,6 +271,7 @@ def _run_theft(s: CovenantState, f: Theft) -> bool:
     if f.step is TheftStep.GUARD:
         if info.type == "item" and any(c[x].guard for x in s.followers_of(owner)):
             f.who = owner
+            tell(s, f)
             return True
         f.step = TheftStep.TAKE
     joins = info.type == "item" or (info.type == "follower" and info.attach)
@@ -281,7 +304,7 @@ def _legal_theft(s: CovenantState, f: Theft) -> list[Action]:
 def _apply_theft(s: CovenantState, f: Theft, action: Action) -> None:
     if action.kind == "pass":
         f.step = TheftStep.TAKE
-        passes(s, f.who)
+        passes(s, f)
     elif action.kind == "guard":
         s.stack.pop()
         s.remove(action.a, "discarded", f"P{f.who + 1} keeps {s.label(f.target)} from P{f.seat + 1}")
@@ -302,6 +325,7 @@ def _run_bonus(s: CovenantState, f: BonusWindow) -> bool:
         seat = casters[f.index]
         if s.can_respond(seat):
             f.who = seat
+            tell(s, f)
             return True
         f.passes += 1
         f.index = (f.index + 1) % len(casters)
@@ -320,9 +344,9 @@ def _legal_bonus(s: CovenantState, f: BonusWindow) -> list[Action]:
 @RULES.apply(BonusWindow)
 def _apply_bonus(s: CovenantState, f: BonusWindow, action: Action) -> None:
     if action.kind == "pass":
+        passes(s, f)
         f.passes += 1
         f.index = (f.index + 1) % len(f.casters)
-        passes(s, f.who)
     else:
         f.answered = action.a
         respond(s, f.who, action, "")
@@ -331,7 +355,7 @@ def _apply_bonus(s: CovenantState, f: BonusWindow, action: Action) -> None:
 # -- Tricks & Traps --------------------------------------------------------------------------------------------------
 @RULES.run(TrapsWindow)
 def _run_traps(s: CovenantState, f: TrapsWindow) -> bool:
-    if ask_next(f, lambda seat: bool(s.hands[seat])):
+    if ask_next(s, f, lambda seat: bool(s.hands[seat])):
         return True
     s.stack.pop()
     return False

@@ -1,7 +1,8 @@
 """Wizard Cards (``../shared/rules/wizard-cards.txt``): the game's rules engine, declared for the kernel.
 
 - ``data.py``: the spell deck as the engine reads it; ``state.py``: the state, the turn and every rule;
-- ``setup.py``: positions for scenario files; ``view.py``: the terminal view and actions in words;
+- ``setup.py``: positions for scenario files; ``view.py``: the play screen (header and panels), the questions and
+  actions in words, ``look``;
 - ``automaton.py``: the heuristic player, deciding from what its seat may see.
 
 The settings (players, variants, step cap, search) are in ``cards/wizard-cards/game.toml``, ``[engine]``.
@@ -15,12 +16,12 @@ from .automaton import WizardCardsAutomaton, WizardCardsView
 from .data import WORDS, WizardCardsData
 from .setup import SETUP_KEYS, setup
 from .state import Phase, WizardCardsState
-from .view import look, view
+from .view import look, screen, view
 
 ENGINE: EngineCode[WizardCardsState, WizardCardsData] = EngineCode(
     state=WizardCardsState, data=WizardCardsData, new_state=WizardCardsState.new, setup=setup,
     setup_keys=SETUP_KEYS, automaton=WizardCardsAutomaton, view=view, words=WizardCardsData.words,
-    handled=lambda: set(WORDS), look=look, doc=__doc__ or "",
+    handled=lambda: set(WORDS), look=look, screen=screen, doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "Phase", "WizardCardsAutomaton", "WizardCardsData", "WizardCardsState", "WizardCardsView"]

@@ -55,14 +55,24 @@ class WizardCardsData(RulesData):
     def sorted(self, cards: list[str]) -> list[str]:
         return sorted(cards, key=self.sort_key.__getitem__)
 
+    def label(self, card: str) -> str:
+        """``QS Fortress of Iron``: the id and the name the printed card shows as its title (the spell's name)."""
+        return f"{card} {self.spells[card].name}"
+
     def text(self, card: str) -> str:
-        """``QS Shield of Iron (Ward 4)``."""
+        """``QS Fortress of Iron (Ward 3)``: the label and what the card is (``Wild Magic 4`` for a joker)."""
         sp = self.spells[card]
         what = "Wild Magic 4" if sp.school == "wild" else f"{sp.school.capitalize()} {sp.magnitude}"
-        return f"{card} {sp.name} ({what})"
+        return f"{self.label(card)} ({what})"
 
-    def card_name(self, card: str) -> str:
-        """The printed title of a card (``Lesser Ward``; the spell name is ``spells[card].name``)."""
+    def names(self, cards: list[str]) -> str:
+        """``10S Wall of Stone (Ward 2), 2H Haste (Vigor 1) and AD Clairvoyance (Fortune 1)``."""
+        texts = [self.text(c) for c in cards]
+        return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}" if texts else "none"
+
+    def kind(self, card: str) -> str:
+        """What the printed card says it is under its title (``Lesser Ward``, ``Wild Magic``); its title is the
+        spell's name (``spells[card].name``)."""
         return self.records[card.split("#")[0]].name
 
     def printed(self, card: str) -> str:

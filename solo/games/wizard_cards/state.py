@@ -75,7 +75,7 @@ class WizardCardsState(State[WizardCardsData]):
         s.rng.shuffle(deck)
         s.spell_pile = deck
         for seat in (0, 1):
-            s.draw_to(seat, HAND)
+            s.draw_to(seat, HAND, "the starting hand")
         s.start_turn()
         return s
 
@@ -142,7 +142,7 @@ class WizardCardsState(State[WizardCardsData]):
     def deck_of(self, seat: int) -> list[str]:
         return self.decks[seat] if self.decks else self.spell_pile
 
-    def draw_to(self, seat: int, n: int) -> None:
+    def draw_to(self, seat: int, n: int, why: str = "back up to five") -> None:
         deck = self.deck_of(seat)
         hand = self.hands[seat]
         drew = []
@@ -152,8 +152,8 @@ class WizardCardsState(State[WizardCardsData]):
             drew.append(c)
             self.note_draw(seat, c)
         if drew:
-            self.say(f"P{seat + 1} draws {cards(len(drew))}")
-            self.say(f"you draw {' '.join(drew)}", (seat,))
+            self.say(f"P{seat + 1} draws {cards(len(drew))} ({why})")
+            self.say(f"you draw {self.data.names(drew)}", (seat,))
         self.check_exhausted()
 
     def draw(self, seat: int, n: int) -> list[str]:
@@ -183,13 +183,14 @@ class WizardCardsState(State[WizardCardsData]):
         while True:
             p = self.turn_player
             if self.wards[p]:
-                self.say(f"P{p + 1}'s ward ({' '.join(self.wards[p])}) is dismissed")
+                left = sum(self.ward_left[c] for c in self.wards[p])
+                self.say(f"P{p + 1}'s ward {self.data.names(self.wards[p])} is dismissed ({left} unused)")
                 for c in self.wards[p]:
                     self.discard.append(c)
                     del self.ward_left[c]
                 self.wards[p] = []
             if self.variant == "hectic":
-                self.draw_to(p, HAND)
+                self.draw_to(p, HAND, "up to five at the start of the turn")
             self.spell = []
             self.cast = []
             self.plays_left = 1
@@ -264,7 +265,7 @@ class WizardCardsState(State[WizardCardsData]):
             defender = 1 - self.turn_player
             self.hands[defender].remove(action.a)
             self.damage[defender].append(action.a)
-            self.say(f"P{defender + 1} puts {action.a} on their damage pile")
+            self.say(f"P{defender + 1} puts {self.data.text(action.a)} on their damage pile")
             self.damage_due -= 1
             if self.damage_due == 0 or not self.hands[defender]:
                 self.damage_due = 0
@@ -279,7 +280,7 @@ class WizardCardsState(State[WizardCardsData]):
     def draft(self, suit: str) -> None:
         c = self.draft_piles[suit].pop()
         self.decks[self.drafter].append(c)
-        self.say(f"P{self.drafter + 1} drafts {c}")
+        self.say(f"P{self.drafter + 1} drafts {self.data.text(c)}")
         self.drafter = 1 - self.drafter
         if not any(self.draft_piles.values()):
             # whoever picked second takes the first turn
@@ -289,7 +290,7 @@ class WizardCardsState(State[WizardCardsData]):
                 self.rng.shuffle(self.decks[seat])
             self.phase = Phase.SPELL
             for seat in (0, 1):
-                self.draw_to(seat, HAND)
+                self.draw_to(seat, HAND, "the starting hand")
             self.say(f"Draft over: P{self.first_player + 1} (the second to pick) takes the first turn")
             self.start_turn()
 
@@ -305,7 +306,8 @@ class WizardCardsState(State[WizardCardsData]):
             word = school
         if not (self.variant == "hectic" and word == "vigor"):
             self.plays_left -= 1
-        self.say(f"P{p + 1} casts {card} {sp.name}: {word.capitalize()} {mag}")
+        self.say(f"P{p + 1} casts {self.data.label(card)}{' as' if sp.school == 'wild' else ':'} {word.capitalize()} "
+                 f"{mag}")
         if word == "ward":
             self.wards[p].append(card)
             self.ward_left[card] = mag
@@ -316,8 +318,8 @@ class WizardCardsState(State[WizardCardsData]):
         elif word == "fortune":
             drew = self.draw(p, mag)
             if drew:
-                self.say(f"P{p + 1} draws {cards(len(drew))}")
-                self.say(f"you draw {' '.join(drew)}", (p,))
+                self.say(f"P{p + 1} draws {cards(len(drew))} (Fortune {mag})")
+                self.say(f"you draw {self.data.names(drew)}", (p,))
             else:
                 self.say(f"P{p + 1} draws no card: the pile is empty")
         elif word == "wrath":
@@ -326,7 +328,7 @@ class WizardCardsState(State[WizardCardsData]):
             if d > 0:
                 if d == len(self.hands[1 - p]):  # no choice: the whole hand goes
                     self.damage[1 - p].extend(self.hands[1 - p])
-                    self.say(f"P{2 - p} loses their whole hand ({d} cards) to damage")
+                    self.say(f"P{2 - p} loses their whole hand ({cards(d)}) to damage")
                     self.hands[1 - p] = []
                 else:
                     self.damage_due = d
@@ -346,9 +348,9 @@ class WizardCardsState(State[WizardCardsData]):
                 wards.pop(0)
                 del self.ward_left[c]
                 self.discard.append(c)
-                self.say(f"P{defender + 1}'s ward {c} is spent")
+                self.say(f"P{defender + 1}'s ward {self.data.label(c)} stops {take} and is spent")
             elif take:
-                self.say(f"P{defender + 1}'s ward {c} absorbs {take}")
+                self.say(f"P{defender + 1}'s ward {self.data.label(c)} stops {take} ({self.ward_left[c]} left)")
         return dmg
 
     def after_component(self) -> None:

@@ -1,18 +1,25 @@
-"""What a Wizard Cards player reads: the terminal view of an observation, the question of each decision, each
-action in words, and any card looked up by id or name."""
+"""What a Wizard Cards player reads: the question of each decision, each action in words, the play screen (a header
+with the turn, the seat and how the game is won; the panels ``table``, ``hand`` and, in the constructed variant,
+``decks``) and any card looked up by id or name (``look P2``: a player). A card is named by its id and the name its
+printed card shows as its title (the spell's name: ``8H Double Spell``), with what it is (``Vigor 2``)."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from rich.markup import escape
 
-from wizprint.cards.markup import spoken
+from wizprint.cards.markup import plural, spoken
 from wizprint.solo.kernel import Action
+from wizprint.solo.kernel.screen import Panel, Screen
 
 from .data import WizardCardsData
 from .state import Phase, WizardCardsState, cards
+
+WIN = "the smaller damage pile wins"
 
 
 def describe(s: WizardCardsState, action: Action) -> str:
@@ -20,7 +27,7 @@ def describe(s: WizardCardsState, action: Action) -> str:
     if action.kind == "play":
         c = sp[action.a]
         if c.school == "wild":
-            return f"play {action.a} {c.name} as {action.b.capitalize()} 4"
+            return f"play {s.data.label(action.a)} as {action.b.capitalize()} 4: {school_does(action.b, 4)}"
         return f"play {s.data.text(action.a)}: {school_does(c.school, c.magnitude)}"
     if action.kind == "discard":
         return f"put {s.data.text(action.a)} on your damage pile"
@@ -34,58 +41,119 @@ def describe(s: WizardCardsState, action: Action) -> str:
 def school_does(school: str, magnitude: int) -> str:
     """What a school does, in a few words."""
     return {"ward": f"stops {magnitude} damage until your next turn",
-            "vigor": f"{magnitude} more component{'s' if magnitude != 1 else ''} in this spell",
+            "vigor": f"{plural(magnitude, 'more component')} in this spell",
             "fortune": f"draw {cards(magnitude)} now",
-            "wrath": f"your rival puts {cards(magnitude)} on their damage pile, less their ward"}.get(school, "")
+            "wrath": f"your rival loses {cards(magnitude)} to damage, less their ward"}.get(school, "")
 
 
 def question(s: WizardCardsState) -> str:
     seat = s.current_player
     if s.phase == Phase.DRAFT:
         left = sum(len(p) for p in s.draft_piles.values())
-        return f"The draft: take the top card of a pile for your deck ({left} cards left; P{2 - seat} picks next)"
+        return (f"The draft: take the top card of a pile for your deck ({cards(left)} left; P{2 - seat} picks "
+                f"next)")
     if s.phase == Phase.DISCARD:
-        return (f"P{s.turn_player + 1}'s Wrath gets through your ward: put {cards(s.damage_due)} from your hand on "
-                f"your damage pile, one at a time")
+        n = s.damage_due
+        return (f"P{s.turn_player + 1}'s Wrath: put {cards(n)} from your hand on your damage pile" +
+                (", one at a time" if n > 1 else ""))
     if not s.cast:
         return "Your turn: cast a spell, one component at a time (the first is free; each Vigor adds plays)"
-    return f"Your spell goes on: {s.plays_left} play{'s' if s.plays_left != 1 else ''} left; add a component or end it"
+    return f"Your spell goes on: {plural(s.plays_left, 'play')} left; add a component or end it"
 
 
 def _card(data: WizardCardsData, c: str) -> str:
     return escape(data.text(c))
 
 
-def view(data: WizardCardsData, obs: Mapping[str, Any]) -> list[str]:
-    """The terminal view of a seat's observation (rich markup)."""
-    me, opp = obs["seat"], 1 - obs["seat"]
+def _list(data: WizardCardsData, cs: list[str]) -> str:
+    return ", ".join(_card(data, c) for c in cs) or "none"
+
+
+# -- the screen ------------------------------------------------------------------------------------------------------
+def header(obs: Mapping[str, Any]) -> str:
+    """``Turn 3: your turn · you are P1 · the smaller damage pile wins`` (``Turn 12 of 13`` in the final phase)."""
+    me = int(obs["seat"])
+    tail = f"you are P{me + 1} · {WIN}"
+    if obs.get("outcome"):
+        return f"Game over · {tail}"
+    if obs["phase"] == "draft":
+        return f"The draft: P{int(obs['current']) + 1} picks · {tail}"
+    last = obs["end_after_turn"]
+    of = f" of {last + 1}" if last is not None else ""
+    tp = int(obs["turn_player"])
+    whose = "your" if tp == me else f"P{tp + 1}'s"
+    return f"Turn {obs['turn']}{of}: {whose} turn · {tail}"
+
+
+def _ward(data: WizardCardsData, ws: list[list[Any]]) -> str:
+    return ", ".join(f"{_card(data, c)} stops {n} more" for c, n in ws)
+
+
+def seat_lines(data: WizardCardsData, obs: Mapping[str, Any], seat: int) -> list[str]:
+    """One player as the observing seat sees them: hand size (or hand), damage pile, ward."""
+    me = int(obs["seat"])
+    who = "You" if seat == me else f"P{seat + 1}"
+    held = cards(len(obs["hand"]) if seat == me else int(obs["opponent_hand"]))
+    out = [f"{who}: {held} in hand, damage pile {cards(len(obs['damage'][seat]))}"]
+    ws = obs["wards"][seat]
+    if ws:
+        out.append(f"  ward: {_ward(data, ws)}")
+    return out
+
+
+def table(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
+    me, opp = int(obs["seat"]), 1 - int(obs["seat"])
+    if "opponent_deck" in obs:
+        piles = f"Your deck {cards(obs['deck'])}, P{opp + 1}'s deck {cards(obs['opponent_deck'])}"
+    else:
+        piles = f"Spell pile {cards(obs['deck'])}"
+    last = obs["end_after_turn"]
+    final = f"; final phase: the game ends after turn {last + 1}" if last is not None else ""
+    lines = [f"{piles}; discard pile {cards(len(obs['spell_discard']))}{final}"]
+    lines += seat_lines(data, obs, me) + seat_lines(data, obs, opp)
+    if obs["spell"]:
+        whose = "Your" if obs["turn_player"] == me else f"P{int(obs['turn_player']) + 1}'s"
+        lines.append(f"{whose} spell this turn: {_list(data, obs['spell'])}; "
+                     f"{plural(int(obs['plays_left']), 'play')} left")
+    key = None if obs["phase"] == "draft" else json.dumps([[len(d) for d in obs["damage"]], obs["wards"], last])
+    return Panel("table", "the damage piles, wards and piles", tuple(lines), key)
+
+
+def hand(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
+    held = obs["hand"]
+    lines = [f"Your hand ({cards(len(held))}): {_list(data, held)}" if held else "Your hand is empty."]
+    return Panel("hand", "your hand", tuple(lines))  # (shown on request: every decision of a turn lists it)
+
+
+def decks(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
+    """The constructed variant: the draft piles' tops while drafting, your deck, and the cards your rival drafted."""
+    opp = 1 - int(obs["seat"])
     lines = []
     if obs["phase"] == "draft":
-        tops = ", ".join(f"{s}: {_card(data, p[-1])}" if p else f"{s}: empty" for s, p in obs["piles"].items())
+        tops = ", ".join(f"{s} {_card(data, p[-1])}" if p else f"{s} empty" for s, p in obs["piles"].items())
         lines.append(f"Tops of the piles: {tops}")
-        lines.append(f"Your deck so far: {', '.join(escape(c) for c in obs['own_deck_cards']) or 'empty'}")
-        return lines
-    deck = f"spell pile {cards(obs['deck'])}" if "opponent_deck" not in obs else (
-        f"your deck {cards(obs['deck'])}, rival's deck {cards(obs['opponent_deck'])}")
-    end = "" if obs["end_after_turn"] is None else f"  [bold red]final phase: the game ends after turn " \
-                                                   f"{obs['end_after_turn'] + 1}[/bold red]"
-    lines.append(f"{deck}; discard pile {cards(len(obs['spell_discard']))}{end}")
-    lines.append(f"Damage piles: you {cards(len(obs['damage'][me]))}, rival {cards(len(obs['damage'][opp]))}. "
-                 f"Rival's hand: {cards(obs['opponent_hand'])}")
-    for who, seat in (("Your", me), ("Rival's", opp)):
-        ws = obs["wards"][seat]
-        if ws:
-            lines.append(f"{who} ward: " + ", ".join(f"{_card(data, c)}, stops {r} more" for c, r in ws))
-    if obs["spell"]:
-        whose = "Your" if obs["turn_player"] == me else "Rival's"
-        lines.append(f"{whose} spell so far: {', '.join(_card(data, c) for c in obs['spell'])}; "
-                     f"plays left {obs['plays_left']}")
-    if obs["pending_discards"]:
-        lines.append(f"[bold]You take {obs['pending_discards']} damage: choose the cards to discard[/bold]")
-    lines.append("Your hand: " + ("; ".join(_card(data, c) for c in obs["hand"]) or "empty"))
-    return lines
+    own = obs.get("own_deck_cards", [])
+    theirs = obs.get("opponent_cards", [])
+    lines.append(f"Your deck ({cards(len(own))}): {_list(data, own)}")
+    lines.append(f"P{opp + 1}'s cards, in deck or hand ({cards(len(theirs))}): {_list(data, theirs)}")
+    key = json.dumps([obs["piles"], own]) if obs["phase"] == "draft" else None
+    return Panel("decks", "the drafted decks", tuple(lines), key)
 
 
+def screen(data: WizardCardsData, obs: Mapping[str, Any]) -> Screen:
+    panels: tuple[Panel, ...] = (table(data, obs), hand(data, obs))
+    if "opponent_deck" in obs:
+        panels = (decks(data, obs), *panels) if obs["phase"] == "draft" else (*panels, decks(data, obs))
+    return Screen(header(obs), panels)
+
+
+def view(data: WizardCardsData, obs: Mapping[str, Any]) -> list[str]:
+    """The whole table as the seat sees it: the header and every panel's lines."""
+    sc = screen(data, obs)
+    return [escape(sc.header), *(ln for p in sc.panels for ln in p.lines)]
+
+
+# -- look ------------------------------------------------------------------------------------------------------------
 def find(data: WizardCardsData, query: str) -> list[str]:
     """The card instances a query names: an id (``QS``, ``WM#2``, ``WM``) or a word of a name (``wood``)."""
     q = query.strip()
@@ -98,12 +166,19 @@ def find(data: WizardCardsData, query: str) -> list[str]:
     low = q.lower()
     if len(low) < 3:
         return []
-    hits = [c for c, sp in data.spells.items() if low in sp.name.lower() or low in data.card_name(c).lower()]
+    hits = [c for c, sp in data.spells.items() if low in sp.name.lower() or low in data.kind(c).lower()]
     return sorted(hits, key=data.sort_key.__getitem__)
 
 
+_SEAT = re.compile(r"p([12])", re.I)
+
+
 def look(data: WizardCardsData, obs: Mapping[str, Any], query: str) -> list[str] | None:
-    """A card's printed text and where it is, as the seat may know it."""
+    """A card's printed text and where it is, as the seat may know it; ``P1``, ``P2`` or ``you``: a player."""
+    q = query.strip()
+    m = _SEAT.fullmatch(q)
+    if m or q.lower() in ("you", "me"):
+        return seat_lines(data, obs, int(m.group(1)) - 1 if m else int(obs["seat"]))
     hits = find(data, query)
     if not hits:
         return None
@@ -111,17 +186,17 @@ def look(data: WizardCardsData, obs: Mapping[str, Any], query: str) -> list[str]
     if len(hits) > 1:
         designs = sorted({h.split("#")[0] for h in hits})
         if len(designs) > 1:
-            out.append(f"{len(designs)} cards match: " + ", ".join(escape(d) for d in designs[:12]) +
+            first = [next(h for h in hits if h.split("#")[0] == d) for d in designs[:12]]
+            out.append(f"{len(designs)} cards match: " + ", ".join(escape(data.label(h)) for h in first) +
                        ("..." if len(designs) > 12 else "") + ". Look one up by its id.")
         hits = hits[:1]
     c = hits[0]
     sp = data.spells[c]
     if sp.school == "wild":
-        out.append(f"[bold]{escape(c)} {escape(data.card_name(c))}[/bold] (a joker: any school, magnitude "
-                   f"{sp.magnitude})")
+        out.append(f"[bold]{escape(data.label(c))}[/bold] (a joker: any school, magnitude {sp.magnitude})")
     else:
-        out.append(f"[bold]{escape(c)} {escape(data.card_name(c))}[/bold] ({escape(sp.name)}: "
-                   f"{sp.school.capitalize()} {sp.magnitude})")
+        out.append(f"[bold]{escape(data.label(c))}[/bold] ({escape(data.kind(c))}: {sp.school.capitalize()} "
+                   f"{sp.magnitude}; the {sp.rank} of {sp.suit})")
     out.append(escape(spoken(data.printed(c))))
     out.append(escape(where(obs, c)))
     return out
@@ -132,7 +207,7 @@ def where(obs: Mapping[str, Any], c: str) -> str:
     me, opp = obs["seat"], 1 - obs["seat"]
     if c in obs["hand"]:
         return "It is in your hand."
-    for seat, who in ((me, "your"), (opp, "your rival's")):
+    for seat, who in ((me, "your"), (opp, f"P{opp + 1}'s")):
         for w, left in obs["wards"][seat]:
             if w == c:
                 return f"It stands in {who} ward and stops {left} more damage."
@@ -148,5 +223,5 @@ def where(obs: Mapping[str, Any], c: str) -> str:
     if c in obs.get("own_deck_cards", ()):
         return "It is in your deck." if obs["phase"] != "draft" else "It is in your deck (you drafted it)."
     if c in obs.get("opponent_cards", ()):
-        return "It is in your rival's deck or hand (drafted by them)."
-    return "You cannot see it: it is in the spell pile or your rival's hand."
+        return f"It is in P{opp + 1}'s deck or hand (drafted by them)."
+    return f"You cannot see it: it is in the spell pile or P{opp + 1}'s hand."
