@@ -527,7 +527,8 @@ def _play(s: Session, term: Terminal, save_path: Path) -> int:
             thinking.clear()
             if len(legal) == 1 and not s.state.must_ask():
                 pending.extend(_take_new_log(s, term))
-                pending.append(f"(your only choice) {s.state.describe(legal[0])}")
+                if legal[0].kind != "pass":  # a pass says itself in the log ("P1 passes")
+                    pending.append(f"(your only choice) {s.state.describe(legal[0])}")
                 _move(s, legal[0])
                 continue
             pending.extend(_take_new_log(s, term))
@@ -564,7 +565,7 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
     decision = decision_rows(console, question, [t for _, t in choices])
     blocks = [header_block(console, screen.header), *log_blocks(console, log)]
     # a panel whose key changed is shown by itself when it fits on the screen with the rest; else a line says it
-    # changed (once), and it is shown at a later decision with room
+    # changed (once, when the line fits), and it is shown at a later decision with room
     used = height(blocks) + len(decision) + 1
     for p in screen.panels:
         if p.key is None or seen.keys.get(p.name) == p.key:
@@ -572,11 +573,11 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
         got = markup_blocks(console, p.lines)
         if term.height is None or used + height(got) <= term.height:
             seen.keys[p.name] = p.key
-        elif seen.hinted.get(p.name) != p.key:
-            seen.hinted[p.name] = p.key
-            got = markup_blocks(console, [f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]"])
         else:
-            continue
+            got = markup_blocks(console, [f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]"])
+            if seen.hinted.get(p.name) == p.key or used + height(got) > term.height:
+                continue  # said already, or no room for the line either (the log fills the screen): said later
+            seen.hinted[p.name] = p.key
         blocks += got
         used += height(got)
     paged(term, blocks, keep=len(decision) + 1)
@@ -639,6 +640,8 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
             if group is not None:  # the last option of the second step: back to the first
                 group = None
                 question, choices = two.question, [(None, g.label) for g in two.groups]
+            elif len(two.groups[k].options) == 1:  # a group of one: the choice is made
+                return two.groups[k].options[0][0]
             else:
                 group = k
                 question = two.groups[k].question
