@@ -343,6 +343,8 @@ class WCState(StackGame, State[WCData]):
             out[f"set.{x}"] = sorted(self.sets[x])
             out[f"value.{x}"] = self.value(x)
             out[f"deck_value.{x}"] = self.deck_value(x)
+            surely, maybe, out_ = self.seen_six(x)  # what the rival knows of this seat's 6
+            out[f"seen_in.{x}"], out[f"seen_maybe_out.{x}"], out[f"seen_out.{x}"] = surely, maybe, out_
         return out
 
     def describe(self, action: Action) -> str:
