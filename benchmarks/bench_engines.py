@@ -6,7 +6,7 @@ baselines and the engines alike; each figure is the median of interleaved rounds
   decisions counted, as the engines count theirs: their dice and shuffles are not steps). A leaner dominoes loop
   (Python's ``random``) is shown too. Needs ``pip install open_spiel`` (not a dependency of wizprint); without it the
   baseline is skipped and the reason printed.
-- Relic's search bot (ISMCTS): iterations per second at the opening, as ``bench_solo.py`` measures them.
+- (The search bots are measured by what a player feels, their strength at their thinking time: ``bench_strength.py``.)
 - ``clone()`` and ``determinize()`` per second for every game: states taken every 7 steps of 5 random games.
 - Wizard Cards random games per second against a hand-tight loop of the same rules (plain Python, no log, cards as
   numbers) choosing the same random moves: it must end every game exactly as the engine does, which is checked.
@@ -27,7 +27,6 @@ from bench_solo import random_play as solo_random_play
 from bench_solo import search_states
 
 from wizprint.solo.agents import RandomAgent
-from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.kernel import State, engine, engine_games
 from wizprint.solo.kernel.rng import MASK, derive
 from wizprint.solo.runner import play
@@ -63,23 +62,6 @@ def determinizes(states: list[State[Any]], seconds: float) -> float:
             st.determinize(st.current_player, rng)
         n += len(live)
     return n / (cpu() - t0)
-
-
-def mcts_rate(game: str, iterations: int = 300) -> float:
-    """Search iterations per CPU second at the opening (3 seeds; the loop of ``bench_solo.py``)."""
-    eng = engine(game)
-    total = 0.0
-    n = 0
-    for seed in range(3):
-        s = eng.new_state(eng.min_players, seed)
-        bot = MctsAgent(eng, iterations=iterations, seed=seed)
-        while len(s.legal_actions()) < 2:
-            s.apply(s.legal_actions()[0])
-        t = cpu()
-        bot.choose(s, s.current_player)
-        total += cpu() - t
-        n += bot.last_iterations
-    return n / total
 
 
 # -- OpenSpiel's python_block_dominoes ------------------------------------------------------------------------------
@@ -317,8 +299,6 @@ def main() -> None:
         if dom is not None:
             line += f" = {v / fig['dominoes']:.2f}x dominoes ({v / fig['dominoes lean']:.2f}x the lean loop)"
         print(line)
-    its = median(rounds, lambda: mcts_rate("relic"))
-    print(f"Relic search (ISMCTS), iterations per CPU second at the opening: {its:,.0f}")
     print("clone() and determinize() per CPU second (states every 7 steps of 5 random games):")
     for game in engine_games():
         states = search_states(game, engine(game).min_players)
