@@ -257,10 +257,6 @@ def tight_matches(tight: TightWizardCards, games: int = 300) -> int:
 
 
 # -- the run ------------------------------------------------------------------------------------------------------
-def median(rounds: int, measure: Callable[[], float]) -> float:
-    return statistics.median(measure() for _ in range(rounds))
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
