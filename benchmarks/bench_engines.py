@@ -20,7 +20,6 @@ import importlib
 import random
 import statistics
 import time
-from collections.abc import Callable
 from typing import Any
 
 from bench_solo import random_play as solo_random_play
