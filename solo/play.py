@@ -574,7 +574,8 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
         if term.height is None or used + height(got) <= term.height:
             seen.keys[p.name] = p.key
         else:
-            got = markup_blocks(console, [f"[dim]({escape(p.title)} changed: type '{p.name}' to see it)[/dim]"])
+            what = f"{p.title} changed" if p.name in seen.keys else p.title
+            got = markup_blocks(console, [f"[dim]({escape(what)}: type '{p.name}' to see it)[/dim]"])
             if seen.hinted.get(p.name) == p.key or used + height(got) > term.height:
                 continue  # said already, or no room for the line either (the log fills the screen): said later
             seen.hinted[p.name] = p.key
