@@ -87,12 +87,15 @@ class Words:
         return offer(self.s.data, card)
 
     # -- rolls -----------------------------------------------------------------------------------------------
+    def _roll_parent(self, r: Roll) -> object | None:
+        """The pending work a roll is made for (the item under it on the stack), or None."""
+        st = self.s.stack
+        j = len(st) - 1 if st and st[-1] is r else next((i for i, f in enumerate(st) if f is r), -1)
+        return st[j - 1] if j > 0 else None
+
     def roll_for(self, r: Roll) -> str:
         """What a roll is for: ``for W15 Alchemist's Maker action (a 6 finds an Item in the deck)``."""
-        s = self.s
-        st = s.stack
-        j = len(st) - 1 if st and st[-1] is r else next((i for i, f in enumerate(st) if f is r), -1)
-        parent = st[j - 1] if j > 0 else None
+        parent = self._roll_parent(r)
         if r.slot is RollFor.ACTION and isinstance(parent, WizardAction):
             need = NEEDS.get(parent.ability, (0, ""))[1]
             return f"for {self.label(parent.wizard)}'s {parent.ability.capitalize()} action" + (
@@ -108,10 +111,7 @@ class Words:
     def roll_what(self, r: Roll) -> str:
         """What a roll is, for the log: ``the Danger of Q03 Banish the Demon, round 1``, ``W15 Alchemist's duel
         roll``, ``W15 Alchemist's Maker action (a 6 finds an Item in the deck)``."""
-        s = self.s
-        st = s.stack
-        j = len(st) - 1 if st and st[-1] is r else next((i for i, f in enumerate(st) if f is r), -1)
-        parent = st[j - 1] if j > 0 else None
+        parent = self._roll_parent(r)
         if r.slot is RollFor.ACTION and isinstance(parent, WizardAction):
             need = NEEDS.get(parent.ability, (0, ""))[1]
             act = f"{self.label(parent.wizard)}'s {parent.ability.capitalize()} action"
