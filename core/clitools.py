@@ -10,13 +10,22 @@ from typing import Any, TypeVar
 import typer
 
 from wizprint.errors import MAX_SHOWN, DataErrors, WizprintError, more_line, one_line
+from wizprint.termtext import safe_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def err(msg: str) -> None:
-    """Print one line to stderr."""
-    print(msg, file=sys.stderr, flush=True)
+    """Print one line to stderr, without control sequences (a message may quote a file: see :func:`say`)."""
+    print(safe_text(msg), file=sys.stderr, flush=True)
+
+
+def say(msg: str) -> None:
+    """Print a line of a command's report to stdout. Every line a command prints may hold text from a file (a
+    card's name, a scenario's title, a game's error): it is printed without control sequences
+    (:func:`~wizprint.termtext.safe_text`), so that a shared file cannot set the terminal's title, clear it or
+    colour it."""
+    print(safe_text(msg))
 
 
 def friendly(fn: F) -> F:

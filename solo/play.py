@@ -34,6 +34,7 @@ from rich.markup import escape
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
+from wizprint.termtext import safe_text
 
 from .agents import Agent, make_agent
 from .kernel import Action, Checks, Engine, State, engine
@@ -273,11 +274,11 @@ def collapse_passes(lines: list[str]) -> list[str]:
 
 def _write_log(s: Session, term: Terminal, lines: list[str]) -> None:
     """Write the human's log so far; a log that cannot be written is reported once and then left off (the game
-    goes on)."""
+    goes on). The log file is read on a terminal too: a saved game's lines go into it without control sequences."""
     if s.log_path is None:
         return
     try:
-        write_atomic(s.log_path, "\n".join([log_head(s), *lines]) + "\n")
+        write_atomic(s.log_path, "\n".join([log_head(s), *map(safe_text, lines)]) + "\n")
     except (WizprintError, ValueError) as exc:
         term.say(f"Cannot write the game log ({reason(exc)}); the game goes on without it.")
         s.log_path = None
