@@ -120,7 +120,7 @@ def export_csv_cmd(game: str = typer.Argument(..., help="Game id or path."),
 
 @import_app.command("csv")
 @friendly
-def import_csv_cmd(file: Path = typer.Argument(..., help="CSV file, as written by 'export csv'."),
+def import_csv_cmd(file: Path = typer.Argument(..., help="CSV file, as written by 'export csv'; '-' for stdin."),
                    game: str = typer.Option(..., "--game", "-g", help="The game the cards belong to."),
                    output: Path = typer.Option(..., "-o", "--output", help="Folder to write the game data into.")
                    ) -> None:

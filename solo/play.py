@@ -34,6 +34,7 @@ from rich.markup import escape
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
+from wizprint.files import FileProblem, open_regular, read_file
 from wizprint.termtext import safe_text
 
 from .agents import Agent, make_agent
@@ -186,17 +187,12 @@ def _key(k: str) -> str:
 
 
 def read_save(path: Path) -> Any:
-    """The JSON of a saved-game file (raises :class:`WizprintError`: unreadable, larger than :data:`MAX_SAVE`,
-    empty, not UTF-8, not JSON, nested too deeply)."""
+    """The JSON of a saved-game file (raises :class:`WizprintError`: unreadable, not a regular file, larger than
+    :data:`MAX_SAVE`, empty, not UTF-8, not JSON, nested too deeply)."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_SAVE + 1)
-    except OSError as exc:
-        raise WizprintError(f"cannot read saved game {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # a NUL in the name
-        raise WizprintError(f"cannot read saved game {quote(str(path))}: {exc}") from None
-    if len(raw) > MAX_SAVE:
-        raise WizprintError(f"{path}: not a saved game: larger than {MAX_SAVE >> 20} MiB")
+        raw = read_file(path, MAX_SAVE, "a saved game", quote(str(path)) if "\0" in str(path) else str(path))
+    except FileProblem as exc:
+        raise WizprintError(f"cannot read saved game {exc.shown}: {exc.detail}") from None
     if not raw.strip():
         raise WizprintError(f"{path}: not a saved game: the file is empty")
     try:
@@ -352,9 +348,9 @@ def is_wizprint_log(path: Path) -> bool:
     if not _taken(path):
         return True
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO or a device of that name is not a log (and is kept)
             return fh.read(len(LOG_HEAD)) == LOG_HEAD.encode()
-    except OSError:
+    except (FileProblem, OSError):
         return False
 
 
