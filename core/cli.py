@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from wizprint.clitools import err, friendly, say
+from wizprint.clitools import err, friendly, say, write_data
 from wizprint.errors import UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -93,7 +92,7 @@ def vocabulary_cmd(game: str = typer.Argument(..., help="Game id or path."),
     g = load_game(game)
     text = markdown(g.vocabulary, f"{g.name} effect vocabulary")
     if output == "-":
-        sys.stdout.write(text)
+        write_data(text)
     else:
         write_atomic(Path(output), text)
         err(f"wrote {output}")
@@ -111,8 +110,7 @@ def export_csv_cmd(game: str = typer.Argument(..., help="Game id or path."),
 
     text = export_csv(load_game(game), deck)
     if output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_data(text)
     else:
         write_atomic(Path(output), text)
         err(f"wrote {output}")

@@ -28,6 +28,17 @@ def say(msg: str) -> None:
     print(safe_text(msg))
 
 
+def write_data(text: str) -> None:
+    """Write a command's data (a CSV, a Markdown reference) to stdout: as it is into a pipe or a file, without
+    control sequences on a terminal (a card's text can hold a bidirectional override)."""
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    sys.stdout.write(safe_text(text) if tty else text)
+    sys.stdout.flush()
+
+
 def friendly(fn: F) -> F:
     """Turn user-caused errors into one clear message per problem and a non-zero exit, never a traceback."""
 

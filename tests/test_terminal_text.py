@@ -153,3 +153,19 @@ def test_a_scenario_files_title_and_failures_reach_the_screen_without_control_se
     assert r.returncode == 1, out
     assert out.startswith(f"FAIL: {f}: "), out
     assert "unknown probe" in out and not FORBIDDEN.search(out), out
+
+
+def test_data_written_to_stdout_is_kept_whole_in_a_pipe_and_shown_safely_on_a_terminal(tmp_path: Path) -> None:
+    """``export csv -`` (and ``vocabulary``) write a card's text as it is into a pipe or a file (an export imports
+    back the same), but on a terminal without the right-to-left override a name holds."""
+    g = _folder_with_name(tmp_path, r"Legend \u202eLore")
+    piped = run_here("export", "csv", str(g))
+    assert piped.returncode == 0 and "Legend \u202eLore" in piped.stdout
+    env = dict(os.environ, TERM="dumb", COLUMNS="200")
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "export", "csv", str(g)], env=env, encoding="utf-8",
+                      timeout=120, cwd=str(tmp_path))
+    p.expect(pexpect.EOF)
+    shown = p.before
+    p.close()
+    assert p.exitstatus == 0, shown[-2000:]
+    assert "Legend Lore" in shown and not FORBIDDEN.search(shown.replace("\r\n", "\n"))
