@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import tomli
 
 from wizprint.errors import DataErrors, Issue, WizprintError, one_line, quote
+from wizprint.files import FileProblem, read_file
 from wizprint.resources import cards_dir, inside
 
 from .lines import LineMap, TomlLines
@@ -68,16 +68,9 @@ def read_text(path: Path, issues: list[Issue], shown: str | None = None, limit: 
     """A data file's text (UTF-8, at most ``limit`` bytes); on a problem add an issue and return None."""
     shown = shown or display_path(path)
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO or a device would block or never end
-            issues.append(Issue(shown, 0, "", "is not a regular file"))
-            return None
-        with path.open("rb") as f:
-            raw = f.read(limit + 1)
-    except OSError as exc:
-        issues.append(Issue(shown, 0, "", f"cannot be read: {exc.strerror or exc}"))
-        return None
-    if len(raw) > limit:
-        issues.append(Issue(shown, 0, "", f"is larger than {limit // (1024 * 1024)} MiB, the limit for a data file"))
+        raw = read_file(path, limit, "a data file", shown)  # a FIFO or a device would block or never end
+    except FileProblem as exc:
+        issues.append(Issue(shown, 0, "", exc.reason))
         return None
     try:
         text = raw.decode("utf-8")

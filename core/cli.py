@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from wizprint.clitools import err, friendly
+from wizprint.clitools import err, friendly, say, write_data
 from wizprint.errors import UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -31,23 +30,23 @@ def games_cmd() -> None:
         g = load_game(gid)
         d = g.decl
         players = f"{d.players_min}" if d.players_min == d.players_max else f"{d.players_min}-{d.players_max}"
-        print(f"{gid}: {d.name} v{d.version}, {players} players, "
-              f"{g.physical_count()} cards in {len(g.cards())} designs")
+        say(f"{gid}: {d.name} v{d.version}, {players} players, "
+            f"{g.physical_count()} cards in {len(g.cards())} designs")
         for deck in d.decks.values():
             per_type = [f"{sum(c.copies for c in g.cards(deck.id) if c.type == t.id)} {t.name.lower()}"
                         for t in d.types.values() if t.deck == deck.id]
-            print(f"  deck {deck.id}: {deck.name}, {g.physical_count(deck.id)} cards ({', '.join(per_type)})")
+            say(f"  deck {deck.id}: {deck.name}, {g.physical_count(deck.id)} cards ({', '.join(per_type)})")
             if deck.backs:  # each copy of a card has its own back (Wizards Cup's Black and White sets)
-                print(f"    backs: {', '.join(f'copy {i} {b}' for i, b in enumerate(deck.backs, start=1))}")
+                say(f"    backs: {', '.join(f'copy {i} {b}' for i, b in enumerate(deck.backs, start=1))}")
             for t in d.types.values():
                 if t.deck == deck.id:
                     split = _split(g, t.id, t.required)
                     if split:
-                        print(f"    {t.name.lower()}: {split}")
+                        say(f"    {t.name.lower()}: {split}")
         for k in d.kinds.values():
-            print(f"  {k.name}: {len(g.of_kind(k.id))}")
+            say(f"  {k.name}: {len(g.of_kind(k.id))}")
         for comp in d.components:
-            print(f"  {comp.kind} {comp.id}: {comp.name} x{comp.count}")
+            say(f"  {comp.kind} {comp.id}: {comp.name} x{comp.count}")
 
 
 def _split(g: Any, type_id: str, fields: tuple[str, ...]) -> str:
@@ -73,7 +72,7 @@ def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or pat
     report = validate(targets or [])
     for line, ok in report:
         if ok:
-            print(line)
+            say(line)
         else:
             err(line)
     if report.problems:
@@ -93,7 +92,7 @@ def vocabulary_cmd(game: str = typer.Argument(..., help="Game id or path."),
     g = load_game(game)
     text = markdown(g.vocabulary, f"{g.name} effect vocabulary")
     if output == "-":
-        sys.stdout.write(text)
+        write_data(text)
     else:
         write_atomic(Path(output), text)
         err(f"wrote {output}")
@@ -111,8 +110,7 @@ def export_csv_cmd(game: str = typer.Argument(..., help="Game id or path."),
 
     text = export_csv(load_game(game), deck)
     if output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_data(text)
     else:
         write_atomic(Path(output), text)
         err(f"wrote {output}")
@@ -120,7 +118,7 @@ def export_csv_cmd(game: str = typer.Argument(..., help="Game id or path."),
 
 @import_app.command("csv")
 @friendly
-def import_csv_cmd(file: Path = typer.Argument(..., help="CSV file, as written by 'export csv'."),
+def import_csv_cmd(file: Path = typer.Argument(..., help="CSV file, as written by 'export csv'; '-' for stdin."),
                    game: str = typer.Option(..., "--game", "-g", help="The game the cards belong to."),
                    output: Path = typer.Option(..., "-o", "--output", help="Folder to write the game data into.")
                    ) -> None:

@@ -10,13 +10,33 @@ from typing import Any, TypeVar
 import typer
 
 from wizprint.errors import MAX_SHOWN, DataErrors, WizprintError, more_line, one_line
+from wizprint.termtext import safe_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def err(msg: str) -> None:
-    """Print one line to stderr."""
-    print(msg, file=sys.stderr, flush=True)
+    """Print one line to stderr, without control sequences (a message may quote a file: see :func:`say`)."""
+    print(safe_text(msg), file=sys.stderr, flush=True)
+
+
+def say(msg: str) -> None:
+    """Print a line of a command's report to stdout. Every line a command prints may hold text from a file (a
+    card's name, a scenario's title, a game's error): it is printed without control sequences
+    (:func:`~wizprint.termtext.safe_text`), so that a shared file cannot set the terminal's title, clear it or
+    colour it."""
+    print(safe_text(msg))
+
+
+def write_data(text: str) -> None:
+    """Write a command's data (a CSV, a Markdown reference) to stdout: as it is into a pipe or a file, without
+    control sequences on a terminal (a card's text can hold a bidirectional override)."""
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    sys.stdout.write(safe_text(text) if tty else text)
+    sys.stdout.flush()
 
 
 def friendly(fn: F) -> F:

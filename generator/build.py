@@ -19,6 +19,7 @@ from wizprint.atomic import StagedFolder, name_problem, safe_relpath
 from wizprint.cards.loader import load_game
 from wizprint.cards.model import Game
 from wizprint.errors import BuildError, DataErrors, Issue, WizprintError, quote
+from wizprint.files import FileProblem, read_file
 from wizprint.progress import Progress, Silent
 
 from .board import board_scene
@@ -181,10 +182,8 @@ def previous_build(folder: Path, shown_as: Path | None = None) -> set[str]:
     if mpath.is_symlink() or not mpath.is_file():
         raise BuildError(refuse.format("it has no manifest.json"))
     try:
-        if mpath.stat().st_size > MAX_MANIFEST_BYTES:
-            raise ValueError
-        data = json.loads(mpath.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        data = json.loads(read_file(mpath, MAX_MANIFEST_BYTES).decode("utf-8"))
+    except (FileProblem, OSError, UnicodeDecodeError, ValueError, RecursionError):
         raise BuildError(refuse.format("its manifest.json was not written by wizprint")) from None
     files = data.get("files") if isinstance(data, dict) else None
     if not (isinstance(data, dict) and isinstance(data.get("game"), str) and isinstance(files, list)

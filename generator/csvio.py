@@ -21,7 +21,6 @@ import json
 import math
 import os
 import re
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,7 @@ from wizprint.cards.loader import RESERVED_FILES
 from wizprint.cards.markup import plain
 from wizprint.cards.model import FieldSpec, Game, Record
 from wizprint.errors import MAX_SHOWN, DataErrors, Issue, WizprintError, one_line, quote
+from wizprint.files import STDIN, FileProblem, open_regular, read_file
 from wizprint.resources import inside
 
 if TYPE_CHECKING:
@@ -212,20 +212,16 @@ class _Problems:
 
 
 def read_csv_text(path: Path, source: str | None = None) -> str:
-    """The text of a CSV file: refused at once when larger than :data:`MAX_FILE_BYTES`; UTF-8 with or without a
-    byte-order mark, or UTF-16/32 with one; anything else is an error naming the first line that is not text."""
+    """The text of a CSV file (``-``: standard input): only a regular file, refused at once when larger than
+    :data:`MAX_FILE_BYTES`; UTF-8 with or without a byte-order mark, or UTF-16/32 with one; anything else is an
+    error naming the first line that is not text."""
     source = source or str(path)
-    too_big = f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, the limit for a CSV file"
     try:
-        with open(path, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if stat.S_ISREG(st.st_mode) and st.st_size > MAX_FILE_BYTES:
-                raise DataErrors([Issue(source, 0, "", too_big)])
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise WizprintError(f"cannot read {source}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise DataErrors([Issue(source, 0, "", too_big)])
+        data = read_file(path, MAX_FILE_BYTES, "a CSV file", source, stdin=True)
+    except FileProblem as exc:
+        if exc.kind == "size":
+            raise DataErrors([Issue(source, 0, "", f"the file {exc.reason}")]) from None
+        raise WizprintError(f"cannot read {source}: {exc.detail}") from None
     encoding, label = "utf-8", "UTF-8"
     for bom, enc, name in _BOMS:
         if data.startswith(bom):
@@ -484,9 +480,7 @@ def previous_import(folder: Path, shown_as: Path | None = None) -> set[str]:
     if marker.is_symlink() or not marker.is_file():
         raise WizprintError(refuse.format(f"it has no {IMPORT_MARKER}"))
     try:
-        if marker.stat().st_size > 1024 * 1024:
-            raise ValueError
-        data = json.loads(marker.read_text(encoding="utf-8"))
+        data = json.loads(read_file(marker, 1024 * 1024).decode("utf-8"))
         files = data["files"]
         listed = {f["file"]: f["sha256"] for f in files}
         if data.get("made_by") != "wizprint import csv" or not all(
@@ -501,6 +495,8 @@ def previous_import(folder: Path, shown_as: Path | None = None) -> set[str]:
         if path.is_file() and not path.is_symlink():
             try:
                 same = _sha256(path) == digest
+            except FileProblem as exc:
+                raise WizprintError(f"cannot read {where / name}: {exc.detail}") from None
             except OSError as exc:
                 raise WizprintError(f"cannot read {where / name}: {exc.strerror or exc}") from None
             if not same:
@@ -514,7 +510,7 @@ def previous_import(folder: Path, shown_as: Path | None = None) -> set[str]:
 
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -526,9 +522,12 @@ def _game_files(game: Game) -> list[tuple[str, bytes]]:
     size only)."""
     out: list[tuple[str, bytes]] = []
     for p in sorted(game.root.glob("*.toml")):
-        if (p.is_symlink() and not inside(game.root, p)) or not p.is_file() or p.stat().st_size > MAX_FILE_BYTES:
+        if p.is_symlink() and not inside(game.root, p):
             continue
-        data = p.read_bytes()
+        try:
+            data = read_file(p, MAX_FILE_BYTES)
+        except FileProblem:
+            continue
         if p.name in RESERVED_FILES or p.name == game.decl.vocabulary_file or not _has_cards(data):
             out.append((p.name, data))
     return out
@@ -545,11 +544,12 @@ def import_csv(game: Game, csv_path: Path, out_dir: Path) -> Path:
     from wizprint.atomic import StagedFolder
     from wizprint.cards.loader import display_path, load_game
 
-    source = str(csv_path)
+    stdin = str(csv_path) == STDIN
+    source = "standard input" if stdin else str(csv_path)
     rows = _rows(game, read_csv_text(csv_path, source), source)
     try:
-        written = tomlwrite.write_records("card", [rec for _, rec in rows],
-                                          f"Cards of {game.name}, imported from {csv_path.name} by wizprint.")
+        written = tomlwrite.write_records("card", [rec for _, rec in rows], f"Cards of {game.name}, imported from "
+                                          f"{source if stdin else csv_path.name} by wizprint.")
     except (ValueError, TypeError) as exc:  # pragma: no cover - the rows were checked cell by cell
         raise WizprintError(f"{source}: cannot write the cards as TOML: {exc}") from None
     ours = [*((n, d) for n, d in _game_files(game) if n != "cards.toml"), ("cards.toml", written.text.encode())]

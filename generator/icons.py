@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from wizprint.errors import WizprintError, one_line, quote
+from wizprint.files import FileProblem, read_file
 from wizprint.resources import inside, layouts_dir
 
 if TYPE_CHECKING:
@@ -178,12 +179,11 @@ def read_icon_file(path: Path, name: str, *, cached: bool = True) -> Icon:
     shipped cache of :mod:`.iconcache` when ``cached`` and its bytes are the shipped ones."""
     shown = _shown(path)
     try:
-        if path.stat().st_size > MAX_ICON_BYTES:
-            raise WizprintError(f"{shown}: cannot read icon: larger than {MAX_ICON_BYTES // 1024} KiB")
-        with path.open("rb") as f:
-            data = f.read(MAX_ICON_BYTES + 1)
-        if len(data) > MAX_ICON_BYTES:
-            raise WizprintError(f"{shown}: cannot read icon: larger than {MAX_ICON_BYTES // 1024} KiB")
+        try:
+            data = read_file(path, MAX_ICON_BYTES, "an icon", shown)
+        except FileProblem as exc:
+            why = f"larger than {MAX_ICON_BYTES // 1024} KiB" if exc.kind == "size" else exc.detail
+            raise WizprintError(f"{shown}: cannot read icon: {why}") from None
         if cached:
             from .iconcache import cached_icon
 

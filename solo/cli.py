@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
-from wizprint.clitools import err, friendly
+from wizprint.clitools import err, friendly, say
 from wizprint.errors import SaveError, UsageError, capped, one_line
 
 if TYPE_CHECKING:
@@ -214,71 +213,67 @@ def _pts(x: float | None) -> str:
 def _print_summary(s: dict[str, Any]) -> None:
     from .check import HEADLINE_RULE, headline_cards
 
-    out = sys.stdout
     n_err = len(s["errors"])
     if s.get("partial"):
         if any(r.get("partial") for r in s.get("ladder", [])):
-            print(f"partial: the strength ladder stopped by Ctrl-C (all {s['games']} games of the check played)",
-                  file=out)
+            say(f"partial: the strength ladder stopped by Ctrl-C (all {s['games']} games of the check played)")
         else:
-            print(f"partial: {s['games']} of {s['games_planned']} games (stopped by Ctrl-C)", file=out)
-    print(f"{s['game']}: {s['completed']} of {s['games']} games completed, {n_err} errors, "
-          f"{s['step_cap_hits']} step-cap hits" + (", starting choices dealt at random" if s.get("assign") == "random"
-                                                   else ""), file=out)
+            say(f"partial: {s['games']} of {s['games_planned']} games (stopped by Ctrl-C)")
+    say(f"{s['game']}: {s['completed']} of {s['games']} games completed, {n_err} errors, "
+        f"{s['step_cap_hits']} step-cap hits" + (", starting choices dealt at random" if s.get("assign") == "random"
+                                                 else ""))
     for seat, r in s["win_rate_by_seat"].items():
-        print(f"  seat {seat}: win rate {_pc(r['win_rate'])} (95% {_pc(r['ci95'][0])} to {_pc(r['ci95'][1])}), "
-              f"ties {r['ties']}", file=out)
+        say(f"  seat {seat}: win rate {_pc(r['win_rate'])} (95% {_pc(r['ci95'][0])} to {_pc(r['ci95'][1])}), "
+            f"ties {r['ties']}")
     fp = s.get("first_player")
     if fp:
-        print(f"  first player: win rate {_pc(fp['win_rate'])} (95% {_pc(fp['ci95'][0])} to {_pc(fp['ci95'][1])}; "
-              f"fair share {_pc(fp['fair_share'])}, advantage {_pts(fp['advantage'])} points)", file=out)
+        say(f"  first player: win rate {_pc(fp['win_rate'])} (95% {_pc(fp['ci95'][0])} to {_pc(fp['ci95'][1])}; "
+            f"fair share {_pc(fp['fair_share'])}, advantage {_pts(fp['advantage'])} points)")
     for bot, r in s["win_rate_by_bot"].items():
-        print(f"  {bot}: win rate {_pc(r['win_rate'])} (95% {_pc(r['ci95'][0])} to {_pc(r['ci95'][1])})", file=out)
+        say(f"  {bot}: win rate {_pc(r['win_rate'])} (95% {_pc(r['ci95'][0])} to {_pc(r['ci95'][1])})")
     if s.get("win_rate_by_choice"):
-        print(f"  by starting choice (fair share {_pc(1 / s['players'])}"
-              + ("; dealt at random):" if s.get("assign") == "random" else "; chosen by the bots):"), file=out)
+        say(f"  by starting choice (fair share {_pc(1 / s['players'])}"
+            + ("; dealt at random):" if s.get("assign") == "random" else "; chosen by the bots):"))
     for ch, r in s.get("win_rate_by_choice", {}).items():
-        print(f"    {ch}: win rate {_pc(r['win_rate'])} of {r['games']} (95% {_pc(r['ci95'][0])} to "
-              f"{_pc(r['ci95'][1])})", file=out)
+        say(f"    {ch}: win rate {_pc(r['win_rate'])} of {r['games']} (95% {_pc(r['ci95'][0])} to "
+            f"{_pc(r['ci95'][1])})")
     lt = s["length_turns"]
     tp = s.get("turns_per_player", {})
-    print(f"  length in turns: mean {lt['mean']}, median {lt['median']}, p95 {lt['p95']}; per player: mean "
-          f"{tp.get('mean')}, median {tp.get('median')}, p95 {tp.get('p95')}", file=out)
+    say(f"  length in turns: mean {lt['mean']}, median {lt['median']}, p95 {lt['p95']}; per player: mean "
+        f"{tp.get('mean')}, median {tp.get('median')}, p95 {tp.get('p95')}")
     for name, st in s.get("by_setting", {}).items():
         ends = ", ".join(f"{n} {k}" for k, n in st["end_reasons"].items())
-        print(f"  {name}: {st['games']} games ({ends}), median {st['median_turns']} turns", file=out)
+        say(f"  {name}: {st['games']} games ({ends}), median {st['median_turns']} turns")
     for name, g in s.get("groups", {}).items():
-        print(f"  {name}: {g['per_seat_game']:.2f} per seat and game; won {_pc(g['win_rate'])} of {g['contests']} "
-              f"(fair share {_pc(g['fair_share'])}, {_pts(g['above_fair'])} points above it; 95% "
-              f"{_pc(g['ci95'][0])} to {_pc(g['ci95'][1])})", file=out)
+        say(f"  {name}: {g['per_seat_game']:.2f} per seat and game; won {_pc(g['win_rate'])} of {g['contests']} "
+            f"(fair share {_pc(g['fair_share'])}, {_pts(g['above_fair'])} points above it; 95% "
+            f"{_pc(g['ci95'][0])} to {_pc(g['ci95'][1])})")
     for name, e in s.get("events", {}).items():
-        print(f"  {name}: in {_pc(e['share_of_games'])} of games ({e['per_game']} a game)", file=out)
+        say(f"  {name}: in {_pc(e['share_of_games'])} of games ({e['per_game']} a game)")
     _print_lifts(s, HEADLINE_RULE, headline_cards(s["cards"]))
     follows = s.get("draw_follows_play", [])
     if follows:
-        print(f"  no lift (drawing them went with the result more than playing them could; their draw follows the "
-              f"game): {', '.join(follows)}", file=out)
+        say(f"  no lift (drawing them went with the result more than playing them could; their draw follows the "
+            f"game): {', '.join(follows)}")
     never_drawn = s.get("never_drawn", [])
     if never_drawn:
-        print(f"  cards never drawn: {', '.join(never_drawn)}", file=out)
+        say(f"  cards never drawn: {', '.join(never_drawn)}")
     never = s["never_played"]
-    print(f"  cards never played: {', '.join(never) if never else 'none'}", file=out)
+    say(f"  cards never played: {', '.join(never) if never else 'none'}")
     for rung in s.get("ladder", []):
-        print(f"  ladder: {rung['upper']} against {rung['lower']}: {_pc(rung['upper_win_rate'])} of "
-              f"{rung['games']} (95% {_pc(rung['ci95'][0])} to {_pc(rung['ci95'][1])}; fair share "
-              f"{_pc(rung['fair_share'])})" + ("; stopped by Ctrl-C" if rung.get("partial") else ""), file=out)
+        say(f"  ladder: {rung['upper']} against {rung['lower']}: {_pc(rung['upper_win_rate'])} of "
+            f"{rung['games']} (95% {_pc(rung['ci95'][0])} to {_pc(rung['ci95'][1])}; fair share "
+            f"{_pc(rung['fair_share'])})" + ("; stopped by Ctrl-C" if rung.get("partial") else ""))
     for e in s["errors"][:5]:
-        print(f"  error in game {e['game']}: {e['error']}\n    reproduce: {e['reproduce']}", file=out)
+        say(f"  error in game {e['game']}: {e['error']}\n    reproduce: {e['reproduce']}")
 
 
 def _print_lifts(s: dict[str, Any], rule: str, ranked: list[dict[str, Any]]) -> None:
     """The headline of the cards: the highest and lowest lifts among the cards measured well enough (``rule``),
     or a line saying that none is yet."""
-    out = sys.stdout
     if not ranked:
         if s["cards"]:
-            print(f"  lift: no card ranked, as none is yet among the {rule} (more games narrow the intervals)",
-                  file=out)
+            say(f"  lift: no card ranked, as none is yet among the {rule} (more games narrow the intervals)")
         return
 
     def line(c: dict[str, Any]) -> str:
@@ -288,10 +283,10 @@ def _print_lifts(s: dict[str, Any], rule: str, ranked: list[dict[str, Any]]) -> 
 
     if len(ranked) <= 3:
         which = f"the only {len(ranked)} {rule}" if len(ranked) > 1 else f"the only one of the {rule}"
-        print(f"  lift, highest first ({which}): " + "; ".join(line(c) for c in ranked), file=out)
+        say(f"  lift, highest first ({which}): " + "; ".join(line(c) for c in ranked))
         return
-    print(f"  highest lift (of the {len(ranked)} {rule}): " + "; ".join(line(c) for c in ranked[:3]), file=out)
-    print(f"  lowest lift (of the same {len(ranked)}): " + "; ".join(line(c) for c in ranked[::-1][:3]), file=out)
+    say(f"  highest lift (of the {len(ranked)} {rule}): " + "; ".join(line(c) for c in ranked[:3]))
+    say(f"  lowest lift (of the same {len(ranked)}): " + "; ".join(line(c) for c in ranked[::-1][:3]))
 
 
 @solo_app.command("scenario")
@@ -309,7 +304,7 @@ def _scenarios(files: list[Path], game: str | None) -> None:
 
     results, failed = run_all(files, game)
     for r in results:
-        print(r.report())
-    print(f"{len(results) - failed} passed, {failed} failed")
+        say(r.report())
+    say(f"{len(results) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)

@@ -34,6 +34,8 @@ from rich.markup import escape
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
+from wizprint.files import FileProblem, open_regular, read_file
+from wizprint.termtext import safe_text
 
 from .agents import Agent, make_agent
 from .kernel import Action, Checks, Engine, State, engine
@@ -185,17 +187,12 @@ def _key(k: str) -> str:
 
 
 def read_save(path: Path) -> Any:
-    """The JSON of a saved-game file (raises :class:`WizprintError`: unreadable, larger than :data:`MAX_SAVE`,
-    empty, not UTF-8, not JSON, nested too deeply)."""
+    """The JSON of a saved-game file (raises :class:`WizprintError`: unreadable, not a regular file, larger than
+    :data:`MAX_SAVE`, empty, not UTF-8, not JSON, nested too deeply)."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_SAVE + 1)
-    except OSError as exc:
-        raise WizprintError(f"cannot read saved game {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # a NUL in the name
-        raise WizprintError(f"cannot read saved game {quote(str(path))}: {exc}") from None
-    if len(raw) > MAX_SAVE:
-        raise WizprintError(f"{path}: not a saved game: larger than {MAX_SAVE >> 20} MiB")
+        raw = read_file(path, MAX_SAVE, "a saved game", quote(str(path)) if "\0" in str(path) else str(path))
+    except FileProblem as exc:
+        raise WizprintError(f"cannot read saved game {exc.shown}: {exc.detail}") from None
     if not raw.strip():
         raise WizprintError(f"{path}: not a saved game: the file is empty")
     try:
@@ -273,11 +270,11 @@ def collapse_passes(lines: list[str]) -> list[str]:
 
 def _write_log(s: Session, term: Terminal, lines: list[str]) -> None:
     """Write the human's log so far; a log that cannot be written is reported once and then left off (the game
-    goes on)."""
+    goes on). The log file is read on a terminal too: a saved game's lines go into it without control sequences."""
     if s.log_path is None:
         return
     try:
-        write_atomic(s.log_path, "\n".join([log_head(s), *lines]) + "\n")
+        write_atomic(s.log_path, "\n".join([log_head(s), *map(safe_text, lines)]) + "\n")
     except (WizprintError, ValueError) as exc:
         term.say(f"Cannot write the game log ({reason(exc)}); the game goes on without it.")
         s.log_path = None
@@ -351,9 +348,9 @@ def is_wizprint_log(path: Path) -> bool:
     if not _taken(path):
         return True
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO or a device of that name is not a log (and is kept)
             return fh.read(len(LOG_HEAD)) == LOG_HEAD.encode()
-    except OSError:
+    except (FileProblem, OSError):
         return False
 
 

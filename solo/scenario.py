@@ -51,6 +51,7 @@ from typing import Any
 import tomli
 
 from wizprint.errors import IllegalActionError, WizprintError, one_line, quote
+from wizprint.files import FileProblem, read_file
 
 from .kernel import Chance, Engine, State, engine
 from .kernel.checks import reason
@@ -197,15 +198,12 @@ def _compare(state: State[Any], expected: Any, where: Any) -> list[str]:
 
 def _load(path: Path) -> tuple[str, dict[str, Any]]:
     try:
-        if path.stat().st_size > MAX_FILE:
-            raise ScenarioError(f"{path}: a scenario file is at most {MAX_FILE // 1024} KiB")
-        text = path.read_text(encoding="utf-8")
+        raw = read_file(path, MAX_FILE, "a scenario file", quote(str(path)) if "\0" in str(path) else str(path))
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # line ends as a text file's read
+    except FileProblem as exc:
+        raise ScenarioError(f"{exc.shown}: cannot read: {exc.detail}" if exc.kind == "os" else str(exc)) from None
     except UnicodeDecodeError:
         raise ScenarioError(f"{path}: is not UTF-8 text") from None
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except ValueError as exc:  # a NUL in the name
-        raise ScenarioError(f"{quote(str(path))}: cannot read: {exc}") from None
     try:
         return text, tomli.loads(text)
     except tomli.TOMLDecodeError as exc:

@@ -24,17 +24,33 @@ from rich.markup import escape
 from rich.text import Text
 
 from wizprint.errors import quote
+from wizprint.termtext import safe_text
 
 
 class WholeLines(Console):
     """A rich Console whose prints Ctrl-C cannot cut in half: SIGINT (and SIGTERM) wait until the print is done.
     A Console keeps state across prints (a buffer, and a count of prints under way): interrupted at the wrong
     moment, it printed a line twice, or held every later line in its buffer, the "Saved to ..." of the interrupted
-    game included (seen once in 60 to 150 interrupted games on a busy machine)."""
+    game included (seen once in 60 to 150 interrupted games on a busy machine).
+
+    What it prints is text without control sequences (:func:`~wizprint.termtext.safe_text`): the rows below are
+    made of such text already (so that they are measured as shown), and anything else printed is cleaned here."""
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
+        objects = tuple(_safe(o) for o in objects)
         with interrupts_held():
             super().print(*objects, **kwargs)
+
+
+def _safe(obj: Any) -> Any:
+    """A text or rich Text without control sequences; anything else as it is."""
+    if isinstance(obj, str):
+        return safe_text(obj)
+    if isinstance(obj, Text) and (clean := safe_text(obj.plain)) != obj.plain:
+        out = obj.copy()
+        out.plain = clean
+        return out
+    return obj
 
 
 class Terminal:
@@ -56,7 +72,7 @@ class Terminal:
         return line.strip()
 
     def say(self, text: str) -> None:
-        self.console.print(escape(text), highlight=False)
+        self.console.print(escape(safe_text(text)), highlight=False)
 
 
 @contextlib.contextmanager
@@ -138,7 +154,9 @@ class Quit(Exception):
 
 def wrapped(console: Console, markup: str, first: str = "", rest: str | None = None) -> list[Text]:
     """``markup`` wrapped to the console's width, with ``first`` before its first row and ``rest`` (spaces as wide
-    as ``first`` by default) before the others: a hanging indent. A text is wrapped, never cut."""
+    as ``first`` by default) before the others: a hanging indent. A text is wrapped, never cut. Control sequences
+    from a file are left out (:func:`~wizprint.termtext.safe_text`) before the text is measured."""
+    markup = safe_text(markup)
     rest = " " * len(first) if rest is None else rest
     text = Text.from_markup(markup) if markup else Text("")
     lines = text.wrap(console, max(20, console.width - max(len(first), len(rest))), overflow="fold")
@@ -168,7 +186,8 @@ def decision_rows(console: Console, question: str, options: list[str]) -> list[T
 
 
 def log_blocks(console: Console, lines: list[str]) -> list[Block]:
-    """Log lines (plain text), each after '  > ' and wrapped under itself."""
+    """Log lines (plain text, a saved game's included: no markup and no control sequence of theirs is obeyed), each
+    after '  > ' and wrapped under itself."""
     return [wrapped(console, escape(ln), "  > ") for ln in lines]
 
 
@@ -176,6 +195,7 @@ def markup_blocks(console: Console, lines: Sequence[str]) -> list[Block]:
     """Lines of rich markup (a panel, a card looked up), each wrapped two columns in from where its text starts."""
     out = []
     for ln in lines:
+        ln = safe_text(ln)
         plain = Text.from_markup(ln).plain
         lead = len(plain) - len(plain.lstrip(" "))
         out.append(wrapped(console, ln, "", " " * (lead + 2)))
@@ -190,6 +210,7 @@ def text_blocks(console: Console, lines: Sequence[str], indent: str = "") -> lis
 def header_block(console: Console, header: str) -> Block:
     """The header as a rule across the screen (``── Round 2 · ... ──``), or wrapped when it is too long for one."""
     width = console.width
+    header = safe_text(header)
     if len(header) + 6 <= width:
         side = width - len(header) - 2
         left = side // 2
