@@ -20,10 +20,12 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from types import TracebackType
+from typing import Any
 
 from .errors import BuildError, quote
 
@@ -109,20 +111,54 @@ def inside(root: Path, name: str) -> Path:
     return path
 
 
+HELD = ("SIGINT", "SIGTERM", "SIGHUP")  # the signals that wait for the end of a held block
+
+
 @contextlib.contextmanager
 def held_signals() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP (delivered when the block ends) while a folder is swapped or cleaned up,
-    so that Ctrl-C cannot leave a temporary folder behind. A no-op where signals cannot be blocked."""
+    """Hold SIGINT, SIGTERM and SIGHUP while a folder is swapped or cleaned up: each that comes meanwhile takes
+    effect when the block ends, so that Ctrl-C cannot leave a temporary folder (or half a swap) behind.
+
+    The signals are blocked in this thread, and, in the main thread, their handlers are replaced for the time of
+    the block by one that notes them, each noted one raised again at the end: blocking alone holds nothing once
+    another thread runs (a progress bar's), since the system then hands the signal to that thread and Python runs
+    its handler in the main thread all the same. A no-op where signals cannot be blocked or handled."""
+    sigs = [getattr(signal, n) for n in HELD if hasattr(signal, n)]
     mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:
-        yield
-        return
-    sigs = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
-    old = mask(signal.SIG_BLOCK, sigs)
+    noted: list[int] = []
+    replaced: dict[int, Any] = {}
+    old_mask = None
     try:
+        if mask is not None:
+            old_mask = mask(signal.SIG_BLOCK, [])  # the mask as it is (a signal that came just before is raised here)
+        if threading.current_thread() is threading.main_thread():
+            for sig in sigs:
+                handler = signal.getsignal(sig)
+                if handler is None or handler == signal.SIG_IGN:
+                    continue
+                replaced[sig] = handler
+                signal.signal(sig, lambda signum, frame: noted.append(signum))
+        if mask is not None:
+            mask(signal.SIG_BLOCK, sigs)
         yield
     finally:
-        mask(signal.SIG_SETMASK, old)
+        # every step is retried after a signal's handler raised in it (Python runs the handlers of signals that
+        # just came before it changes a handler or a mask): the first exception is raised once all is restored
+        first: BaseException | None = None
+        steps: list[Callable[[], object]] = [functools.partial(signal.signal, sig, h) for sig, h in replaced.items()]
+        if mask is not None and old_mask is not None:
+            steps.append(functools.partial(mask, signal.SIG_SETMASK, old_mask))
+        for step in steps:
+            for _ in range(100):
+                try:
+                    step()
+                    break
+                except BaseException as exc:  # a handler's exception, kept for the end
+                    first = first or exc
+        if first is not None:
+            raise first
+        for sig in dict.fromkeys(noted):  # in the order they came, each once: its own handler now runs
+            signal.raise_signal(sig)
 
 
 # -- swapping two folders -------------------------------------------------------------------------------------

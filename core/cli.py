@@ -249,4 +249,7 @@ _add_solo()
 
 
 def main() -> None:
+    from wizprint.processes import stop_on_sigterm
+
+    stop_on_sigterm()  # SIGTERM cleans up as Ctrl-C does (a build's temporary folder, worker processes, a save)
     app()

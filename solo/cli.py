@@ -103,6 +103,7 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
            ladder_search: str = "mcts:100", cluster_address: str | None = None) -> None:
     from wizprint.atomic import ensure_dir, write_atomic
     from wizprint.cards.markup import plural
+    from wizprint.processes import stop_code, stop_name
     from wizprint.progress import for_terminal
 
     from .agents import make_agent
@@ -155,15 +156,15 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
             done[0] += 1
             progress.step(f"game {done[0]}")
 
-    stopped = False
+    stopped: KeyboardInterrupt | None = None
     results: list[GameResult] = []
     rungs: list[dict[str, Any]] = []
     try:
         results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign, cluster)
         rungs = ladder(game, ladder_games, seed, n_players, variant, jobs, ladder_search, assign, tick,
                        cluster) if ladder_games else []
-    except KeyboardInterrupt as stop:  # Ctrl-C: the worker processes have ended; report the games finished so far
-        stopped = True
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the worker processes have ended; report the games so far
+        stopped = stop
         if isinstance(stop, Interrupted):
             if results:
                 rungs = stop.rungs  # in the ladder's matches: the check's own games were all played
@@ -173,22 +174,22 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
         progress.finish()
         if cluster is not None:
             cluster.close()
-    if stopped and not results:
-        err("stopped (Ctrl-C) before any game finished: no report written")
-        raise typer.Exit(130)
-    if stopped:
-        err(f"stopped (Ctrl-C): the report covers the {plural(len(results), 'game')} finished"
+    if stopped is not None and not results:
+        err(f"stopped ({stop_name(stopped)}) before any game finished: no report written")
+        raise typer.Exit(stop_code(stopped))
+    if stopped is not None:
+        err(f"stopped ({stop_name(stopped)}): the report covers the {plural(len(results), 'game')} finished"
             + (" and the ladder's games so far" if ladder_games and len(results) == games else ""))
     designs, names, decks = _designs(eng)
     summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names, decks, assign, rungs,
-                        planned=games, partial=stopped)
+                        planned=games, partial=stopped is not None)
     if json_file is not None:
         write_atomic(json_file, json.dumps(summary, indent=1) + "\n")
     if report is not None:
         write_atomic(report, html_report(summary))
     _print_summary(summary)
-    if stopped:
-        raise typer.Exit(130)
+    if stopped is not None:
+        raise typer.Exit(stop_code(stopped))
     if summary["errors"]:
         raise typer.Exit(1)
 
