@@ -12,6 +12,7 @@ import contextlib
 import ctypes
 import errno
 import functools
+import hashlib
 import os
 import re
 import shutil
@@ -19,18 +20,18 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from types import TracebackType
+from typing import Any
 
 from .errors import BuildError, quote
 
 TMP_TAG = "wizprint-tmp"
 OLD_TAG = "wizprint-old"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-# names of the temporary files of write_atomic (``.<name>.<8 random characters>.tmp``)
-_TMP_FILE = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
 
 def ensure_dir(path: Path) -> Path:
@@ -110,20 +111,54 @@ def inside(root: Path, name: str) -> Path:
     return path
 
 
+HELD = ("SIGINT", "SIGTERM", "SIGHUP")  # the signals that wait for the end of a held block
+
+
 @contextlib.contextmanager
 def held_signals() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP (delivered when the block ends) while a folder is swapped or cleaned up,
-    so that Ctrl-C cannot leave a temporary folder behind. A no-op where signals cannot be blocked."""
+    """Hold SIGINT, SIGTERM and SIGHUP while a folder is swapped or cleaned up: each that comes meanwhile takes
+    effect when the block ends, so that Ctrl-C cannot leave a temporary folder (or half a swap) behind.
+
+    The signals are blocked in this thread, and, in the main thread, their handlers are replaced for the time of
+    the block by one that notes them, each noted one raised again at the end: blocking alone holds nothing once
+    another thread runs (a progress bar's), since the system then hands the signal to that thread and Python runs
+    its handler in the main thread all the same. A no-op where signals cannot be blocked or handled."""
+    sigs = [getattr(signal, n) for n in HELD if hasattr(signal, n)]
     mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:
-        yield
-        return
-    sigs = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
-    old = mask(signal.SIG_BLOCK, sigs)
+    noted: list[int] = []
+    replaced: dict[int, Any] = {}
+    old_mask = None
     try:
+        if mask is not None:
+            old_mask = mask(signal.SIG_BLOCK, [])  # the mask as it is (a signal that came just before is raised here)
+        if threading.current_thread() is threading.main_thread():
+            for sig in sigs:
+                handler = signal.getsignal(sig)
+                if handler is None or handler == signal.SIG_IGN:
+                    continue
+                replaced[sig] = handler
+                signal.signal(sig, lambda signum, frame: noted.append(signum))
+        if mask is not None:
+            mask(signal.SIG_BLOCK, sigs)
         yield
     finally:
-        mask(signal.SIG_SETMASK, old)
+        # every step is retried after a signal's handler raised in it (Python runs the handlers of signals that
+        # just came before it changes a handler or a mask): the first exception is raised once all is restored
+        first: BaseException | None = None
+        steps: list[Callable[[], object]] = [functools.partial(signal.signal, sig, h) for sig, h in replaced.items()]
+        if mask is not None and old_mask is not None:
+            steps.append(functools.partial(mask, signal.SIG_SETMASK, old_mask))
+        for step in steps:
+            for _ in range(100):
+                try:
+                    step()
+                    break
+                except BaseException as exc:  # a handler's exception, kept for the end
+                    first = first or exc
+        if first is not None:
+            raise first
+        for sig in dict.fromkeys(noted):  # in the order they came, each once: its own handler now runs
+            signal.raise_signal(sig)
 
 
 # -- swapping two folders -------------------------------------------------------------------------------------
@@ -186,6 +221,35 @@ def _stale(entry: os.DirEntry[str], pid: int) -> bool:
         except OSError:
             return False
     return not _alive(pid)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether the paths ``a`` and ``b`` (neither followed if a link) are one file (hard links to one inode)."""
+    try:
+        return os.path.samestat(os.lstat(a), os.lstat(b))
+    except OSError:
+        return False
+
+
+def file_sha256(path: Path, limit: int | None = None) -> str | None:
+    """The sha256 (hex) of the bytes of ``path``, if it is a plain file (not a link, a folder, a pipe or a device)
+    of at most ``limit`` bytes that can be read; None otherwise. Read without following a link in its last part and
+    without waiting (on a pipe put there meanwhile), the file checked once opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with open(fd, "rb") as fh:
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or (limit is not None and st.st_size > limit):
+                return None
+            digest = hashlib.sha256()
+            for block in iter(functools.partial(fh.read, 1 << 20), b""):
+                digest.update(block)
+        except OSError:
+            return None
+    return digest.hexdigest()
 
 
 def _rmtree(path: Path) -> None:
@@ -364,10 +428,12 @@ class StagedFolder:
             return inside(root, name)  # a sub-folder not made yet: resolved (and so checked) the long way
         return path
 
-    def carry_over(self, skip: Callable[[str], bool]) -> list[str]:
+    def carry_over(self, skip: Callable[[str], bool], why: Callable[[str], str] | None = None) -> list[str]:
         """Copy into the new folder every entry of the current target that ``skip`` does not claim (the user's
         own files in an earlier build or import), as hard links where possible. Returns their relative paths.
-        Refuses (BuildError) when the new folder makes a file of the same name: nothing of the user's is lost."""
+        Refuses (BuildError) when the new folder makes a file of the same name: nothing of the user's is lost;
+        ``why(name)`` says in that message what the entry is (by default: not one of wizprint's files). An entry
+        that the new folder already holds as the very same file (linked by :meth:`write`) is left as it is."""
         self.open()
         assert self.path is not None
         if not self.real.is_dir():
@@ -378,23 +444,33 @@ class StagedFolder:
             raise BuildError(f"cannot read {exc.filename} in {self.what} {self.target} ({exc.strerror or exc}); "
                              f"wizprint keeps every file of yours there, so it stops")
 
+        def in_the_way(rel: str) -> BuildError:
+            what = why(rel) if why is not None else "is not one of wizprint's files there"
+            return BuildError(f"{self.target / rel} {what}, and the new {self.what} has a file of that name; "
+                              f"wizprint never replaces a file of yours: move it away (or delete it) first")
+
         for dirpath, dirnames, filenames in os.walk(self.real, onerror=unreadable):
             here = Path(dirpath)
             rel_dir = here.relative_to(self.real)
+            mirror = self.path / rel_dir
+            if rel_dir != Path(".") and os.path.lexists(mirror) and (mirror.is_symlink() or not mirror.is_dir()):
+                raise in_the_way(rel_dir.as_posix())  # a folder of the user's where the new folder has a file
             links = [d for d in dirnames if (here / d).is_symlink()]
             dirnames[:] = [d for d in dirnames if d not in links]
             if not dirnames and not filenames and not links and rel_dir != Path("."):
-                (self.path / rel_dir).mkdir(parents=True, exist_ok=True)
+                try:
+                    (self.path / rel_dir).mkdir(parents=True, exist_ok=True)
+                except OSError:  # the new folder has a file where this (empty) folder is
+                    raise in_the_way(rel_dir.as_posix()) from None
                 kept.append(rel_dir.as_posix() + "/")
                 continue
             for f in sorted([*filenames, *links]):
                 rel = (rel_dir / f).as_posix()
-                if skip(rel) or (_TMP_FILE.match(f) and not (here / f).is_symlink()):
-                    continue
                 src, dst = here / f, self.path / rel_dir / f
+                if _same_file(src, dst) or skip(rel):
+                    continue
                 if os.path.lexists(dst) or not dst.resolve().is_relative_to(self.path.resolve()):
-                    raise BuildError(f"{self.target / rel} is not one of wizprint's files there, and the new "
-                                     f"{self.what} has a file of that name; move it away first")
+                    raise in_the_way(rel)
                 try:
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     if src.is_symlink():

@@ -232,7 +232,7 @@ def build_cmd(
 
             names = ", ".join(result.kept[:5]) + (f" and {len(result.kept) - 5} more" if len(result.kept) > 5 else "")
             err(f"kept {len(result.kept)} file{'s' if len(result.kept) != 1 else ''} of yours from the earlier build "
-                f"in {result.out_dir} (not in its manifest): {one_line(names, 200)}")
+                f"in {result.out_dir} (not in its manifest, or changed since): {one_line(names, 200)}")
     if len(targets) > 1 and not quiet:
         err(f"built {len(targets)} games: {total_files} files, {total_pages} printable pages in {parent}")
 
@@ -247,4 +247,7 @@ _add_solo()
 
 
 def main() -> None:
+    from wizprint.processes import stop_on_sigterm
+
+    stop_on_sigterm()  # SIGTERM cleans up as Ctrl-C does (a build's temporary folder, worker processes, a save)
     app()

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import typer
 
 from wizprint.errors import MAX_SHOWN, DataErrors, WizprintError, more_line, one_line
+from wizprint.processes import stop_code, stop_name
 from wizprint.termtext import safe_text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,9 +58,9 @@ def friendly(fn: F) -> F:
         except WizprintError as exc:
             err(f"error: {one_line(str(exc), 4000)}")
             raise typer.Exit(exc.exit_code) from None
-        except KeyboardInterrupt:
-            err("interrupted")
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (wizprint.processes.Terminated)
+            err("interrupted" if stop_name(stop) == "Ctrl-C" else f"stopped ({stop_name(stop)})")
+            raise typer.Exit(stop_code(stop)) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
 

@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from wizprint.atomic import StagedFolder, name_problem, safe_relpath
+from wizprint.atomic import StagedFolder, file_sha256, name_problem, safe_relpath
 from wizprint.cards.loader import load_game
 from wizprint.cards.model import Game
 from wizprint.errors import BuildError, DataErrors, Issue, WizprintError, quote
@@ -161,19 +161,20 @@ def name_part(value: object, what: str) -> str:
     return value
 
 
-def previous_build(folder: Path, shown_as: Path | None = None) -> set[str]:
-    """The files that the earlier build in ``folder`` made, as listed by its manifest.json (an empty set for a
-    missing or empty folder). A folder that is not a wizprint build is refused with a :class:`BuildError`: the
-    build never swaps away, moves or deletes the user's own files."""
+def previous_build(folder: Path, shown_as: Path | None = None) -> dict[str, str]:
+    """The files that the earlier build in ``folder`` made, as listed by its manifest.json: each relative path with
+    its sha256 (none for a missing or empty folder). A folder that is not a wizprint build (no manifest.json, or
+    one wizprint did not write: another shape, a path that is not a plain name inside the folder) is refused with a
+    :class:`BuildError`: the build never swaps away, moves or deletes the user's own files."""
     where = shown_as or folder
     if not os.path.lexists(folder):
-        return set()
+        return {}
     if not folder.is_dir():
         raise BuildError(f"output folder {where} exists and is not a folder")
     try:
         with os.scandir(folder) as it:
             if next(it, None) is None:
-                return set()
+                return {}
     except OSError as exc:
         raise BuildError(f"cannot read output folder {where}: {exc.strerror or exc}") from None
     mpath = folder / MANIFEST
@@ -190,7 +191,39 @@ def previous_build(folder: Path, shown_as: Path | None = None) -> set[str]:
             and all(isinstance(f, dict) and isinstance(f.get("file"), str) and isinstance(f.get("sha256"), str)
                     for f in files)):
         raise BuildError(refuse.format("its manifest.json was not written by wizprint"))
-    return {f["file"] for f in files}
+    for f in files:
+        try:
+            safe_relpath(f["file"])
+        except BuildError:
+            raise BuildError(refuse.format(f"its manifest.json lists {quote(f['file'])}, which is not a file inside "
+                                           f"the folder")) from None
+    return {f["file"]: f["sha256"] for f in files}
+
+
+class EarlierBuild:
+    """What the earlier build in the output folder made, by its manifest: a file there is the build's own (and
+    so is removed, or replaced, by the new build) only when the manifest lists it and its bytes still have the
+    sha256 listed, as a plain file (not a link). Anything else in the folder is the user's: carried over into the
+    new build, or, where the new build has a file of that name, the build stops before it writes anything."""
+
+    def __init__(self, folder: Path, listed: dict[str, str]):
+        self.folder = folder
+        self.listed = listed
+
+    def made(self, rel: str) -> bool:
+        """Whether the file ``rel`` (a relative path found in the folder) is one the earlier build made as it is."""
+        if rel == MANIFEST:
+            return True  # checked whole by previous_build, and written again by every build
+        digest = self.listed.get(rel)
+        return digest is not None and file_sha256(self.folder / rel) == digest.lower()
+
+    def why_not(self, rel: str) -> str:
+        """Why the file ``rel`` is not the earlier build's (for a message that says why the build stops)."""
+        if rel not in self.listed:
+            return "is not one of wizprint's files there"
+        if os.path.islink(self.folder / rel) or not os.path.isfile(self.folder / rel):
+            return "is listed in manifest.json but is not the plain file wizprint wrote (it is a link or a folder)"
+        return "changed since wizprint wrote it (its sha256 is not the one in manifest.json)"
 
 
 def front_scenes(game: Game, layout: GameLayout, fb: FaceBuilder, deck: str) -> dict[str, Scene]:
@@ -451,7 +484,7 @@ def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions |
     # refused now, before the drawing.
     with StagedFolder(out) as stage:
         # a file that comes out as the earlier build made it is linked, not written again (see StagedFolder)
-        stage.reusable = previous_build(stage.real, out)
+        stage.reusable = set(previous_build(stage.real, out))
         return _build(game, layout, out, opts, progress, stage)
 
 
@@ -609,9 +642,10 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
     result = BuildResult(game.id, out, outputs)
     manifest = json.dumps(result.manifest(), indent=2, sort_keys=False) + "\n"
     ctx.write(stage)
-    # the user's own files in the old build (not in its manifest) go into the new one before the swap
-    listed = previous_build(stage.real, out) | {MANIFEST}
-    result.kept = stage.carry_over(lambda rel: rel in listed)
+    # the user's own files in the old build (not in its manifest, or changed since) go into the new one before the
+    # swap; the build stops here, before the swap, if one of them is where the new build has a file
+    earlier = EarlierBuild(stage.real, previous_build(stage.real, out))
+    result.kept = stage.carry_over(earlier.made, earlier.why_not)
     stage.write(MANIFEST, manifest)
     stage.commit()
     progress.step(MANIFEST)

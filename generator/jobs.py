@@ -7,8 +7,8 @@ whatever N. Where the system cannot fork safely (Windows, macOS) the jobs run in
 
 An error in a worker comes back as the same exception (a :class:`~wizprint.errors.DataErrors` with its issues),
 raised here; a worker that dies (killed, out of memory) is a :class:`~wizprint.errors.BuildError`. A worker never
-writes a file; the workers are stopped when the build ends, fails or is interrupted, and end by themselves when
-the building process is killed.
+writes a file; the workers are stopped when the build ends, fails or is interrupted (Ctrl-C, SIGTERM), and end
+by themselves when the building process is killed (:func:`wizprint.processes.worker_start`).
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ from __future__ import annotations
 import gc
 import os
 import pickle
-import signal
-import sys
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from wizprint.errors import BuildError
+from wizprint.processes import can_fork, forking, worker_start
 
 R = TypeVar("R")
 
@@ -37,14 +36,6 @@ def default_jobs() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
-
-
-def can_fork() -> bool:
-    """Whether worker processes can be forked here (Linux and other Unix systems but macOS, where a forked
-    child of a process using the system's frameworks may crash)."""
-    import multiprocessing
-
-    return sys.platform != "darwin" and "fork" in multiprocessing.get_all_start_methods()
 
 
 class Workers:
@@ -71,7 +62,7 @@ class Workers:
 
     def __enter__(self) -> Workers:
         if self.size > 0:
-            import ctypes  # noqa: F401 (for _end_with, imported once here rather than in every worker)
+            import ctypes  # noqa: F401 (for worker_start, imported once here rather than in every worker)
             import multiprocessing
 
             fork = multiprocessing.get_context("fork")
@@ -80,13 +71,14 @@ class Workers:
             freeze_here = gc.get_freeze_count() == 0
             gc.freeze()
             try:
-                for _ in range(self.size):
-                    mine, theirs = fork.Pipe()
-                    proc = fork.Process(target=_work, args=(self.jobs, theirs, os.getpid()), daemon=True)
-                    proc.start()
-                    theirs.close()
-                    self.procs.append(proc)
-                    self.conns.append(mine)
+                with forking():  # Ctrl-C and SIGTERM wait until the workers have set their own handling
+                    for _ in range(self.size):
+                        mine, theirs = fork.Pipe()
+                        proc = fork.Process(target=_work, args=(self.jobs, theirs, os.getpid()), daemon=True)
+                        proc.start()
+                        theirs.close()
+                        self.procs.append(proc)
+                        self.conns.append(mine)
             except BaseException:
                 self.__exit__()
                 raise
@@ -168,8 +160,7 @@ def _died(proc: Any, job: int) -> str:
 
 def _work(jobs: Sequence[Callable[[], Any]], conn: Any, parent: int) -> None:
     """A worker: runs the jobs it is sent (by number) until it is sent None or the building process is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the building process's to handle: it stops us
-    _end_with(parent)
+    worker_start(parent)  # Ctrl-C is the building process's to handle, SIGTERM ends us, and so does its end
     try:
         while True:
             i = conn.recv()
@@ -185,20 +176,6 @@ def _work(jobs: Sequence[Callable[[], Any]], conn: Any, parent: int) -> None:
                 conn.send((i, _Failure(exc)))
     except (EOFError, OSError):  # the building process is gone: nobody wants the results
         return
-
-
-def _end_with(parent: int) -> None:
-    """Have the kernel end this worker when the building process ends, even by SIGKILL (Linux); elsewhere the
-    worker ends at its next message, finding the pipe closed."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # it ended before the line above
-        os._exit(0)
 
 
 class _Failure:

@@ -20,6 +20,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from wizprint.errors import UsageError
+from wizprint.processes import signal_of
 
 from .kernel.rng import derive
 from .runner import GameResult, run_one
@@ -62,13 +63,14 @@ def _one_by_one(tasks: Iterable[Task]) -> Iterator[list[GameResult]]:
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`run_games`: ``results`` holds the games finished by then, in game order, of the
-    ``planned`` games."""
+    """Ctrl-C (or SIGTERM: ``signum``) stopped :func:`run_games`: ``results`` holds the games finished by then, in
+    game order, of the ``planned`` games."""
 
-    def __init__(self, results: list[GameResult], planned: int) -> None:
+    def __init__(self, results: list[GameResult], planned: int, signum: int = signal.SIGINT) -> None:
         super().__init__()
         self.results = results
         self.planned = planned
+        self.signum = int(signum)
         self.rungs: list[dict[str, Any]] = []  # the ladder's matches played by then (:func:`ladder`)
 
 
@@ -114,25 +116,31 @@ def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: in
                 close = getattr(parts, "close", None)
                 if close is not None:
                     close()  # at once (before the workers end): the chunks done but not yet taken are kept
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         results.sort(key=lambda r: r.index)
-        raise Interrupted(results, games) from None
+        raise Interrupted(results, games, signal_of(stop)) from None
     results.sort(key=lambda r: r.index)
     return results
 
 
-def _ignore_sigint() -> None:
-    """In each worker process: Ctrl-C is the check's to handle (it ends the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 @contextmanager
 def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    """``jobs`` worker processes that ignore Ctrl-C. Leaving the block normally waits for them; leaving it by an
-    exception (Ctrl-C, an error) ends them at once, the games they are playing with them, so no worker outlives
-    the check."""
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    """``jobs`` worker processes that leave Ctrl-C to the check and die with it, however it ends
+    (:func:`wizprint.processes.worker_start`). Leaving the block normally waits for them; leaving it by an exception
+    (Ctrl-C, SIGTERM, an error) ends them at once, the games they are playing with them, so no worker outlives the
+    check. Forked where the system can fork (so they share the card data loaded before, and their parent is this
+    process whatever Python's default way of starting them), started afresh elsewhere."""
+    import multiprocessing
+    import os
+
+    from wizprint.processes import can_fork, forking, worker_start
+
+    context = multiprocessing.get_context("fork" if can_fork() else "spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=worker_start,
+                               initargs=(os.getpid(),))
     try:
+        with forking():  # a task now starts the workers (with fork, all of them), Ctrl-C and SIGTERM held meanwhile
+            pool.submit(int)
         yield pool
         pool.shutdown(wait=True)
     except BaseException:

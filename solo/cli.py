@@ -80,6 +80,10 @@ def check_cmd(
     cluster: str | None = typer.Option(None, "--cluster", help="Play the games on a Dask distributed cluster: its "
                                                                "scheduler's address, e.g. tcp://HOST:8786 (needs "
                                                                "wizprint[cluster]; same results as a local run)."),
+    cluster_timeout: float | None = typer.Option(None, "--cluster-timeout", help="With --cluster: seconds to wait "
+                                                                                  "to reach the scheduler, and then "
+                                                                                  "for each of its answers (default "
+                                                                                  "5)."),
     variant: str = typer.Option("", "--variant", help="A rules variant."),
     json_file: Path | None = typer.Option(None, "--json", help="Write the JSON summary here."),
     report: Path | None = typer.Option(None, "--report", help="Write the HTML report here."),
@@ -94,14 +98,16 @@ def check_cmd(
     """Play many automaton games and summarise them: win rates (by seat, bot, first player and starting choice),
     lengths, each card's lift with its interval, cards never drawn or played, errors."""
     friendly(_check)(game, games, seed, bots, players, jobs, variant, json_file, report, quiet, assign, ladder,
-                     ladder_search, cluster)
+                     ladder_search, cluster, cluster_timeout)
 
 
 def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int | None, variant: str,
            json_file: Path | None, report: Path | None, quiet: bool, assign: str = "bots", ladder_games: int = 0,
-           ladder_search: str = "mcts:100", cluster_address: str | None = None) -> None:
+           ladder_search: str = "mcts:100", cluster_address: str | None = None,
+           cluster_timeout: float | None = None) -> None:
     from wizprint.atomic import ensure_dir, write_atomic
     from wizprint.cards.markup import plural
+    from wizprint.processes import stop_code, stop_name
     from wizprint.progress import for_terminal
 
     from .agents import make_agent
@@ -118,6 +124,12 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
         raise UsageError(f"--games must be from 1 to {MAX_GAMES:,}, not {games:,}")
     if cluster_address is not None and jobs is not None:
         raise UsageError("--cluster and --jobs do not go together: on a cluster, its workers play the games")
+    if cluster_timeout is not None:
+        from .cluster import check_timeout
+
+        if cluster_address is None:
+            raise UsageError("--cluster-timeout goes with --cluster (the address of a Dask scheduler)")
+        check_timeout(cluster_timeout)
     if jobs is None:
         jobs = 1
     if not 1 <= jobs <= MAX_JOBS:
@@ -142,9 +154,11 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
             ensure_dir(out.parent)  # an output that cannot be written fails now, not after the games
     cluster = None
     if cluster_address is not None:
-        from .cluster import connect
+        from .cluster import CONNECT_TIMEOUT, WORKERS_TIMEOUT, connect
 
-        cluster = connect(cluster_address)  # last: an option that is wrong fails before the connection is made
+        # last: an option that is wrong fails before the connection is made
+        wait = CONNECT_TIMEOUT if cluster_timeout is None else cluster_timeout
+        cluster = connect(cluster_address, wait, max(wait, WORKERS_TIMEOUT))
     progress = for_terminal(quiet)
     progress.start(games + 2 * ladder_games, f"{game} check")
     done = [0]
@@ -154,15 +168,15 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
             done[0] += 1
             progress.step(f"game {done[0]}")
 
-    stopped = False
+    stopped: KeyboardInterrupt | None = None
     results: list[GameResult] = []
     rungs: list[dict[str, Any]] = []
     try:
         results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign, cluster)
         rungs = ladder(game, ladder_games, seed, n_players, variant, jobs, ladder_search, assign, tick,
                        cluster) if ladder_games else []
-    except KeyboardInterrupt as stop:  # Ctrl-C: the worker processes have ended; report the games finished so far
-        stopped = True
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the worker processes have ended; report the games so far
+        stopped = stop
         if isinstance(stop, Interrupted):
             if results:
                 rungs = stop.rungs  # in the ladder's matches: the check's own games were all played
@@ -172,22 +186,22 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
         progress.finish()
         if cluster is not None:
             cluster.close()
-    if stopped and not results:
-        err("stopped (Ctrl-C) before any game finished: no report written")
-        raise typer.Exit(130)
-    if stopped:
-        err(f"stopped (Ctrl-C): the report covers the {plural(len(results), 'game')} finished"
+    if stopped is not None and not results:
+        err(f"stopped ({stop_name(stopped)}) before any game finished: no report written")
+        raise typer.Exit(stop_code(stopped))
+    if stopped is not None:
+        err(f"stopped ({stop_name(stopped)}): the report covers the {plural(len(results), 'game')} finished"
             + (" and the ladder's games so far" if ladder_games and len(results) == games else ""))
     designs, names, decks = _designs(eng)
     summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names, decks, assign, rungs,
-                        planned=games, partial=stopped)
+                        planned=games, partial=stopped is not None)
     if json_file is not None:
         write_atomic(json_file, json.dumps(summary, indent=1) + "\n")
     if report is not None:
         write_atomic(report, html_report(summary))
     _print_summary(summary)
-    if stopped:
-        raise typer.Exit(130)
+    if stopped is not None:
+        raise typer.Exit(stop_code(stopped))
     if summary["errors"]:
         raise typer.Exit(1)
 

@@ -7,12 +7,23 @@ that it is the game that was asked for) before it is counted. ``distributed`` is
 (``pip install 'wizprint[cluster]'``) and is imported only when a cluster is used.
 
 Dask's own protocol trusts the scheduler (it unpickles what the scheduler sends), so only clusters one controls
-should be used; the address is only connected to.
+should be used; the address is only connected to. What is checked before the scheduler is trusted: that the peer
+answers at all (every wait is bounded: :data:`CONNECT_TIMEOUT`, or ``--cluster-timeout``), that it answers Dask's
+handshake and an ``identity`` request as a scheduler does, and that no message it announces is larger than
+:data:`MAX_FRAME_BYTES` (a peer that is not Dask, whose first bytes read as a huge length, would otherwise have the
+client allocate that much).
+
+How the client talks to Dask: ``distributed.comm.connect`` and a Comm's ``write``/``read``/``close`` for the checks
+above, then ``distributed.Client`` (``wait_for_workers``, ``nthreads``, ``submit``, futures' ``result``/``cancel``),
+all public; the frame-size cap is the one reach into Dask's internals: it wraps the function of
+``distributed.comm.tcp`` that reads a frame of a given length (:func:`_cap_frames`), and without it (another Dask
+version) a huge frame is refused as Dask refuses it, by a MemoryError, reported in one line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import json
 import logging
@@ -33,8 +44,10 @@ from .runner import GameResult, seats_for
 if TYPE_CHECKING:
     from .check import Task
 
-CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler and shake hands with it
+CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and then for each of its answers (--cluster-timeout)
+MAX_TIMEOUT = 600.0  # the longest --cluster-timeout
 WORKERS_TIMEOUT = 10.0  # seconds to wait for a first worker when the scheduler has none yet
+MAX_FRAME_BYTES = 256 * 1024 * 1024  # bytes of one frame a peer may announce: five times the largest answer
 DEFAULT_PORT = 8786  # the port `dask scheduler` listens on
 MAX_SLOTS = 100_000  # worker threads counted from a scheduler's answer, at most
 MAX_CHUNK_TEXT = 50_000_000  # characters of one chunk's answer (a game's result is a few kilobytes)
@@ -72,17 +85,30 @@ def _distributed() -> Any:
         raise UsageError(f"--cluster needs Dask distributed, which is not installed: {INSTALL}") from None
 
 
+def check_timeout(seconds: float) -> float:
+    """``--cluster-timeout``: a finite number of seconds above 0, at most :data:`MAX_TIMEOUT`."""
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT):
+        raise UsageError(f"--cluster-timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
+                         f"{seconds:g}")
+    return seconds
+
+
 def connect(address: str, timeout: float = CONNECT_TIMEOUT, workers_timeout: float = WORKERS_TIMEOUT) -> Cluster:
     """Connect to the scheduler at ``address`` and wait for a worker; every step is bounded by its timeout, so an
     address where nothing answers (or something that is not a Dask scheduler) is an error, never a hang."""
     addr = scheduler_address(address)
     dist = _distributed()
     _silence_logs()
+    _cap_frames()
     _handshake(dist, addr, timeout)
     try:
         client = dist.Client(addr, timeout=timeout, set_as_default=False)
+    except FrameTooLarge as exc:
+        raise exc.error(addr) from None
     except (OSError, TimeoutError) as exc:  # asyncio's TimeoutError is the builtin one on Python 3.11+
-        raise _unreachable(addr, timeout, str(exc)) from None
+        if isinstance(exc, TimeoutError) and not str(exc):
+            raise _silent(addr, timeout, after="shook hands and answered an identity request") from None
+        raise _unreachable(addr, timeout, str(exc) or type(exc).__name__) from None
     try:
         try:
             client.wait_for_workers(1, timeout=workers_timeout)
@@ -104,22 +130,86 @@ def _silence_logs() -> None:
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
+class FrameTooLarge(Exception):
+    """A peer announced a frame of more than :data:`MAX_FRAME_BYTES` bytes (raised inside Dask's read, before
+    anything is allocated for it)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"a message of {size:,} bytes announced")
+        self.size = size
+
+    def error(self, addr: str) -> ClusterError:
+        return ClusterError(f"the peer at {addr} announced a message of {self.size:,} bytes, more than the "
+                            f"{MAX_FRAME_BYTES // 2**20} MiB any message of a check may have: it is not a Dask "
+                            f"scheduler wizprint can use (is the address that of another service?)")
+
+
+def _cap_frames() -> None:
+    """Refuse frames larger than :data:`MAX_FRAME_BYTES` in every TCP (and TLS) connection Dask makes in this
+    process: Dask reads the 8-byte length a peer sends first and allocates that much before reading the frame,
+    whatever the length. Dask offers no setting for this, so the function of its TCP transport that does it
+    (``distributed.comm.tcp.read_bytes_rw(stream, n)``, not a public API) is wrapped: a larger ``n`` raises
+    :class:`FrameTooLarge` first. Where a Dask version has no such function, nothing is wrapped."""
+    try:
+        tcp = importlib.import_module("distributed.comm.tcp")
+    except ImportError:
+        return
+    read = getattr(tcp, "read_bytes_rw", None)
+    if read is None or getattr(read, "__wrapped__", None) is not None:
+        return  # another Dask, or already wrapped
+
+    @functools.wraps(read)
+    async def capped(stream: Any, n: int) -> Any:
+        if n > MAX_FRAME_BYTES:
+            raise FrameTooLarge(n)
+        return await read(stream, n)
+
+    vars(tcp)["read_bytes_rw"] = capped
+
+
 def _handshake(dist: Any, addr: str, timeout: float) -> None:
-    """Open a connection to ``addr`` and shake hands, within ``timeout`` seconds in all: the client's own handshake
-    waits without end for a server that accepts the connection and then says nothing."""
+    """Open a connection to ``addr``, shake hands and ask who it is (``identity``, which every Dask server answers),
+    each step bounded: the client's own handshake waits without end for a server that accepts the connection and
+    then says nothing."""
 
     async def shake() -> None:
-        comm = await dist.comm.connect(addr, timeout=timeout)  # retries a refused connection until the timeout
-        await comm.close()
+        try:  # the connection is retried (when refused) for up to `timeout` seconds, then the handshake has as long
+            comm = await asyncio.wait_for(dist.comm.connect(addr, timeout=timeout), 2 * timeout)
+        except TimeoutError:
+            raise _silent(addr, timeout) from None
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            try:
+                who = await asyncio.wait_for(comm.read(), timeout)
+            except TimeoutError:
+                raise _silent(addr, timeout, after="shook hands") from None
+        finally:
+            await comm.close()
+        kind = who.get("type") if isinstance(who, dict) else None
+        if kind in ("Worker", "Nanny"):
+            raise ClusterError(f"{addr} is a Dask {kind.lower()}, not the scheduler: give the scheduler's address "
+                               f"(the one `dask worker` was given)")
+        if not isinstance(kind, str):
+            raise _unreachable(addr, timeout, "it did not answer as a Dask scheduler does")
 
     try:
-        # a second more for the handshake than for the connection, so that each failure keeps its own words
-        asyncio.run(asyncio.wait_for(shake(), timeout + 1))
-    except TimeoutError:
-        raise _unreachable(addr, timeout, "it accepted the connection but did not answer as a Dask scheduler does"
-                           ) from None
+        asyncio.run(shake())
+    except ClusterError:
+        raise
+    except FrameTooLarge as exc:
+        raise exc.error(addr) from None
+    except MemoryError:
+        raise ClusterError(f"the peer at {addr} announced a message too large to hold in memory: it is not a Dask "
+                           f"scheduler wizprint can use") from None
     except Exception as exc:  # refused, unresolvable, or not Dask's protocol
         raise _unreachable(addr, timeout, str(exc) or type(exc).__name__) from None
+
+
+def _silent(addr: str, timeout: float, after: str = "") -> ClusterError:
+    """A peer that accepted the connection (and did ``after``) and then sent nothing: named as such, with a hint."""
+    then = f" and {after} but then" if after else " but"
+    return ClusterError(f"the scheduler at {addr} accepted the connection{then} sent nothing for {timeout:g} s; "
+                        f"is it a Dask scheduler, and not overloaded? (--cluster-timeout waits longer)")
 
 
 def _unreachable(addr: str, timeout: float, why: str) -> ClusterError:

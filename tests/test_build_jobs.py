@@ -173,7 +173,10 @@ def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads a process's children in /proc")
-def test_workers_end_when_the_build_is_killed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
+def test_workers_end_when_the_build_is_killed(tmp_path: Path, sig: str) -> None:
+    """SIGKILL: the kernel ends the workers with the building process; SIGTERM: stopped as Ctrl-C stops them
+    (exit 143, no temporary folder left)."""
     proc = subprocess.Popen([sys.executable, "-m", "wizprint", "build", "relic", "-o", str(tmp_path), "-q",
                              "--jobs", "3"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     kids: list[int] = []
@@ -185,15 +188,25 @@ def test_workers_end_when_the_build_is_killed(tmp_path: Path) -> None:
     if not kids:
         proc.wait()
     assert kids, "the build with --jobs 3 ended without a worker process seen (it forks them for Relic)"
-    proc.kill()
-    proc.wait()
-    assert proc.stderr is not None
-    assert "Traceback" not in proc.stderr.read().decode()
-    proc.stderr.close()
+    proc.send_signal(getattr(signal, sig))
+    try:
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(Path(f"/proc/{k}").exists() and "Z" not in _state(k) for k in kids):
         time.sleep(0.01)
-    assert not [k for k in kids if Path(f"/proc/{k}").exists() and "Z" not in _state(k)]
+    left = [k for k in kids if Path(f"/proc/{k}").exists() and "Z" not in _state(k)]
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert not left and "Traceback" not in err, err
+    if sig == "SIGTERM":
+        assert proc.returncode == 143 and err == "stopped (SIGTERM)\n", err
+        assert [p.name for p in tmp_path.iterdir() if "wizprint" in p.name] == []
 
 
 def _state(pid: int) -> str:

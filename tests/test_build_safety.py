@@ -56,12 +56,20 @@ def assert_consistent(out: Path) -> dict[str, str]:
 
 # -- interruption ---------------------------------------------------------------------------------------------
 
+# `wizprint ARGS` that first says "ready" on stderr, once Python has started: a signal sent earlier lands in the
+# interpreter's own start-up (importing `site` or `runpy`), which a signal ends with exit 1 and "Fatal Python error"
+# whatever the program (on a busy machine that start-up can outlast the 50 ms a random moment waited at least)
+READY = "import sys; print('ready', file=sys.stderr, flush=True); from wizprint.cli import main; main()"
+
+
 def _kill_at_random(out: Path, args: list[str], rnd: random.Random, sig: int, wait_for_stage: bool) -> int:
-    """Start a build and send ``sig`` at a random moment: after a random delay from the start, or a random delay
-    of up to 5 ms after its temporary folder appears (it lives a few ms for wizard-cards since files that come out
-    as the old build's are linked: the writing and the swap, the moments that matter)."""
-    proc = subprocess.Popen(wizprint_cmd(*args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    """Start a build and send ``sig`` at a random moment: after a random delay once Python has started, or a random
+    delay of up to 5 ms after its temporary folder appears (it lives a few ms for wizard-cards since files that come
+    out as the old build's are linked: the writing and the swap, the moments that matter)."""
+    proc = subprocess.Popen([sys.executable, "-c", READY, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert proc.stderr is not None
     try:
+        assert proc.stderr.readline() == b"ready\n"
         if wait_for_stage:
             deadline = time.monotonic() + 60
             while proc.poll() is None and time.monotonic() < deadline and not any(
@@ -69,7 +77,7 @@ def _kill_at_random(out: Path, args: list[str], rnd: random.Random, sig: int, wa
                 time.sleep(0.001)
             time.sleep(rnd.uniform(0, 0.005))
         else:
-            time.sleep(rnd.uniform(0.05, 1.0))
+            time.sleep(rnd.uniform(0.0, 1.0))
         if proc.poll() is None:
             proc.send_signal(sig)
         proc.wait(timeout=60)
@@ -77,10 +85,11 @@ def _kill_at_random(out: Path, args: list[str], rnd: random.Random, sig: int, wa
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        assert proc.stderr is not None
         err = proc.stderr.read().decode()
         proc.stderr.close()
     assert "Traceback" not in err or (sig == signal.SIGINT and "KeyboardInterrupt" in err), err
+    # exit 1 only as click answers Ctrl-C that comes while it reads the command line, before the command starts
+    assert proc.returncode != 1 or err == "\nAborted!\n", err
     return proc.returncode
 
 
@@ -119,9 +128,26 @@ def test_sigint_leaves_no_temporary_file_or_folder(tmp_path: Path) -> None:
     for i in range(6):
         code = _kill_at_random(out, ["build", "wizard-cards", "-o", str(tmp_path), "-q", "--bleed", str(1 + i * 0.25)],
                                rnd, signal.SIGINT, wait_for_stage=i % 2 == 0)
-        assert code in (0, 130, -signal.SIGINT), code
+        assert code in (0, 1, 130, -signal.SIGINT), code
         assert siblings(out) == []
         assert_consistent(out)
+
+
+def test_sigterm_is_handled_as_ctrl_c_and_leaves_no_temporary_folder(tmp_path: Path) -> None:
+    """SIGTERM while a rebuild writes its temporary folder or swaps it in (every file comes out new: another
+    bleed each time): the folder is removed, the old build or the new one is in place, exit 143 (or 0 when the
+    signal came after the build had ended); no traceback. One of the rounds at least lands before the end."""
+    out = tmp_path / "wizard-cards"
+    build_game("wizard-cards", out, BuildOptions(print=PrintOptions(paper="letter")))
+    rnd = random.Random(15)
+    codes = []
+    for i in range(6):
+        codes.append(_kill_at_random(out, ["build", "wizard-cards", "-o", str(tmp_path), "-q", "--bleed",
+                                           str(1 + i * 0.25)], rnd, signal.SIGTERM, wait_for_stage=True))
+        assert siblings(out) == [], codes
+        assert codes[-1] in (0, 143), codes
+        assert_consistent(out)
+    assert 143 in codes, codes
 
 
 def test_a_failed_build_leaves_the_old_build_untouched(tmp_path: Path,
@@ -211,18 +237,18 @@ def test_the_users_own_files_in_an_earlier_build_are_kept(tmp_path: Path) -> Non
     (out / "mine" / "empty").mkdir(parents=True)
     (out / "mine" / "todo.md").write_text("cut")
     (out / "link").symlink_to(out / "notes.txt")
-    (out / ".cards-spells.pdf.abcd1234.tmp").write_text("left by an old wizprint")  # not the user's
+    (out / ".thesis.draft_v2.tmp").write_text("a name like a temporary file's is no proof that wizprint made it")
     res = subprocess.run(wizprint_cmd("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-svg", "--no-png",
                                       "--paper", "letter"), capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kept 4 files of yours from the earlier build")
+    assert len(lines) == 1 and lines[0].startswith("kept 5 files of yours from the earlier build")
     assert "notes.txt" in lines[0] and "mine/todo.md" in lines[0]
     assert (out / "notes.txt").read_text() == "print on thick paper" and (out / "mine" / "todo.md").exists()
     assert (out / "mine" / "empty").is_dir() and os.readlink(out / "link") == str(out / "notes.txt")
-    assert not (out / ".cards-spells.pdf.abcd1234.tmp").exists()
+    assert (out / ".thesis.draft_v2.tmp").exists()
     listed = {f["file"] for f in json.loads((out / "manifest.json").read_text())["files"]}
-    assert listed == files_under(out) - {"manifest.json", "notes.txt", "mine/todo.md", "link"}
+    assert listed == files_under(out) - {"manifest.json", "notes.txt", "mine/todo.md", "link", ".thesis.draft_v2.tmp"}
 
 
 def test_a_user_file_where_the_new_build_writes_is_refused(tmp_path: Path) -> None:
@@ -236,14 +262,102 @@ def test_a_user_file_where_the_new_build_writes_is_refused(tmp_path: Path) -> No
     assert siblings(out) == []
 
 
+def edit_manifest(out: Path, change: Callable[[list[dict[str, object]]], None]) -> None:
+    manifest = json.loads((out / "manifest.json").read_text())
+    change(manifest["files"])
+    (out / "manifest.json").write_text(json.dumps(manifest))
+
+
+def contents(folder: Path) -> dict[str, bytes | str]:
+    """Every entry under ``folder``: a file's bytes, a link's target."""
+    return {p.relative_to(folder).as_posix(): os.readlink(p) if p.is_symlink() else p.read_bytes()
+            for p in folder.rglob("*") if p.is_symlink() or p.is_file()}
+
+
+def test_a_file_listed_by_an_edited_manifest_is_kept_when_its_bytes_are_not_the_listed_ones(tmp_path: Path) -> None:
+    """A manifest.json edited to list the user's notes.txt (with any sha256 but that of its bytes): the rebuild
+    keeps it and says so; listed with the sha256 of its very bytes, it counts as the earlier build's."""
+    out = tmp_path / "wizard-cards"
+    build_game("wizard-cards", out, FAST)
+    (out / "notes.txt").write_text("print on thick paper")
+    edit_manifest(out, lambda files: files.append({"file": "notes.txt", "kind": "csv", "pages": 1,
+                                                   "sha256": hashlib.sha256(b"something else").hexdigest()}))
+    res = run_here("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-svg", "--no-png", "--paper", "letter")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.startswith("kept 1 file of yours from the earlier build") and "notes.txt" in res.stderr
+    assert (out / "notes.txt").read_text() == "print on thick paper"
+    assert "notes.txt" not in {f["file"] for f in json.loads((out / "manifest.json").read_text())["files"]}
+    edit_manifest(out, lambda files: files.append({"file": "notes.txt", "kind": "csv", "pages": 1,
+                                                   "sha256": hashlib.sha256(b"print on thick paper").hexdigest()}))
+    assert run_here("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-svg", "--no-png").returncode == 0
+    assert not (out / "notes.txt").exists()
+    assert_consistent(out)
+
+
+@pytest.mark.parametrize("how", ["changed", "link", "folder"])
+def test_a_changed_output_where_the_rebuild_writes_stops_it_before_it_writes(tmp_path: Path, how: str) -> None:
+    """An output of the earlier build that is no longer the file it made (its bytes changed in a spreadsheet,
+    replaced by a link to the user's own file, or by a folder) where the new build writes that file: one line
+    naming it and why, exit 1, and the folder exactly as it was (the link not followed, its target untouched)."""
+    out = tmp_path / "wizard-cards"
+    build_game("wizard-cards", out, FAST)
+    mine = tmp_path / "my-deck.pdf"
+    mine.write_bytes(b"%PDF- the user's own")
+    name = "wizard-cards.csv" if how == "changed" else "cards-spells.pdf"
+    (out / name).unlink()
+    if how == "changed":
+        (out / name).write_text("id,name\nAS,my own ace\n")
+    elif how == "link":
+        (out / name).symlink_to(mine)
+    else:
+        (out / name).mkdir()
+        (out / name / "inside.txt").write_text("mine")
+    before = contents(out)
+    res = run_here("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-svg", "--no-png", "--paper", "letter")
+    lines = res.stderr.splitlines()
+    assert res.returncode == 1 and len(lines) == 1, res.stderr
+    assert lines[0].startswith(f"error: {out / name}") and "move it away" in lines[0], lines
+    assert ("changed since wizprint wrote it" if how == "changed" else "is not the plain file wizprint wrote"
+            ) in lines[0], lines
+    assert contents(out) == before and mine.read_bytes() == b"%PDF- the user's own"
+    assert siblings(out) == []
+
+
+@pytest.mark.parametrize("listed", ["../outside.txt", "sub/../../outside.txt", "ABSOLUTE"])
+def test_a_manifest_listing_a_path_outside_the_folder_is_refused(tmp_path: Path, listed: str) -> None:
+    out = tmp_path / "wizard-cards"
+    build_game("wizard-cards", out, FAST)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("mine")
+    name = str(outside) if listed == "ABSOLUTE" else listed
+    edit_manifest(out, lambda files: files.append({"file": name, "kind": "csv", "pages": 1,
+                                                   "sha256": hashlib.sha256(b"mine").hexdigest()}))
+    before = contents(out)
+    res = run_here("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-svg", "--no-png")
+    lines = res.stderr.splitlines()
+    assert res.returncode == 1 and len(lines) == 1, res.stderr
+    assert "is not a wizprint build" in lines[0] and f"lists {name!r}, which is not a file inside" in lines[0]
+    assert outside.read_text() == "mine" and contents(out) == before and siblings(out) == []
+
+
 # -- a rebuild links the files that come out the same ---------------------------------------------------------------
+def made_otherwise(out: Path, name: str, data: bytes) -> None:
+    """The build in ``out`` as if it had made ``name`` with the bytes ``data`` (its manifest says so)."""
+    (out / name).write_bytes(data)
+    manifest = json.loads((out / "manifest.json").read_text())
+    for f in manifest["files"]:
+        if f["file"] == name:
+            f["sha256"] = hashlib.sha256(data).hexdigest()
+    (out / "manifest.json").write_text(json.dumps(manifest))
+
+
 def test_a_rebuild_links_what_comes_out_the_same_and_writes_the_rest(tmp_path: Path) -> None:
     out = tmp_path / "wizard-cards"
     opts = BuildOptions(png=False)
     build_game("wizard-cards", out, opts)
     first = {f: os.stat(out / f) for f in files_under(out) if f != "manifest.json"}
     edited, shared = sorted(f for f in first if f.endswith(".pdf"))[:2]
-    (out / edited).write_bytes(b"%PDF- an output the user changed")  # wizprint's file: the rebuild replaces it
+    made_otherwise(out, edited, b"%PDF- as an earlier build made it")  # wizprint's file: the rebuild replaces it
     os.link(out / shared, tmp_path / "copy.pdf")  # linked from elsewhere: never shared with the new build
     build_game("wizard-cards", out, opts)
     fresh = tmp_path / "fresh"

@@ -22,7 +22,14 @@ from cli_helpers import run_here
 
 from wizprint.errors import UsageError
 from wizprint.solo.check import Task, _chunk
-from wizprint.solo.cluster import ClusterError, connect, parse_chunk, play_chunk, scheduler_address
+from wizprint.solo.cluster import (
+    MAX_FRAME_BYTES,
+    ClusterError,
+    connect,
+    parse_chunk,
+    play_chunk,
+    scheduler_address,
+)
 from wizprint.solo.kernel.engine import engine_games
 
 NEEDS = "needs Dask distributed: pip install 'wizprint[cluster]'"
@@ -209,9 +216,125 @@ def test_a_server_that_never_answers_does_not_hang() -> None:
         s.bind(("127.0.0.1", 0))
         s.listen(4)
         start = time.monotonic()
-        with pytest.raises(ClusterError, match="did not answer as a Dask scheduler does"):
-            connect(f"tcp://127.0.0.1:{s.getsockname()[1]}", timeout=0.5)
+        port = s.getsockname()[1]
+        with pytest.raises(ClusterError, match=rf"^the scheduler at tcp://127\.0\.0\.1:{port} accepted the "
+                                               rf"connection but sent nothing for 0\.5 s; is it a Dask scheduler"):
+            connect(f"tcp://127.0.0.1:{port}", timeout=0.5)
         assert time.monotonic() - start < 10
+
+
+class Peer:
+    """A server on a port of this machine that accepts every connection and sends ``first`` (if anything), then
+    keeps the connection open and says nothing more, until it is closed."""
+
+    def __init__(self, first: bytes = b"") -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port: int = self.sock.getsockname()[1]
+        self.first = first
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:  # closed
+                return
+            self.conns.append(conn)
+            if self.first:
+                conn.sendall(self.first)
+
+    def close(self) -> None:
+        self.sock.close()
+        for conn in self.conns:
+            conn.close()
+
+
+@pytest.mark.parametrize("size", [2**62, MAX_FRAME_BYTES + 1])
+def test_a_peer_announcing_a_huge_frame_is_refused_before_anything_is_allocated(size: int) -> None:
+    """A peer whose first 8 bytes read as the length of a Dask frame (of 4 EiB, or of just over the limit): one
+    clear error at once, and nothing of that size allocated (traced by tracemalloc)."""
+    import struct
+    import tracemalloc
+
+    pytest.importorskip("distributed", reason=NEEDS)
+    peer = Peer(struct.pack("<Q", size))
+    tracemalloc.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(ClusterError, match=rf"^the peer at tcp://127\.0\.0\.1:{peer.port} announced a message "
+                                               rf"of {size:,} bytes, more than the 256 MiB"):
+            connect(f"127.0.0.1:{peer.port}", timeout=2.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        peer.close()
+    assert time.monotonic() - start < 2.0
+    assert peak < 64 * 2**20, f"{peak:,} bytes allocated at the peak"
+
+
+@pytest.fixture()
+def silent_listener() -> Iterator[str]:
+    """A Dask comm listener (Dask's own handshake) that, once hands are shaken, never answers: its address."""
+    distributed = pytest.importorskip("distributed", reason=NEEDS)
+    import asyncio
+
+    ready = threading.Event()
+    where: list[str] = []
+    stop: list[Any] = []
+
+    async def main() -> None:
+        async def ignore(comm: Any) -> None:
+            await asyncio.sleep(600)
+
+        listener = distributed.comm.listen("tcp://127.0.0.1:0", ignore)
+        await listener.start()
+        where.append(listener.listen_address)
+        done = asyncio.Event()
+        stop.append((asyncio.get_running_loop(), done))
+        ready.set()
+        await done.wait()
+        listener.stop()
+
+    thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+    thread.start()
+    assert ready.wait(30)
+    yield where[0]
+    loop, done = stop[0]
+    loop.call_soon_threadsafe(done.set)
+    thread.join(10)
+
+
+def test_a_listener_that_shakes_hands_and_goes_silent_is_named(silent_listener: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(ClusterError, match=rf"^the scheduler at {silent_listener} accepted the connection and shook "
+                                           rf"hands but then sent nothing for 0\.5 s; is it a Dask scheduler"):
+        connect(silent_listener, timeout=0.5)
+    assert time.monotonic() - start < 10
+
+
+def test_the_cluster_timeout_is_a_usable_number_of_seconds_with_a_cluster(silent_listener: str) -> None:
+    port = silent_listener.rsplit(":", 1)[1]
+    r = run_here("solo", "check", "wizard-cards", "--games", "4", "--cluster", f"127.0.0.1:{port}",
+                 "--cluster-timeout", "0.5")
+    assert r.returncode == 1 and r.stderr.startswith(f"error: the scheduler at {silent_listener} accepted the "
+                                                     f"connection and shook hands but then sent nothing for 0.5 s")
+    assert len(r.stderr.splitlines()) == 1
+    for args, words in ((["--cluster", "x", "--cluster-timeout", "nan"], "must be a number of seconds above 0"),
+                        (["--cluster", "x", "--cluster-timeout", "0"], "must be a number of seconds above 0"),
+                        (["--cluster", "x", "--cluster-timeout", "601"], "and at most 600, not 601"),
+                        (["--cluster-timeout", "3"], "--cluster-timeout goes with --cluster")):
+        r = run_here("solo", "check", "wizard-cards", "--games", "4", *args)
+        assert r.returncode == 2 and words in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+def test_a_workers_address_is_named_as_such(cluster: Any) -> None:
+    """Given a worker's address instead of the scheduler's: one line that says so."""
+    worker = next(iter(cluster.scheduler_info()["workers"]))
+    with pytest.raises(ClusterError, match=rf"^{worker} is a Dask worker, not the scheduler"):
+        connect(worker, timeout=5.0)
 
 
 def test_a_scheduler_without_workers_is_an_error() -> None:

@@ -555,6 +555,47 @@ def test_ctrl_c_ends_the_games_the_workers_are_playing(tmp_path: Path) -> None:
     assert not [w for w in workers if _running(w)]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes in /proc")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+def test_no_worker_outlives_a_check_ended_by_a_signal(tmp_path: Path, sig: str) -> None:
+    """SIGTERM or SIGKILL to `solo check --jobs 2` once its workers play: both workers are gone within a few
+    seconds (SIGKILL: the kernel ends them with their parent; SIGTERM: stopped as Ctrl-C stops them, the games
+    finished so far reported, exit 143)."""
+    import os
+    import re
+    import signal
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "wizprint", "solo", "check", "wizard-cards", "--games", "100000",
+                          "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    try:
+        assert p.stderr is not None and p.stdout is not None
+        first = p.stderr.readline()  # a chunk of games is done: the workers are up and playing
+        assert re.fullmatch(r"\[1/100000\] wizard-cards check: game 1\n", first), first
+        workers = _children(p.pid)
+        assert len(workers) == 2, workers
+        p.send_signal(getattr(signal, sig))
+        p.wait(timeout=60)  # not communicate: a worker left alive would hold the pipes open
+        deadline = time.monotonic() + 5
+        while any(_running(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [w for w in workers if _running(w)]
+        stdout, stderr = p.stdout.read() if not left else "", p.stderr.read() if not left else ""
+    finally:
+        for pid in [p.pid, *workers]:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+        p.wait()
+    assert left == [], f"workers alive {time.monotonic() - deadline + 5:.1f} s after {sig}: {left}"
+    if sig == "SIGTERM":
+        assert p.returncode == 143 and "Traceback" not in stderr, stderr
+        assert re.search(r"^stopped \(SIGTERM\): the report covers the [\d,]+ games finished$", stderr, re.M), stderr
+        assert stdout.startswith("partial: ")
+    else:
+        assert p.returncode == -signal.SIGKILL
+
+
 def test_a_complete_check_is_not_partial() -> None:
     s = summarise("wizard-cards", run_games("wizard-cards", 4, 1, ["random"], 2), 1, ["random"], 2, "", [], {})
     assert s["partial"] is False and s["games_planned"] == s["games"] == 4
