@@ -534,6 +534,9 @@ class Vocabulary:
                     probs.append(f"{here}: '{name}' has no parameter {quote(k)} (it takes: "
                                  f"{', '.join(specs) or 'none'})")
                     continue
+                if spec.default is not None and type(v) is type(spec.default) and v == spec.default:
+                    params[k] = v  # the value the word declares as its default (as a CSV export writes it)
+                    continue
                 nv, p = check(spec, v, f"{here}.{k}", nested)
                 params[k] = nv
                 probs.extend(p)
