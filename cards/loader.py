@@ -18,6 +18,7 @@ from typing import Any
 import tomli
 
 from wizprint.errors import DataErrors, Issue, WizprintError, one_line, quote
+from wizprint.finite import NonFinite, loads_toml
 from wizprint.resources import cards_dir, inside
 
 from .lines import LineMap, TomlLines
@@ -36,6 +37,7 @@ from .schema import (
     SpecError,
     check,
     check_data,
+    human_path,
     parse_spec,
     schema_issues,
 )
@@ -90,9 +92,13 @@ def read_text(path: Path, issues: list[Issue], shown: str | None = None, limit: 
 
 
 def parse_toml(text: str, shown: str, issues: list[Issue]) -> dict[str, Any] | None:
-    """Parse TOML text; on a syntax error add an issue with its line and return None."""
+    """Parse TOML text; on a syntax error, or a number that is not finite (``nan``, ``inf``, ``1e400``), add an
+    issue with its line and return None."""
     try:
-        return tomli.loads(text)
+        return loads_toml(text)
+    except NonFinite as exc:
+        issues.append(Issue(shown, TomlLines(text).line(exc.path), "",
+                            f"{human_path(exc.path)}: must be a finite number, not {exc.literal}"))
     except tomli.TOMLDecodeError as exc:
         msg = str(exc)
         m = _TOML_POS.search(msg)
@@ -464,6 +470,7 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     kinds_allowed = {"card", *decl.kinds}
     total_bytes = 0
     entries_seen = 0
+    unread = False  # a data file that could not be read: its records are not counted against the declaration
     for path in files:
         shown = display_path(path)
         if not inside(root, path):
@@ -477,6 +484,7 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
             break
         got = read_toml_text(path, issues)
         if got is None:
+            unread = True
             continue
         raw, text = got
         lm = LineMap(text)
@@ -504,7 +512,7 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
             break
     vocab.names.update({r.id: r.name for r in records})
     unreadable = any(i.message.startswith(("malformed TOML", "is not UTF-8", "cannot be read", "is larger than"))
-                     for i in issues) or entries_seen > MAX_RECORDS
+                     for i in issues) or unread or entries_seen > MAX_RECORDS
     physical = sum(p[3] for p in present if p[0] == "card")
     if physical > MAX_PHYSICAL_CARDS:
         issues.append(Issue(display_path(root / "game.toml"), 0, "",

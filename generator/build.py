@@ -19,6 +19,7 @@ from wizprint.atomic import StagedFolder, name_problem, safe_relpath
 from wizprint.cards.loader import load_game
 from wizprint.cards.model import Game
 from wizprint.errors import BuildError, DataErrors, Issue, WizprintError, quote
+from wizprint.finite import loads_json
 from wizprint.progress import Progress, Silent
 
 from .board import board_scene
@@ -183,7 +184,7 @@ def previous_build(folder: Path, shown_as: Path | None = None) -> set[str]:
     try:
         if mpath.stat().st_size > MAX_MANIFEST_BYTES:
             raise ValueError
-        data = json.loads(mpath.read_text(encoding="utf-8"))
+        data = loads_json(mpath.read_text(encoding="utf-8"))  # NaN or Infinity: not written by wizprint
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         raise BuildError(refuse.format("its manifest.json was not written by wizprint")) from None
     files = data.get("files") if isinstance(data, dict) else None

@@ -41,6 +41,7 @@ from wizprint.cards.loader import RESERVED_FILES
 from wizprint.cards.markup import plain
 from wizprint.cards.model import FieldSpec, Game, Record
 from wizprint.errors import MAX_SHOWN, DataErrors, Issue, WizprintError, one_line, quote
+from wizprint.finite import loads_json
 from wizprint.resources import inside
 
 if TYPE_CHECKING:
@@ -505,7 +506,7 @@ def previous_import(folder: Path, shown_as: Path | None = None) -> set[str]:
     try:
         if marker.stat().st_size > 1024 * 1024:
             raise ValueError
-        data = json.loads(marker.read_text(encoding="utf-8"))
+        data = loads_json(marker.read_text(encoding="utf-8"))
         files = data["files"]
         listed = {f["file"]: f["sha256"] for f in files}
         if data.get("made_by") != "wizprint import csv" or not all(

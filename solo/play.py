@@ -34,6 +34,7 @@ from rich.markup import escape
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
+from wizprint.finite import NonFinite, json_path, loads_json
 
 from .agents import Agent, make_agent
 from .kernel import Action, Checks, Engine, State, engine
@@ -186,7 +187,7 @@ def _key(k: str) -> str:
 
 def read_save(path: Path) -> Any:
     """The JSON of a saved-game file (raises :class:`WizprintError`: unreadable, larger than :data:`MAX_SAVE`,
-    empty, not UTF-8, not JSON, nested too deeply)."""
+    empty, not UTF-8, not JSON, nested too deeply; :class:`SaveError` for a number that is not finite)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_SAVE + 1)
@@ -199,7 +200,10 @@ def read_save(path: Path) -> Any:
     if not raw.strip():
         raise WizprintError(f"{path}: not a saved game: the file is empty")
     try:
-        return json.loads(raw.decode("utf-8"))
+        return loads_json(raw.decode("utf-8"))
+    except NonFinite as exc:  # NaN, Infinity, 1e400: no value of a game is such a number
+        raise SaveError([f"{json_path(exc.path) or '(the whole file)'}: expected a finite number, got "
+                         f"{exc.literal}"]) from None
     except UnicodeDecodeError:
         raise WizprintError(f"{path}: not a saved game: not UTF-8 text") from None
     except json.JSONDecodeError as exc:

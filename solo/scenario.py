@@ -50,7 +50,10 @@ from typing import Any
 
 import tomli
 
+from wizprint.cards.lines import TomlLines
+from wizprint.cards.schema import human_path
 from wizprint.errors import IllegalActionError, WizprintError, one_line, quote
+from wizprint.finite import NonFinite, loads_toml
 
 from .kernel import Chance, Engine, State, engine
 from .kernel.checks import reason
@@ -207,7 +210,10 @@ def _load(path: Path) -> tuple[str, dict[str, Any]]:
     except ValueError as exc:  # a NUL in the name
         raise ScenarioError(f"{quote(str(path))}: cannot read: {exc}") from None
     try:
-        return text, tomli.loads(text)
+        return text, loads_toml(text)
+    except NonFinite as exc:
+        raise ScenarioError(f"{path}:{max(TomlLines(text).line(exc.path), 1)}: {human_path(exc.path)}: must be a "
+                            f"finite number, not {exc.literal}") from None
     except tomli.TOMLDecodeError as exc:
         m = re.search(r"at line (\d+)", str(exc))
         raise ScenarioError(f"{path}:{m.group(1) if m else 0}: malformed TOML: "

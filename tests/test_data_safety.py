@@ -127,11 +127,11 @@ def _minimal_layout(extra: str) -> str:
 
 @pytest.mark.parametrize("old,new,needle,words", [
     ("size = 12\n", "size = 1e9\n", "size = 1e9", r"size = 1000000000.0 must be a finite number from 1 to 300"),
-    ("size = 12\n", "size = nan\n", "size = nan", r"size = nan must be a finite number"),
-    ("size = 12\n", "size = inf\n", "size = inf", r"size = inf must be a finite number"),
+    ("size = 12\n", "size = nan\n", "size = nan", r"elements\[3\]\.size: must be a finite number, not nan"),
+    ("size = 12\n", "size = inf\n", "size = inf", r"elements\[3\]\.size: must be a finite number, not inf"),
     ("size = 12\n", "size = -4\n", "size = -4", r"size = -4 must be a finite number from 1"),
     ("min_size = 8.5", "min_size = -1", "min_size = -1", r"min_size = -1 must be"),
-    ("leading = 1.0", "leading = nan", "leading = nan", r"leading = nan must be"),
+    ("leading = 1.0", "leading = nan", "leading = nan", r"\.leading: must be a finite number, not nan"),
     ("size = 12\n", 'size = "{{ 1e9 }}"\n', None, r"\[E01\] face 'card': size = '1000000000.0' must be"),
     ('kind = "rect"\nbox = [2.2, 2.2, 58.6, 83.6]', 'kind = "rect"\nrepeat = 1000000000\nbox = [2.2, 2.2, 58.6, 83.6]',
      "repeat =", r"repeat = 1000000000 must be a finite number from 0 to 1000"),

@@ -36,8 +36,6 @@ SCENARIOS: list[tuple[str, str, str]] = [
     ('game = "wizard-cards"\nplayers = "two"\n', "players", "'players' must be a whole number from 1 to 16"),
     ('game = "wizard-cards"\nplayers = 0\n', "players", "'players' must be a whole number from 1 to 16"),
     ('game = "wizard-cards"\nplayers = 3\n', "players", "is for 2 players, not 3"),
-    ('game = "wizard-cards"\nseed = inf\n', "seed", "'seed' must be a whole number"),
-    ('game = "wizard-cards"\nseed = nan\n', "seed", "'seed' must be a whole number"),
     ('game = "wizard-cards"\nseed = 1e300\n', "seed", "'seed' must be a whole number"),
     ('game = "wizard-cards"\nseed = -1\n', "seed", "'seed' must be a whole number"),
     ('game = "wizard-cards"\nstep = [1, 2]\n', "step", "'step' must be an array of tables"),
