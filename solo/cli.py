@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from wizprint.clitools import err, friendly
-from wizprint.errors import SaveError, UsageError, capped, one_line
+from wizprint.errors import SaveError, UsageError, capped, more_line, one_line
 
 if TYPE_CHECKING:
     from .kernel import Engine
+
+SHOWN_ERRORS = 5  # errors of games a check prints (each with the command that plays it again)
 
 solo_app = typer.Typer(no_args_is_help=True, help="Play the games against automata, run solo checks and scenarios.")
 
@@ -267,8 +269,10 @@ def _print_summary(s: dict[str, Any]) -> None:
         print(f"  ladder: {rung['upper']} against {rung['lower']}: {_pc(rung['upper_win_rate'])} of "
               f"{rung['games']} (95% {_pc(rung['ci95'][0])} to {_pc(rung['ci95'][1])}; fair share "
               f"{_pc(rung['fair_share'])})" + ("; stopped by Ctrl-C" if rung.get("partial") else ""), file=out)
-    for e in s["errors"][:5]:
+    for e in s["errors"][:SHOWN_ERRORS]:
         print(f"  error in game {e['game']}: {e['error']}\n    reproduce: {e['reproduce']}", file=out)
+    if n_err > SHOWN_ERRORS:
+        print(f"  {more_line(n_err - SHOWN_ERRORS)} (every error is in the JSON summary)", file=out)
 
 
 def _print_lifts(s: dict[str, Any], rule: str, ranked: list[dict[str, Any]]) -> None:

@@ -52,7 +52,7 @@ import tomli
 
 from wizprint.cards.lines import TomlLines
 from wizprint.cards.schema import human_path
-from wizprint.errors import IllegalActionError, WizprintError, one_line, quote
+from wizprint.errors import IllegalActionError, WizprintError, capped, one_line, quote
 from wizprint.finite import NonFinite, loads_toml
 
 from .kernel import Chance, Engine, State, engine
@@ -89,7 +89,7 @@ class ScenarioResult:
 
     def report(self) -> str:
         head = f"{'ok' if self.ok else 'FAIL'}: {self.file}: {one_line(self.title, 120)}"
-        return "\n".join([head] + [f"  {one_line(f)}" for f in self.failures])
+        return "\n".join([head] + [f"  {one_line(f)}" for f in capped(self.failures)])
 
 
 def _header(line: str) -> tuple[str, bool] | None:

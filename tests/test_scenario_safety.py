@@ -133,6 +133,18 @@ def test_a_huge_value_in_a_scenario_makes_a_short_line(tmp_path: Path) -> None:
     assert max(len(ln) for ln in report.splitlines()) < 1000
 
 
+def test_a_scenario_with_thousands_of_problems_prints_the_first_50_and_a_count(tmp_path: Path) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text(WC + "[expect]\n" + "".join(f"probe_{i} = {i}\n" for i in range(20_000)), encoding="utf-8")
+    r = cli("solo", "scenario", str(f))
+    assert r.exit_code == 1 and "Traceback" not in r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"FAIL: {f}: t" and lines[-1] == "0 passed, 1 failed"
+    assert len(lines) == 1 + 50 + 1 + 1, len(lines)
+    assert lines[1] == f"  {f}:6: final: unknown probe 'probe_0' (known: " + lines[1].split("(known: ", 1)[1]
+    assert lines[-2] == "  ... and 19,950 more problems"
+
+
 def test_the_scenario_command_reports_wrong_types_without_traceback(tmp_path: Path) -> None:
     f = tmp_path / "s.toml"
     f.write_text('game = "relic"\nplayers = 2\n[setup]\nlife = [-5]\n', encoding="utf-8")
