@@ -161,6 +161,13 @@ def _is_file(p: Path) -> bool:
         return False
 
 
+def _lexists(p: Path) -> bool:
+    try:
+        return os.path.lexists(p)
+    except (OSError, ValueError):
+        return False
+
+
 def _exists(p: Path) -> bool:
     try:
         return p.exists()
@@ -444,7 +451,8 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     if vpath.exists() and not inside(root, vpath):
         issues.append(Issue(vshown, 0, "", "is a link to a file outside the game folder"))
         raise DataErrors(issues)
-    if vpath.is_file():
+    missing_vocabulary = not _lexists(vpath)
+    if not missing_vocabulary:  # a folder or a pipe by that name is an error, not an empty vocabulary
         vgot = read_toml_text(vpath, issues)
         vdata, vtext = vgot if vgot is not None else (None, "")
     if vdata is None:
@@ -454,6 +462,9 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     issues.extend(vissues)
     if vocab is None:
         raise DataErrors(issues)
+    # without its vocabulary file a game may still have cards without effects; an effect word its cards name is
+    # then one problem naming the missing file, not one per effect
+    vocab.missing = missing_vocabulary
     for p in vocab.check_self():
         m = re.search(r"word '([^']+)'", p)
         key = "text" if "text template" in p else "example" if "example" in p else ""
@@ -511,6 +522,12 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
         if entries_seen > MAX_RECORDS:
             break
     vocab.names.update({r.id: r.name for r in records})
+    if vocab.unknown_words:
+        words = sorted(vocab.unknown_words)
+        named = ", ".join(quote(w, 40) for w in words[:5]) + (", ..." if len(words) > 5 else "")
+        issues.append(Issue(vshown, 0, "", f"is missing: the cards' effects name {len(words):,} word"
+                                           f"{'s' if len(words) != 1 else ''} ({named}) that this file declares: a "
+                                           f"game folder needs its vocabulary file"))
     unreadable = any(i.message.startswith(("malformed TOML", "is not UTF-8", "cannot be read", "is larger than"))
                      for i in issues) or unread or entries_seen > MAX_RECORDS
     physical = sum(p[3] for p in present if p[0] == "card")

@@ -458,6 +458,10 @@ class Vocabulary:
         self.names = dict(names or {})
         self._env = _VOCAB_ENV
         self._templates: dict[str, jinja2.Template] = {}
+        # the game folder has no vocabulary file: an unknown word is then collected in ``unknown_words`` (for one
+        # problem naming the missing file) instead of being a problem of its effect
+        self.missing = False
+        self.unknown_words: set[str] = set()
 
     @classmethod
     def load(cls, game: str, data: Mapping[str, Any], shown: str = "vocabulary.toml", lines: TomlLines | None = None
@@ -518,6 +522,9 @@ class Vocabulary:
                 continue
             name = e["word"]
             word = self.words.get(name) if isinstance(name, str) else None
+            if word is None and self.missing and isinstance(name, str):
+                self.unknown_words.add(name)
+                continue
             if word is None:
                 close = difflib.get_close_matches(name, list(self.words), n=1) if isinstance(name, str) and len(
                     name) <= 64 else []

@@ -231,6 +231,36 @@ def record_sheets(game: Game, layout: GameLayout, fb: FaceBuilder, kind: str) ->
     return fronts, backs
 
 
+# the layout files that can draw each kind of component a game declares (a game folder's own names)
+DRAWN_BY = {"sheet": ("sheets.toml",), "tokens": ("components-layout.toml",),
+            "board": ("board-layout.toml", "map-layout.toml", "components-layout.toml")}
+
+
+def check_component_files(game: Game, sheets: bool = True) -> list[Issue]:
+    """A component of game.toml that no layout file can draw, because the file that draws its kind is neither in
+    the game folder nor shipped for the game: one problem naming the missing file, at the component's line."""
+    from wizprint.cards.lines import TomlLines
+    from wizprint.cards.loader import display_path, read_text
+
+    from .board import board_layout_path
+    from .components import components_path
+    from .playmap import map_path
+    from .sheets import sheets_path
+
+    paths = {"sheets.toml": sheets_path(game), "components-layout.toml": components_path(game),
+             "board-layout.toml": board_layout_path(game), "map-layout.toml": map_path(game)}
+    missing = [(i, c) for i, c in enumerate(game.decl.components)
+               if c.kind in DRAWN_BY and (sheets or c.kind != "sheet")
+               and not any(paths[f].is_file() for f in DRAWN_BY[c.kind])]
+    if not missing:
+        return []
+    shown = display_path(game.root / "game.toml")
+    lines = TomlLines(read_text(game.root / "game.toml", [], shown) or "")
+    return [Issue(shown, lines.line(("components", i)), "",
+                  f"component {quote(c.id)} ({c.kind}) is drawn from {' or '.join(DRAWN_BY[c.kind])}: the game "
+                  f"folder has no such file (and wizprint ships none for a game '{game.id}')") for i, c in missing]
+
+
 def check_faces(game: Game, bleed: float = 3.0) -> list[Issue]:
     """Everything that stops the faces of a game from being drawn (used by ``validate``)."""
     try:
@@ -480,7 +510,7 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
            stage: StagedFolder) -> BuildResult:
     fb = FaceBuilder(game, layout, opts.print.bleed)
     # draw (and so check) everything before writing anything: a failed build leaves no files behind
-    issues: list[Issue] = []
+    issues: list[Issue] = check_component_files(game, opts.sheets)
     fronts: dict[str, dict[str, Scene]] = {}
     for d in game.decl.decks:
         try:

@@ -615,3 +615,67 @@ def test_shipped_files_linked_by_a_strict_editable_install_are_trusted_and_nothi
     assert res.inside(shipped, shipped / "data.toml")
     assert not res.inside(user, user / "data.toml")
     assert not res.inside(shipped, shipped / ".." / ".." / ".." / "src" / "data.toml")
+
+
+# -- 11. files a game folder needs: a missing one is named once ----------------------------------------------
+@pytest.mark.parametrize("game", ["wizard-cards", "covenant", "relic", "wizards-and-relics", "wizards-cup"])
+def test_a_folder_without_its_vocabulary_names_the_missing_file_once(folder: Folder, game: str) -> None:
+    g = folder(game, layouts=False)
+    (g / "vocabulary.toml").unlink()
+    lines = problems(g)
+    assert len(lines) == 1 and re.fullmatch(r"error: \S*/vocabulary\.toml: is missing: the cards' effects name \d+ "
+                                            r"words? \('.*\) that this file declares: a game folder needs its "
+                                            r"vocabulary file", lines[0]), lines
+
+
+def test_a_vocabulary_that_is_not_a_regular_file_is_named(folder: Folder) -> None:
+    g = folder("covenant", layouts=False)
+    (g / "vocabulary.toml").unlink()
+    (g / "vocabulary.toml").mkdir()
+    assert problems(g) == [f"error: {g / 'vocabulary.toml'}: is not a regular file"]
+
+
+def test_a_folder_without_a_vocabulary_whose_cards_name_no_effect_words_loads(folder: Folder) -> None:
+    g = folder("wizards-cup", layouts=False)
+    (g / "vocabulary.toml").unlink()
+    text = (g / "wizards.toml").read_text(encoding="utf-8")
+    (g / "wizards.toml").write_text(re.sub(r"(?m)^effects = .*\n", "", text), encoding="utf-8")
+    assert [ln for ln in problems(g) if "vocabulary" in ln] == []
+
+
+def _new_game(folder: Folder, game: str) -> Path:
+    """A copy of a shipped game under an id of its own, so that no shipped layout file stands in for its own."""
+    g = folder(game)
+    edit(g / "game.toml", f'id = "{game}"', 'id = "my-game"')
+    return g
+
+
+def test_a_new_game_without_a_layout_names_its_folders_layout_file(folder: Folder) -> None:
+    g = _new_game(folder, "covenant")
+    (g / "layout.toml").unlink()
+    assert problems(g) == [f"error: {g / 'layout.toml'}: is missing: wizprint ships no layout for a game 'my-game', "
+                           f"so its folder needs its own layout.toml"]
+
+
+@pytest.mark.parametrize("game,removed,component,kind,files", [
+    ("covenant", ["sheets.toml"], "ability-sheet", "sheet", "sheets.toml"),
+    ("wizard-cards", ["sheets.toml"], "reference-sheet", "sheet", "sheets.toml"),
+    ("wizards-cup", ["components-layout.toml"], "victory-tokens", "tokens", "components-layout.toml"),
+    ("wizards-and-relics", ["map-layout.toml", "components-layout.toml"], "map", "board",
+     "board-layout.toml or map-layout.toml or components-layout.toml"),
+])
+def test_a_component_whose_layout_file_is_missing_is_named_at_its_line(folder: Folder, tmp_path: Path, game: str,
+                                                                       removed: list[str], component: str, kind: str,
+                                                                       files: str) -> None:
+    """A component declared in game.toml that no file draws was left out of the build without a word."""
+    g = _new_game(folder, game)
+    for name in removed:
+        (g / name).unlink()
+    at = line_of(g / "game.toml", f'id = "{component}"') - 1  # the [[components]] line
+    want = (f"error: {g / 'game.toml'}:{at}: component "
+            f"'{component}' ({kind}) is drawn from {files}: the game folder has no such file (and wizprint ships "
+            f"none for a game 'my-game')")
+    assert want in problems(g)
+    if game == "covenant":
+        res = run_cli("build", str(g), "-o", str(tmp_path / "out"), "-q", "--no-svg", "--no-png")
+        assert want in assert_clean(res) and not (tmp_path / "out").exists()
