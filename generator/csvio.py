@@ -162,6 +162,7 @@ def export_csv(game: Game, deck: str | None = None, *, bom: bool = True, layout:
     if any(titles.get(r.id, r.name) != r.name for r in cards):
         cols.insert(cols.index("name") + 1, RECORD_NAME)
     out = [csv_row(cols)]
+    issues: list[Issue] = []
     for r in cards:
         row = []
         for col in cols:
@@ -184,12 +185,28 @@ def export_csv(game: Game, deck: str | None = None, *, bom: bool = True, layout:
             elif col == "flavor":
                 v = r.flavor
             elif col == "rules_text":
-                v = plain(game.text(r))
+                v = _rules_text(game, r, issues)
             else:
                 v = _cell(game.decl.fields.get(col), r.fields.get(col))
             row.append(escape(v))
         out.append(csv_row(row))
+    if issues:
+        raise DataErrors(issues)
     return (BOM if bom else "") + "".join(out)
+
+
+def _rules_text(game: Game, r: Record, issues: list[Issue]) -> str:
+    """The plain rules text of a card; a text that cannot be rendered is a problem of the card (as when its face
+    is drawn), or of the vocabulary (a word whose text renders itself)."""
+    from .faces import _ERRORS, _describe
+
+    try:
+        return plain(game.text(r))
+    except DataErrors as exc:
+        issues.extend(exc.issues)
+    except _ERRORS as exc:
+        issues.append(Issue(r.source.file, r.source.line, r.id, f"rules text: {_describe(exc)}"))
+    return ""
 
 
 # -- reading a CSV file: bounded, in any of the usual encodings, every problem with its row and column ----------
