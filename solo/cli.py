@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from wizprint.clitools import err, friendly
-from wizprint.errors import SaveError, UsageError, capped, more_line, one_line
+from wizprint.errors import SaveError, UsageError, capped, more_line, one_line, quote
 
 if TYPE_CHECKING:
     from .kernel import Engine
@@ -42,7 +42,7 @@ def play_cmd(
 def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int, variant: str, load: Path | None,
           log_file: Path | None, save_file: Path | None) -> None:
     from .kernel import engine
-    from .play import claim_names, load_session, new_session, random_seed, resumed_log, run
+    from .play import claim_names, load_session, new_session, random_seed, resumed_log, run, unusable_place
 
     eng = engine(game)
     if load is not None:
@@ -50,6 +50,8 @@ def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int,
             s = load_session(eng, load)
         except SaveError as exc:
             _save_problems(load, exc)
+        if save_file is not None and (why := unusable_place(save_file)):
+            raise UsageError(f"--save-file {quote(str(save_file), 200)}: cannot save the game there: {why}")
         s.save_path = save_file or load
         s.log_path = resumed_log(s, load, log_file)
     else:
@@ -60,7 +62,8 @@ def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int,
         want_log = log_file or Path(f"wizprint-{eng.id}-seed{s.seed}.log")
         if drawn:
             s.notes.append(f"Seed {s.seed}: play this deal again with --seed {s.seed}.")
-        s.notes += claim_names(s, want_save, want_log)
+        s.notes += claim_names(s, want_save, want_log, save_given=save_file is not None,
+                               log_given=log_file is not None)
     code = run(s)
     raise typer.Exit(code)
 
