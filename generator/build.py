@@ -484,6 +484,8 @@ def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions |
     with StagedFolder(out) as stage:
         # a file that comes out as the earlier build made it is linked, not written again (see StagedFolder)
         stage.reusable = previous_build(stage.real, out)
+        if opts.svg:  # a file of the user's where a folder of the build goes: said now, before the drawing
+            stage.check_folders(["svg", *(f"svg/{d}" for d in game.decl.decks if game.cards(d))])
         return _build(game, layout, out, opts, progress, stage)
 
 
