@@ -18,6 +18,7 @@ import tomli
 
 from wizprint.errors import DataErrors, Issue, WizprintError, one_line, quote
 from wizprint.files import FileProblem, read_file
+from wizprint.finite import NonFinite, loads_toml
 from wizprint.resources import cards_dir, inside
 
 from .lines import LineMap, TomlLines
@@ -36,6 +37,7 @@ from .schema import (
     SpecError,
     check,
     check_data,
+    human_path,
     parse_spec,
     schema_issues,
 )
@@ -83,9 +85,13 @@ def read_text(path: Path, issues: list[Issue], shown: str | None = None, limit: 
 
 
 def parse_toml(text: str, shown: str, issues: list[Issue]) -> dict[str, Any] | None:
-    """Parse TOML text; on a syntax error add an issue with its line and return None."""
+    """Parse TOML text; on a syntax error, or a number that is not finite (``nan``, ``inf``, ``1e400``), add an
+    issue with its line and return None."""
     try:
-        return tomli.loads(text)
+        return loads_toml(text)
+    except NonFinite as exc:
+        issues.append(Issue(shown, TomlLines(text).line(exc.path), "",
+                            f"{human_path(exc.path)}: must be a finite number, not {exc.literal}"))
     except tomli.TOMLDecodeError as exc:
         msg = str(exc)
         m = _TOML_POS.search(msg)
@@ -145,6 +151,13 @@ def _is_file(p: Path) -> bool:
     try:
         return p.is_file()
     except (OSError, ValueError):  # a name too long for the file system, say
+        return False
+
+
+def _lexists(p: Path) -> bool:
+    try:
+        return os.path.lexists(p)
+    except (OSError, ValueError):
         return False
 
 
@@ -431,7 +444,8 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     if vpath.exists() and not inside(root, vpath):
         issues.append(Issue(vshown, 0, "", "is a link to a file outside the game folder"))
         raise DataErrors(issues)
-    if vpath.is_file():
+    missing_vocabulary = not _lexists(vpath)
+    if not missing_vocabulary:  # a folder or a pipe by that name is an error, not an empty vocabulary
         vgot = read_toml_text(vpath, issues)
         vdata, vtext = vgot if vgot is not None else (None, "")
     if vdata is None:
@@ -441,6 +455,9 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     issues.extend(vissues)
     if vocab is None:
         raise DataErrors(issues)
+    # without its vocabulary file a game may still have cards without effects; an effect word its cards name is
+    # then one problem naming the missing file, not one per effect
+    vocab.missing = missing_vocabulary
     for p in vocab.check_self():
         m = re.search(r"word '([^']+)'", p)
         key = "text" if "text template" in p else "example" if "example" in p else ""
@@ -457,6 +474,7 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     kinds_allowed = {"card", *decl.kinds}
     total_bytes = 0
     entries_seen = 0
+    unread = False  # a data file that could not be read: its records are not counted against the declaration
     for path in files:
         shown = display_path(path)
         if not inside(root, path):
@@ -470,6 +488,7 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
             break
         got = read_toml_text(path, issues)
         if got is None:
+            unread = True
             continue
         raw, text = got
         lm = LineMap(text)
@@ -496,8 +515,14 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
         if entries_seen > MAX_RECORDS:
             break
     vocab.names.update({r.id: r.name for r in records})
+    if vocab.unknown_words:
+        words = sorted(vocab.unknown_words)
+        named = ", ".join(quote(w, 40) for w in words[:5]) + (", ..." if len(words) > 5 else "")
+        issues.append(Issue(vshown, 0, "", f"is missing: the cards' effects name {len(words):,} word"
+                                           f"{'s' if len(words) != 1 else ''} ({named}) that this file declares: a "
+                                           f"game folder needs its vocabulary file"))
     unreadable = any(i.message.startswith(("malformed TOML", "is not UTF-8", "cannot be read", "is larger than"))
-                     for i in issues) or entries_seen > MAX_RECORDS
+                     for i in issues) or unread or entries_seen > MAX_RECORDS
     physical = sum(p[3] for p in present if p[0] == "card")
     if physical > MAX_PHYSICAL_CARDS:
         issues.append(Issue(display_path(root / "game.toml"), 0, "",

@@ -37,7 +37,7 @@ from jinja2.exceptions import SecurityError, TemplateRuntimeError, TemplateSynta
 from jinja2.filters import make_attrgetter
 from jinja2.sandbox import SandboxedEnvironment
 
-from wizprint.errors import Issue, quote
+from wizprint.errors import DataErrors, Issue, quote
 
 from .lines import TomlLines
 from .model import Effect, FieldSpec, Record
@@ -85,6 +85,17 @@ _WIDE_FORMAT = re.compile(r"%[-#0 +]*(\*|\d{4,}|\d*\.(\*|\d{4,}))|\{[^{}]*:[^{}]
 class _Budget(threading.local):
     depth = 0
     steps = 0
+
+    def __init__(self) -> None:
+        self.words: list[str] = []  # the effect words being rendered, outermost first (to name a loop)
+
+
+class RenderLoop(TemplateRuntimeError):
+    """Templates rendering templates too deep; ``words``: the effect words being rendered then, outermost first."""
+
+    def __init__(self, message: str, words: tuple[str, ...]):
+        super().__init__(message)
+        self.words = words
 
 
 _budget = _Budget()
@@ -349,8 +360,8 @@ class SafeEnvironment(SandboxedEnvironment):
         if depth == 0:
             budget.steps = 0
         elif depth >= MAX_RENDER_DEPTH:
-            raise TemplateRuntimeError(f"templates render templates more than {MAX_RENDER_DEPTH} deep (does a text "
-                                       "render itself?)")
+            raise RenderLoop(f"templates render templates more than {MAX_RENDER_DEPTH} deep (does a text render "
+                             "itself?)", tuple(budget.words))
         budget.depth = depth + 1
         try:
             return fn(*args, **kwargs)
@@ -451,13 +462,20 @@ def compiled_template(source: str, known: frozenset[str]) -> jinja2.Template:
 class Vocabulary:
     """The effect words of one game."""
 
-    def __init__(self, game: str, words: dict[str, Word], join: str = " ", names: Mapping[str, str] | None = None):
+    def __init__(self, game: str, words: dict[str, Word], join: str = " ", names: Mapping[str, str] | None = None,
+                 source: str = "vocabulary.toml", lines: TomlLines | None = None):
         self.game = game
+        self.source = source  # the file, as messages name it, and the lines of its keys
+        self.lines = lines or TomlLines("")
         self.words = words
         self.join = join
         self.names = dict(names or {})
         self._env = _VOCAB_ENV
         self._templates: dict[str, jinja2.Template] = {}
+        # the game folder has no vocabulary file: an unknown word is then collected in ``unknown_words`` (for one
+        # problem naming the missing file) instead of being a problem of its effect
+        self.missing = False
+        self.unknown_words: set[str] = set()
 
     @classmethod
     def load(cls, game: str, data: Mapping[str, Any], shown: str = "vocabulary.toml", lines: TomlLines | None = None
@@ -484,7 +502,7 @@ class Vocabulary:
                                example=w.example)
         if issues:
             return None, issues
-        return cls(game, words, vf.join, vf.names), []
+        return cls(game, words, vf.join, vf.names, shown, lines), []
 
     @classmethod
     def from_data(cls, game: str, data: Mapping[str, Any]) -> Vocabulary:
@@ -518,6 +536,9 @@ class Vocabulary:
                 continue
             name = e["word"]
             word = self.words.get(name) if isinstance(name, str) else None
+            if word is None and self.missing and isinstance(name, str):
+                self.unknown_words.add(name)
+                continue
             if word is None:
                 close = difflib.get_close_matches(name, list(self.words), n=1) if isinstance(name, str) and len(
                     name) <= 64 else []
@@ -533,6 +554,9 @@ class Vocabulary:
                 if spec is None:
                     probs.append(f"{here}: '{name}' has no parameter {quote(k)} (it takes: "
                                  f"{', '.join(specs) or 'none'})")
+                    continue
+                if spec.default is not None and type(v) is type(spec.default) and v == spec.default:
+                    params[k] = v  # the value the word declares as its default (as a CSV export writes it)
                     continue
                 nv, p = check(spec, v, f"{here}.{k}", nested)
                 params[k] = nv
@@ -575,13 +599,34 @@ class Vocabulary:
         return t
 
     def render_one(self, effect: Effect, record: Record | None = None) -> str:
+        """The markup text of one effect. A word whose text renders itself (through ``sub`` of the card's own
+        effects, say) is a problem of the vocabulary: :class:`DataErrors` at the line of that word's text."""
         ctx: dict[str, Any] = dict(effect.params)
         ctx["card"] = record
         ctx["sub"] = lambda effs, sep=None: self.render(effs, record, sep)
         ctx["name_of"] = lambda cid: self.names.get(cid, cid)
         if effect.word not in self.words:
             raise TemplateRuntimeError(f"unknown effect word {quote(effect.word)}")
-        return self._env.render(self._template(effect.word), ctx).strip()
+        words = _budget.words
+        outermost = not words
+        words.append(effect.word)
+        try:
+            return self._env.render(self._template(effect.word), ctx).strip()
+        except RenderLoop as exc:
+            if outermost and (loop := _loop(exc.words)):
+                raise DataErrors([self._loop_issue(loop)]) from None
+            raise
+        finally:
+            words.pop()
+
+    def _loop_issue(self, loop: tuple[str, ...]) -> Issue:
+        """The problem of a loop of words rendering words, at the text of the word that closes it (the one whose
+        text renders the first word again). Its effects' own parameters are data and cannot loop, so that text
+        renders effects of the card; the same for every card that uses the word (one problem, not one a card)."""
+        word = loop[-2]
+        return Issue(self.source, self.lines.line(("words", word, "text")), "",
+                     f"word '{word}': its text renders itself again (through the card's own effects), a loop that "
+                     f"never ends")
 
     def render(self, effects: Sequence[Effect], record: Record | None = None, sep: str | None = None) -> str:
         """The markup text of a list of effects (nested renders are limited: a text that renders itself is a
@@ -594,6 +639,16 @@ class Vocabulary:
         parts = [one(e) for e in effects]
         joiner = self.join if sep is None else str(sep)
         return joiner.join(p for p in parts if p)
+
+
+def _loop(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The first cycle in a chain of words rendering words (``('a', 'b', 'a')``), None when no word repeats."""
+    seen: dict[str, int] = {}
+    for i, w in enumerate(words):
+        if w in seen:
+            return words[seen[w]: i + 1]
+        seen[w] = i
+    return None
 
 
 def markdown(vocab: Vocabulary, title: str) -> str:

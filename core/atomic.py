@@ -34,12 +34,36 @@ OLD_TAG = "wizprint-old"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+def in_the_way(folder: Path) -> Path | None:
+    """What stops ``folder`` from being made: the nearest existing one of it and its parents, when that is not a
+    folder (a file, a link to one, a pipe); None when nothing is in the way."""
+    p = folder
+    try:
+        while not os.path.lexists(p):
+            if p == p.parent:
+                return None
+            p = p.parent
+        return None if p.is_dir() else p
+    except (OSError, ValueError):
+        return None
+
+
+def cannot_make(folder: Path, what: str, exc: OSError) -> BuildError:
+    """The error for a folder that could not be made: a file in the way named as such (wizprint never moves or
+    deletes it), else the system's reason."""
+    blocker = in_the_way(folder)
+    if blocker is not None:
+        return BuildError(f"cannot create {what} {folder}: {blocker} is a file, not a folder, and it is in the way "
+                          f"(wizprint leaves it alone: move it away or choose another place)")
+    return BuildError(f"cannot create {what} {folder}: {exc.strerror or exc}")
+
+
 def ensure_dir(path: Path) -> Path:
     """Create ``path`` (and parents) or raise a clear :class:`BuildError`."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise BuildError(f"cannot create output folder {path}: {exc.strerror or exc}") from None
+        raise cannot_make(path, "output folder", exc) from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise BuildError(f"output folder {path} is not writable")
     return path
@@ -309,7 +333,7 @@ class StagedFolder:
         try:
             self.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise BuildError(f"cannot create {self.what} {self.target}: {exc.strerror or exc}") from None
+            raise cannot_make(self.target, self.what, exc) from None
         self.made.extend(m for m in missing if m not in self.made)
         if os.path.lexists(self.real) and not self.real.is_dir():
             raise BuildError(f"{self.what} {self.target} exists and is not a folder")
@@ -363,12 +387,34 @@ class StagedFolder:
             self.made.clear()
 
     # -- filling the folder
+    def check_folders(self, names: list[str]) -> None:
+        """Refuse (BuildError, one line) a sub-folder to be made (``svg/cards``) where the current target holds a
+        file of the user's under that name or a parent's: the file would be kept in the new folder, so the folder
+        cannot be made; it is never deleted. A file of the earlier build (``reusable``) is not in the way."""
+        for name in names:
+            parts = safe_relpath(name).parts
+            for i in range(1, len(parts) + 1):
+                rel = "/".join(parts[:i])
+                old = self.real / rel
+                try:  # (a link to a folder is not in the way here; carry_over refuses to keep it over a folder)
+                    blocked = os.path.lexists(old) and not old.is_dir()
+                except (OSError, ValueError):
+                    blocked = False
+                if blocked:
+                    if rel not in self.reusable:
+                        raise BuildError(f"cannot make the folder {rel}/ in {self.what} {self.target}: "
+                                         f"{self.target / rel} is a file of yours in the way (wizprint does not "
+                                         f"delete it); move it away or rename it, and try again")
+                    break  # nothing lies under a file
+
     def write(self, name: str, data: bytes | str) -> Path:
         """Write a new file ``name`` (a relative path, checked to stay inside the folder)."""
         path = self._inside(name)
         payload = data.encode("utf-8") if isinstance(data, str) else data
         try:
             if path.parent not in self.folders:
+                if "/" in name:
+                    self.check_folders([name.rsplit("/", 1)[0]])
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self.folders.add(path.parent)
             if name in self.reusable and self._link_same(name, payload, path):
@@ -484,6 +530,18 @@ class StagedFolder:
                     raise BuildError(f"cannot keep {self.target / rel}: {exc.strerror or exc}") from None
                 kept.append(rel)
         return kept
+
+    def _folder_of_yours(self, rel_dir: Path) -> None:
+        """Refuse to keep a folder of the user's (``rel_dir`` of the target) where the new folder has a file of the
+        same name (or of one of its parents' names)."""
+        assert self.path is not None
+        for i in range(1, len(rel_dir.parts) + 1):
+            part = Path(*rel_dir.parts[:i])
+            new = self.path / part
+            if os.path.lexists(new) and (new.is_symlink() or not new.is_dir()):
+                raise BuildError(f"{self.target / part} is a folder of yours, and the new {self.what} has a file of "
+                                 f"that name; move the folder away or rename it, and try again (wizprint does not "
+                                 f"delete it)")
 
     # -- the swap
     def commit(self) -> None:

@@ -17,7 +17,7 @@ def check_game(game: Game) -> list[Issue]:
     """Every problem that stops a loaded game from being built (the faces, sheets, board, boards and tokens, the
     map, and the fonts and icons they use)."""
     from wizprint.generator.board import check_board
-    from wizprint.generator.build import check_faces
+    from wizprint.generator.build import check_component_files, check_faces
     from wizprint.generator.components import check_components
     from wizprint.generator.fonts import families
     from wizprint.generator.playmap import check_map
@@ -28,7 +28,7 @@ def check_game(game: Game) -> list[Issue]:
     except DataErrors as exc:
         return list(exc.issues)
     issues: list[Issue] = []
-    for check in (check_faces, check_sheets, check_board, check_components, check_map):
+    for check in (check_component_files, check_faces, check_sheets, check_board, check_components, check_map):
         try:
             issues.extend(check(game))
         except DataErrors as exc:

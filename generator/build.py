@@ -20,6 +20,7 @@ from wizprint.cards.loader import load_game
 from wizprint.cards.model import Game
 from wizprint.errors import BuildError, DataErrors, Issue, WizprintError, quote
 from wizprint.files import FileProblem, read_file
+from wizprint.finite import loads_json
 from wizprint.progress import Progress, Silent
 
 from .board import board_scene
@@ -183,7 +184,7 @@ def previous_build(folder: Path, shown_as: Path | None = None) -> dict[str, str]
     if mpath.is_symlink() or not mpath.is_file():
         raise BuildError(refuse.format("it has no manifest.json"))
     try:
-        data = json.loads(read_file(mpath, MAX_MANIFEST_BYTES).decode("utf-8"))
+        data = loads_json(read_file(mpath, MAX_MANIFEST_BYTES).decode("utf-8"))  # NaN, Infinity: not wizprint's
     except (FileProblem, OSError, UnicodeDecodeError, ValueError, RecursionError):
         raise BuildError(refuse.format("its manifest.json was not written by wizprint")) from None
     files = data.get("files") if isinstance(data, dict) else None
@@ -260,6 +261,36 @@ def record_sheets(game: Game, layout: GameLayout, fb: FaceBuilder, kind: str) ->
     if issues:
         raise DataErrors(issues)
     return fronts, backs
+
+
+# the layout files that can draw each kind of component a game declares (a game folder's own names)
+DRAWN_BY = {"sheet": ("sheets.toml",), "tokens": ("components-layout.toml",),
+            "board": ("board-layout.toml", "map-layout.toml", "components-layout.toml")}
+
+
+def check_component_files(game: Game, sheets: bool = True) -> list[Issue]:
+    """A component of game.toml that no layout file can draw, because the file that draws its kind is neither in
+    the game folder nor shipped for the game: one problem naming the missing file, at the component's line."""
+    from wizprint.cards.lines import TomlLines
+    from wizprint.cards.loader import display_path, read_text
+
+    from .board import board_layout_path
+    from .components import components_path
+    from .playmap import map_path
+    from .sheets import sheets_path
+
+    paths = {"sheets.toml": sheets_path(game), "components-layout.toml": components_path(game),
+             "board-layout.toml": board_layout_path(game), "map-layout.toml": map_path(game)}
+    missing = [(i, c) for i, c in enumerate(game.decl.components)
+               if c.kind in DRAWN_BY and (sheets or c.kind != "sheet")
+               and not any(paths[f].is_file() for f in DRAWN_BY[c.kind])]
+    if not missing:
+        return []
+    shown = display_path(game.root / "game.toml")
+    lines = TomlLines(read_text(game.root / "game.toml", [], shown) or "")
+    return [Issue(shown, lines.line(("components", i)), "",
+                  f"component {quote(c.id)} ({c.kind}) is drawn from {' or '.join(DRAWN_BY[c.kind])}: the game "
+                  f"folder has no such file (and wizprint ships none for a game '{game.id}')") for i, c in missing]
 
 
 def check_faces(game: Game, bleed: float = 3.0) -> list[Issue]:
@@ -485,6 +516,8 @@ def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions |
     with StagedFolder(out) as stage:
         # a file that comes out as the earlier build made it is linked, not written again (see StagedFolder)
         stage.reusable = set(previous_build(stage.real, out))
+        if opts.svg:  # a file of the user's where a folder of the build goes: said now, before the drawing
+            stage.check_folders(["svg", *(f"svg/{d}" for d in game.decl.decks if game.cards(d))])
         return _build(game, layout, out, opts, progress, stage)
 
 
@@ -511,7 +544,7 @@ def _build(game: Game, layout: GameLayout, out: Path, opts: BuildOptions, progre
            stage: StagedFolder) -> BuildResult:
     fb = FaceBuilder(game, layout, opts.print.bleed)
     # draw (and so check) everything before writing anything: a failed build leaves no files behind
-    issues: list[Issue] = []
+    issues: list[Issue] = check_component_files(game, opts.sheets)
     fronts: dict[str, dict[str, Scene]] = {}
     for d in game.decl.decks:
         try:

@@ -6,9 +6,18 @@ column holds the title printed on the card (the face's title line, e.g. Wizard C
 differs from the record's own name, a ``record_name`` column keeps the record's name, and import takes the name
 from it (``name`` is then, like ``rules_text``, derived and not read back).
 
-Cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or carriage
-return) are written with a leading apostrophe; a leading apostrophe is also doubled-up for cells that start with
-one, so import can strip exactly one and get the value back.
+Cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, or a control character
+such as tab or carriage return) are written with a leading apostrophe; a leading apostrophe is also doubled-up for
+cells that start with one, so import can strip exactly one and get the value back.
+
+Every cell that holds a control character (a carriage return or line feed, any other C0 or C1 control, NEL, the
+Unicode line and paragraph separators), a comma or a double quote is written in double quotes, its characters as
+they are (RFC 4180). A line break outside quotes ends a row in every spreadsheet, so an unquoted carriage return in
+a card's name would end the row there and start the next one with whatever follows (a formula); inside quotes,
+Excel, LibreOffice Calc, Google Sheets and Python's csv module keep it in the cell (Excel shows a lone carriage
+return as a box rather than a line break, which is harmless), and import reads the cell back unchanged. Python's
+csv writer quotes a cell with a line feed but not one with a lone carriage return when rows end with a line feed,
+so the rows are written here.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from wizprint.cards.markup import plain
 from wizprint.cards.model import FieldSpec, Game, Record
 from wizprint.errors import MAX_SHOWN, DataErrors, Issue, WizprintError, one_line, quote
 from wizprint.files import STDIN, FileProblem, open_regular, read_file
+from wizprint.finite import loads_json
 from wizprint.resources import inside
 
 if TYPE_CHECKING:
@@ -41,11 +51,23 @@ BASE = ["id", "name", "type", "deck", "copies"]
 TAIL = ["effects", "text", "flavor", "rules_text"]
 RECORD_NAME = "record_name"  # the record's own name, when the printed title (``name``) differs from it
 BOM = "\ufeff"
-DANGEROUS = ("=", "+", "-", "@", "\t", "\r", "'")
+DANGEROUS = ("=", "+", "-", "@", "'")
+# control characters (C0, DEL, C1 with NEL) and the Unicode line and paragraph separators: every character that
+# some program takes for the end of a line or that a terminal acts on
+_CONTROLS = "\x00-\x1f\x7f-\x9f\u2028\u2029"
+_NEEDS_QUOTES = re.compile(f'[{_CONTROLS},"]')
+_CONTROL_START = re.compile(f"[{_CONTROLS}]")
 
 
 def escape(cell: str) -> str:
-    return "'" + cell if cell.startswith(DANGEROUS) else cell
+    """A cell that a spreadsheet could take for a formula gets a leading apostrophe (see the module's doc)."""
+    return "'" + cell if cell.startswith(DANGEROUS) or _CONTROL_START.match(cell) else cell
+
+
+def csv_row(cells: list[str]) -> str:
+    """One row of the CSV text, ending with a line feed: a cell that holds a control character, a comma or a
+    double quote is quoted (its quotes doubled), every other cell is written as it is."""
+    return ",".join('"' + c.replace('"', '""') + '"' if _NEEDS_QUOTES.search(c) else c for c in cells) + "\n"
 
 
 def unescape(cell: str) -> str:
@@ -139,9 +161,8 @@ def export_csv(game: Game, deck: str | None = None, *, bom: bool = True, layout:
     cols = columns(game, deck)
     if any(titles.get(r.id, r.name) != r.name for r in cards):
         cols.insert(cols.index("name") + 1, RECORD_NAME)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(cols)
+    out = [csv_row(cols)]
+    issues: list[Issue] = []
     for r in cards:
         row = []
         for col in cols:
@@ -164,12 +185,28 @@ def export_csv(game: Game, deck: str | None = None, *, bom: bool = True, layout:
             elif col == "flavor":
                 v = r.flavor
             elif col == "rules_text":
-                v = plain(game.text(r))
+                v = _rules_text(game, r, issues)
             else:
                 v = _cell(game.decl.fields.get(col), r.fields.get(col))
             row.append(escape(v))
-        w.writerow(row)
-    return (BOM if bom else "") + buf.getvalue()
+        out.append(csv_row(row))
+    if issues:
+        raise DataErrors(issues)
+    return (BOM if bom else "") + "".join(out)
+
+
+def _rules_text(game: Game, r: Record, issues: list[Issue]) -> str:
+    """The plain rules text of a card; a text that cannot be rendered is a problem of the card (as when its face
+    is drawn), or of the vocabulary (a word whose text renders itself)."""
+    from .faces import _ERRORS, _describe
+
+    try:
+        return plain(game.text(r))
+    except DataErrors as exc:
+        issues.extend(exc.issues)
+    except _ERRORS as exc:
+        issues.append(Issue(r.source.file, r.source.line, r.id, f"rules text: {_describe(exc)}"))
+    return ""
 
 
 # -- reading a CSV file: bounded, in any of the usual encodings, every problem with its row and column ----------
@@ -480,7 +517,7 @@ def previous_import(folder: Path, shown_as: Path | None = None) -> set[str]:
     if marker.is_symlink() or not marker.is_file():
         raise WizprintError(refuse.format(f"it has no {IMPORT_MARKER}"))
     try:
-        data = json.loads(read_file(marker, 1024 * 1024).decode("utf-8"))
+        data = loads_json(read_file(marker, 1024 * 1024).decode("utf-8"))
         files = data["files"]
         listed = {f["file"]: f["sha256"] for f in files}
         if data.get("made_by") != "wizprint import csv" or not all(

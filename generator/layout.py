@@ -13,6 +13,7 @@ template computes are checked the same way when a face is drawn (:func:`number`,
 
 from __future__ import annotations
 
+import os
 import re
 import types
 from collections.abc import Callable, Mapping
@@ -706,7 +707,11 @@ def load_layout(game: Game) -> GameLayout:
     shown = shown_path(game, path)
     issues: list[Issue] = []
     if not path.is_file():
-        raise DataErrors([Issue(shown, 0, "", f"no layout for game '{game.id}'")])
+        own = game.root / "layout.toml"
+        if os.path.lexists(own):
+            raise DataErrors([Issue(display_path(own), 0, "", "is not a regular file")])
+        raise DataErrors([Issue(display_path(own), 0, "", f"is missing: wizprint ships no layout for a game "
+                                                          f"'{game.id}', so its folder needs its own layout.toml")])
     data, text = read_layout_file(game, path)
     lines = TomlLines(text)
     lf, problems = check_data(LAYOUT_FILE, data)

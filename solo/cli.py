@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from wizprint.clitools import err, friendly, say
-from wizprint.errors import SaveError, UsageError, capped, one_line
+from wizprint.errors import SaveError, UsageError, capped, more_line, one_line, quote
 
 if TYPE_CHECKING:
     from .kernel import Engine
+
+SHOWN_ERRORS = 5  # errors of games a check prints (each with the command that plays it again)
 
 solo_app = typer.Typer(no_args_is_help=True, help="Play the games against automata, run solo checks and scenarios.")
 
@@ -39,7 +41,7 @@ def play_cmd(
 def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int, variant: str, load: Path | None,
           log_file: Path | None, save_file: Path | None) -> None:
     from .kernel import engine
-    from .play import claim_names, load_session, new_session, random_seed, resumed_log, run
+    from .play import claim_names, load_session, new_session, random_seed, resumed_log, run, unusable_place
 
     eng = engine(game)
     if load is not None:
@@ -47,6 +49,8 @@ def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int,
             s = load_session(eng, load)
         except SaveError as exc:
             _save_problems(load, exc)
+        if save_file is not None and (why := unusable_place(save_file)):
+            raise UsageError(f"--save-file {quote(str(save_file), 200)}: cannot save the game there: {why}")
         s.save_path = save_file or load
         s.log_path = resumed_log(s, load, log_file)
     else:
@@ -57,7 +61,8 @@ def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int,
         want_log = log_file or Path(f"wizprint-{eng.id}-seed{s.seed}.log")
         if drawn:
             s.notes.append(f"Seed {s.seed}: play this deal again with --seed {s.seed}.")
-        s.notes += claim_names(s, want_save, want_log)
+        s.notes += claim_names(s, want_save, want_log, save_given=save_file is not None,
+                               log_given=log_file is not None)
     code = run(s)
     raise typer.Exit(code)
 
@@ -278,8 +283,10 @@ def _print_summary(s: dict[str, Any]) -> None:
         say(f"  ladder: {rung['upper']} against {rung['lower']}: {_pc(rung['upper_win_rate'])} of "
             f"{rung['games']} (95% {_pc(rung['ci95'][0])} to {_pc(rung['ci95'][1])}; fair share "
             f"{_pc(rung['fair_share'])})" + ("; stopped by Ctrl-C" if rung.get("partial") else ""))
-    for e in s["errors"][:5]:
+    for e in s["errors"][:SHOWN_ERRORS]:
         say(f"  error in game {e['game']}: {e['error']}\n    reproduce: {e['reproduce']}")
+    if n_err > SHOWN_ERRORS:
+        say(f"  {more_line(n_err - SHOWN_ERRORS)} (every error is in the JSON summary)")
 
 
 def _print_lifts(s: dict[str, Any], rule: str, ranked: list[dict[str, Any]]) -> None:

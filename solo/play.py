@@ -35,6 +35,7 @@ from rich.markup import escape
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, one_line, quote
 from wizprint.files import FileProblem, open_regular, read_file
+from wizprint.finite import NonFinite, json_path, loads_json
 from wizprint.termtext import safe_text
 
 from .agents import Agent, make_agent
@@ -188,7 +189,8 @@ def _key(k: str) -> str:
 
 def read_save(path: Path) -> Any:
     """The JSON of a saved-game file (raises :class:`WizprintError`: unreadable, not a regular file, larger than
-    :data:`MAX_SAVE`, empty, not UTF-8, not JSON, nested too deeply)."""
+    :data:`MAX_SAVE`, empty, not UTF-8, not JSON, nested too deeply; :class:`SaveError` for a number that is not
+    finite)."""
     try:
         raw = read_file(path, MAX_SAVE, "a saved game", quote(str(path)) if "\0" in str(path) else str(path))
     except FileProblem as exc:
@@ -196,7 +198,10 @@ def read_save(path: Path) -> Any:
     if not raw.strip():
         raise WizprintError(f"{path}: not a saved game: the file is empty")
     try:
-        return json.loads(raw.decode("utf-8"))
+        return loads_json(raw.decode("utf-8"))
+    except NonFinite as exc:  # NaN, Infinity, 1e400: no value of a game is such a number
+        raise SaveError([f"{json_path(exc.path) or '(the whole file)'}: expected a finite number, got "
+                         f"{exc.literal}"]) from None
     except UnicodeDecodeError:
         raise WizprintError(f"{path}: not a saved game: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -308,10 +313,37 @@ def _taken(path: Path) -> bool:
     return os.path.lexists(path)
 
 
+class _Unclaimable(Exception):
+    """A file name that cannot be created: ``reason`` says why."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(reason)
+        self.path, self.reason = path, reason
+
+
+def unusable_place(path: Path) -> str | None:
+    """Why no file can be made at ``path`` (a NUL in the name, its folder missing or a file), or None."""
+    text = str(path)
+    if "\0" in text:
+        return "the name holds a NUL character"
+    folder = path.parent
+    try:
+        if os.path.isdir(folder):
+            return None
+    except (OSError, ValueError):  # a name too long for the system, say
+        return "the name cannot be a file name here"
+    up = folder
+    while not os.path.lexists(up) and up != up.parent:
+        up = up.parent
+    if up != folder and os.path.isdir(up):
+        return f"the folder {folder} does not exist"
+    return f"{up} is a file, not a folder"
+
+
 def _claim(want: Path) -> Path:
     """``want``, or the first numbered name (``-2``, ``-3``...) that is free, created empty at once (so that a
-    second game started in the same folder takes the next); a name in a folder that cannot be written is returned
-    as it is (the game reports it when it writes there)."""
+    second game started in the same folder takes the next); :class:`_Unclaimable` when no file can be created
+    there (its folder missing or a file, a NUL in the name, no permission)."""
     for k in range(1, 10_000):
         p = want if k == 1 else numbered(want, k)
         if _taken(p):
@@ -320,27 +352,58 @@ def _claim(want: Path) -> Path:
             fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             continue
-        except (OSError, ValueError):
-            return p
+        except (OSError, ValueError) as exc:
+            why = unusable_place(p) or (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
+            raise _Unclaimable(p, why) from None
         os.close(fd)
         return p
     raise UsageError(f"no free name for {want}: 10,000 numbered names are taken")
 
 
-def claim_names(s: Session, want_save: Path, want_log: Path) -> list[str]:
+def claim_names(s: Session, want_save: Path, want_log: Path, *, save_given: bool = False,
+                log_given: bool = False) -> list[str]:
     """Give a new game its save and log files: these names, or free numbered ones, so that a new game never writes
-    over a file. The game is saved at once and its log begun. Returns what to tell the player about names taken."""
-    notes = []
-    s.log_path = _claim(want_log)
-    s.save_path = _claim(want_save)
-    for want, got, what in ((want_save, s.save_path, "save"), (want_log, s.log_path, "log")):
-        if got != want:
-            notes.append(f"{want} exists: this game's {what} is {got}.")
-    with contextlib.suppress(WizprintError):
-        save(s, s.save_path)
-    with contextlib.suppress(WizprintError, ValueError):
-        write_atomic(s.log_path, log_head(s) + "\n")
-    return notes
+    over a file. The game is saved at once and its log begun. Returns what to tell the player about names taken.
+
+    A name the player gave (``--save-file``, ``--log-file``) that cannot be created is a :class:`UsageError`
+    before the game starts (and nothing is left behind); a default name that cannot be created is said in the
+    notes: the game goes on without its log, and a save there will say it cannot be written."""
+    said: dict[str, str] = {}
+    made: list[Path] = []
+    try:
+        for want, given, what, option in ((want_log, log_given, "log", "--log-file"),
+                                          (want_save, save_given, "save", "--save-file")):
+            got: Path | None
+            try:
+                got = claimed = _claim(want)
+            except _Unclaimable as exc:
+                if given:
+                    raise UsageError(f"{option} {quote(str(want), 200)}: cannot create the game's {what} there: "
+                                     f"{exc.reason}") from None
+                said[what] = (f"Cannot create the game's {what} {exc.path} ({exc.reason}): "
+                              + ("the game goes on without a log" if what == "log" else "'save' cannot write there")
+                              + f"; {option} chooses another place.")
+                got = None if what == "log" else want
+            else:
+                made.append(claimed)
+                if got != want:
+                    said[what] = f"{want} exists: this game's {what} is {got}."
+            if what == "log":
+                s.log_path = got
+            else:
+                s.save_path = got
+    except UsageError:
+        for p in made:
+            with contextlib.suppress(OSError):
+                p.unlink()
+        raise
+    if s.save_path in made:
+        with contextlib.suppress(WizprintError):
+            save(s, s.save_path)
+    if s.log_path is not None:
+        with contextlib.suppress(WizprintError, ValueError):
+            write_atomic(s.log_path, log_head(s) + "\n")
+    return [said[what] for what in ("save", "log") if what in said]
 
 
 def is_wizprint_log(path: Path) -> bool:
@@ -359,6 +422,9 @@ def resumed_log(s: Session, load: Path, given: Path | None) -> Path:
     the save's folder, else the save's name with ``.log``; a file of that name that is not a wizprint log is kept,
     and the log goes to a free name (said in ``s.notes``)."""
     if given is not None:
+        why = unusable_place(given)
+        if why:
+            raise UsageError(f"--log-file {quote(str(given), 200)}: cannot create the game's log there: {why}")
         want = given
     else:
         want = load.with_name(load.name.removesuffix(".save.json").removesuffix(".json") + ".log")

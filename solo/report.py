@@ -174,7 +174,8 @@ completed</strong>; {{ s.errors|length }} errors; {{ s.step_cap_hits }} step-cap
 {% for e in s.errors[:50] %}
 <tr><td>{{ e.game }}</td><td>{{ e.error }}</td><td><code>{{ e.reproduce }}</code></td></tr>
 {% endfor %}
-</table>{% endif %}
+</table>{% if s.errors|length > 50 %}<p>... and {{ "{:,}".format(s.errors|length - 50) }} more (every error is in the
+JSON summary)</p>{% endif %}{% endif %}
 <h2>Game length</h2>
 <p>Mean {{ s.length_turns.mean }} turns, median {{ s.length_turns.median }}, 95th percentile {{ s.length_turns.p95 }}
 (shortest {{ s.length_turns.min }}, longest {{ s.length_turns.max }}).</p>

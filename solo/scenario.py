@@ -50,8 +50,11 @@ from typing import Any
 
 import tomli
 
-from wizprint.errors import IllegalActionError, WizprintError, one_line, quote
+from wizprint.cards.lines import TomlLines
+from wizprint.cards.schema import human_path
+from wizprint.errors import IllegalActionError, WizprintError, capped, one_line, quote
 from wizprint.files import FileProblem, read_file
+from wizprint.finite import NonFinite, loads_toml
 
 from .kernel import Chance, Engine, State, engine
 from .kernel.checks import reason
@@ -87,7 +90,7 @@ class ScenarioResult:
 
     def report(self) -> str:
         head = f"{'ok' if self.ok else 'FAIL'}: {self.file}: {one_line(self.title, 120)}"
-        return "\n".join([head] + [f"  {one_line(f)}" for f in self.failures])
+        return "\n".join([head] + [f"  {one_line(f)}" for f in capped(self.failures)])
 
 
 def _header(line: str) -> tuple[str, bool] | None:
@@ -205,7 +208,10 @@ def _load(path: Path) -> tuple[str, dict[str, Any]]:
     except UnicodeDecodeError:
         raise ScenarioError(f"{path}: is not UTF-8 text") from None
     try:
-        return text, tomli.loads(text)
+        return text, loads_toml(text)
+    except NonFinite as exc:
+        raise ScenarioError(f"{path}:{max(TomlLines(text).line(exc.path), 1)}: {human_path(exc.path)}: must be a "
+                            f"finite number, not {exc.literal}") from None
     except tomli.TOMLDecodeError as exc:
         m = re.search(r"at line (\d+)", str(exc))
         raise ScenarioError(f"{path}:{m.group(1) if m else 0}: malformed TOML: "

@@ -342,6 +342,53 @@ def test_a_manifest_listing_a_path_outside_the_folder_is_refused(tmp_path: Path,
     assert outside.read_text() == "mine" and contents(out) == before and siblings(out) == []
 
 
+@pytest.mark.parametrize("blocked", ["svg", "svg/spells"])
+def test_a_file_where_a_folder_of_the_build_goes_is_named_and_kept(tmp_path: Path, blocked: str) -> None:
+    """A file of the user's named like a folder the build makes (svg/, svg/<deck>/): one line naming the folder and
+    the file in its way, before anything is drawn; the file is kept."""
+    out = tmp_path / "wizard-cards"
+    build_game("wizard-cards", out, FAST)
+    (out / blocked).parent.mkdir(parents=True, exist_ok=True)
+    (out / blocked).write_text("mine")
+    res = run_here("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-png")
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert res.stderr == (f"error: cannot make the folder {blocked}/ in output folder {out}: {out / blocked} is a "
+                          f"file of yours in the way (wizprint does not delete it); move it away or rename it, and "
+                          f"try again\n")
+    assert (out / blocked).read_text() == "mine" and siblings(out) == []
+
+
+@pytest.mark.parametrize("holds_a_file", [True, False])
+def test_a_folder_of_the_users_where_the_build_writes_a_file_is_named_and_kept(tmp_path: Path,
+                                                                               holds_a_file: bool) -> None:
+    out = tmp_path / "wizard-cards"
+    build_game("wizard-cards", out, FAST)
+    (out / "cards-spells.pdf").unlink()
+    (out / "cards-spells.pdf").mkdir()
+    if holds_a_file:
+        (out / "cards-spells.pdf" / "note.txt").write_text("mine")
+    res = run_here("build", "wizard-cards", "-o", str(tmp_path), "-q", "--no-svg", "--no-png")
+    assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr == (f"error: {out / 'cards-spells.pdf'} is listed in manifest.json but is not the plain file "
+                          f"wizprint wrote (it is a link or a folder), and the new output folder has a file of that "
+                          f"name; wizprint never replaces a file of yours: move it away (or delete it) first\n")
+    assert (out / "cards-spells.pdf").is_dir() and siblings(out) == []
+    assert not holds_a_file or (out / "cards-spells.pdf" / "note.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("command", [["build", "wizard-cards", "-q", "-o"], ["export", "csv", "wizard-cards", "-o"],
+                                     ["solo", "check", "wizard-cards", "-n", "1", "-q", "--json"]])
+def test_an_output_under_a_file_names_the_file_in_the_way(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "prints").write_text("mine")
+    target = tmp_path / "prints" / "x" / ("y.json" if command[0] == "solo" else "y")
+    res = run_here(*command, str(target))
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert res.stderr.startswith("error: cannot create output folder ") and res.stderr.endswith(
+        f": {tmp_path / 'prints'} is a file, not a folder, and it is in the way (wizprint leaves it alone: move it "
+        f"away or choose another place)\n"), res.stderr
+    assert (tmp_path / "prints").read_text() == "mine"
+
+
 # -- a rebuild links the files that come out the same ---------------------------------------------------------------
 def made_otherwise(out: Path, name: str, data: bytes) -> None:
     """The build in ``out`` as if it had made ``name`` with the bytes ``data`` (its manifest says so)."""

@@ -4,6 +4,8 @@ named by CSV row and column, the user's files never overwritten or deleted, noth
 from __future__ import annotations
 
 import csv
+import dataclasses
+import functools
 import io
 import json
 import random
@@ -16,9 +18,12 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run_here
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from wizprint.cards import tomlwrite
 from wizprint.cards.loader import load_game
+from wizprint.cards.model import Game
 from wizprint.errors import DataErrors, WizprintError
 from wizprint.generator import csvio
 from wizprint.generator.csvio import (
@@ -29,6 +34,7 @@ from wizprint.generator.csvio import (
     import_csv,
     record_key,
 )
+from wizprint.generator.layout import GameLayout, load_layout
 
 
 @pytest.fixture(scope="module")
@@ -262,6 +268,84 @@ def test_problems_found_when_loading_the_import_name_the_csv_row(tmp_path: Path,
     assert f"error: {path}:{at[5]}: [{rows[5][0]}] duplicate id '{rows[5][0]}' (first at {path}:{at[4]})" in text
     assert f"error: {path}: type 'event' has 5 cards, game.toml declares 6" in text  # the CSV as a whole
     assert left_behind(tmp_path) == []
+
+
+# -- control characters in cells: quoted, never a row of their own, read back unchanged -----------------------
+
+GAMES = ["wizard-cards", "covenant", "relic", "wizards-and-relics", "wizards-cup"]
+# what the loader refuses in a card's text (every other character may be in a name or a flavour text)
+LOADER_REFUSES = "".join(chr(c) for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+PIECES = ["\r", "\n", "\r\n", "\t", "\x85", "\u2028", "\u2029", "\x9b", "=cmd|' /C calc'!A0", "=1+1", "+1", "-1",
+          "@SUM(A1)", "'", '"', ",", ";", " ", "a", "é", "**", "\\"]
+BREAKS = ["\r", "\n", "\r\n", "\r\r", "\x85", "\u2028", "\u2029"]
+_PARTS = st.lists(st.sampled_from(PIECES) | st.text(st.characters(exclude_categories=("Cs",),
+                                                                  exclude_characters=LOADER_REFUSES), max_size=4),
+                  max_size=6).map("".join)
+# a text with a line break (or a line separator) at its start, inside it or at its end, among other pieces
+TEXTS = st.tuples(_PARTS, st.sampled_from(BREAKS), _PARTS).map("".join).filter(str.strip)
+FORMULA = ("=", "+", "-", "@")
+
+
+@functools.cache
+def game_and_layout(game: str) -> tuple[Game, GameLayout]:
+    g = load_game(game)
+    return g, load_layout(g)
+
+
+def with_texts(game: Game, texts: dict[str, tuple[str, str]]) -> Game:
+    """The game with the name and flavour text of some cards (by id) replaced."""
+    records = [dataclasses.replace(r, name=texts[r.id][0], flavor=texts[r.id][1]) if r.kind == "card" and r.id in texts
+               else r for r in game.records]
+    return dataclasses.replace(game, records=records)
+
+
+def spreadsheet_rows(text: str) -> list[list[str]]:
+    """The rows as a spreadsheet reads them: a line break outside quotes ends a row (Python's csv module reads as
+    Excel and LibreOffice do)."""
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline="")))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_control_characters_in_names_and_flavour_stay_in_their_cell_and_read_back(game: str,
+                                                                                   data: st.DataObject) -> None:
+    """A carriage return, line feed, tab, NEL, line separator or other control character at the start of or
+    inside a card's name or flavour text is written in a quoted cell: a spreadsheet reads one row per card, no cell
+    starts a formula, and the file reads back to the same names and flavour texts."""
+    src, layout = game_and_layout(game)
+    cards = src.cards()
+    chosen = data.draw(st.lists(st.sampled_from([c.id for c in cards]), min_size=1, max_size=3, unique=True))
+    texts = {cid: (data.draw(TEXTS), data.draw(st.just("") | TEXTS)) for cid in chosen}
+    g = with_texts(src, texts)
+    text = export_csv(g, layout=layout)
+    rows = spreadsheet_rows(text)
+    assert len(rows) == 1 + len(cards)
+    assert all(len(r) == len(rows[0]) for r in rows)
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(FORMULA), cell
+    back = {rec["id"]: rec for rec in csvio.read_csv(g, text.removeprefix("\ufeff"), f"{game}.csv")}
+    for cid, (name, flavor) in texts.items():
+        assert back[cid]["name"] == name
+        assert back[cid].get("flavor", "") == flavor
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_csv_with_control_characters_imports_back_to_the_same_game(game: str, tmp_path: Path) -> None:
+    """The whole round trip (export, import csv, load) of names and flavour texts that start with, or hold, a
+    carriage return before a formula, for each game's CSV shape (the build writes the same CSV)."""
+    src, layout = game_and_layout(game)
+    cards = src.cards()
+    texts = {cards[0].id: ("\r=cmd|' /C calc'!A0", "\r\n=HYPERLINK(\"http://x\")"),
+             cards[-1].id: ("Ash\rvale\u2028\x85=1+1", "line one\rline two\n\t-2")}
+    g = with_texts(src, texts)
+    path = tmp_path / f"{game}.csv"
+    path.write_text(export_csv(g, layout=layout), encoding="utf-8", newline="")
+    assert len(spreadsheet_rows(path.read_bytes().decode("utf-8"))) == 1 + len(cards)
+    back = load_game(import_csv(src, path, tmp_path / "imported").parent)
+    assert sorted(record_key(r) for r in back.cards()) == sorted(record_key(r) for r in g.cards())
 
 
 # -- the output folder ----------------------------------------------------------------------------------------

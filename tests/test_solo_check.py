@@ -53,6 +53,20 @@ def test_report_escapes_card_names() -> None:
     assert "<script>alert" not in html and "&lt;script&gt;" in html
 
 
+def test_a_check_with_many_errors_shows_the_first_and_counts_the_rest(capsys: pytest.CaptureFixture[str]) -> None:
+    from wizprint.solo.cli import _print_summary
+    from wizprint.solo.runner import GameResult
+
+    results = run_games("wizard-cards", 2, 1, ["random"], 2)
+    results += [GameResult(i, i, ["random", "random"], error=f"failure {i}") for i in range(2, 14)]
+    s = summarise("wizard-cards", results, 1, ["random"], 2, "", ["AS"], {"AS": "Ace"})
+    _print_summary(s)
+    out = capsys.readouterr().out
+    assert out.count("error in game") == 5 and "  ... and 7 more problems (every error is in the JSON summary)" in out
+    html = html_report(dict(s, errors=s["errors"] * 6))
+    assert html.count("<td>failure ") == 50 and "... and 22 more (every error is in the" in html
+
+
 def test_errors_are_reported_with_a_reproducing_command(tmp_path: Path) -> None:
     r = run_here("solo", "check", "wizard-cards", "--games", "3", "--bots", "automaton", "--jobs", "0")  # in-process
     assert r.returncode == 2 and "--jobs must be between 1 and 64" in r.stderr and "Traceback" not in r.stderr

@@ -114,8 +114,8 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("human seat 7", _set("human", 7), "human: expected the human's seat, from 0 to 2, got 7"),
     ("state seat 7", _set("state.turn_player", 7), "state.turn_player: seat 7 does not exist"),
     ("text for a number", _set("state.turn_number", "five"), "state.turn_number: expected a whole number"),
-    ("NaN", _set("state.steps", float("nan")), "state.steps: expected a whole number, got nan"),
-    ("1e400", _set("seed", float("inf")), "seed: expected a whole number"),
+    ("NaN", _set("state.steps", float("nan")), "state.steps: expected a finite number, got NaN"),
+    ("1e400", _set("seed", float("inf")), "seed: expected a finite number, got Infinity"),
     ("another game's state", _other_game, "state.game: this is not a saved game of covenant"),
     ("another game's save", _set("game", "relic"), "this is a saved game of 'relic', not covenant"),
     ("nested 100,000 deep", _set("state.hands", "DEEP"), "nested too deeply"),
@@ -447,6 +447,58 @@ def test_the_error_list_is_capped_with_a_count() -> None:
 ])
 def test_a_bad_option_is_one_clean_line_and_exit_2(args: list[str], words: str) -> None:
     assert_clean(cli("solo", *args), 2, words)
+
+
+@pytest.mark.parametrize("option,name,what,why", [
+    ("--log-file", "a-file/game.log", "log", "{d}/a-file is a file, not a folder"),
+    ("--log-file", "no/such/game.log", "log", "the folder {d}/no/such does not exist"),
+    ("--save-file", "a-file/game.save.json", "save", "{d}/a-file is a file, not a folder"),
+])
+def test_a_log_or_save_file_in_a_folder_that_cannot_exist_is_refused_before_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, name: str, what: str, why: str) -> None:
+    """A name the player gives that cannot be created is one line and exit 2 before the game starts (the game ran
+    without its log, saying nothing); nothing is left behind, not even the other file claimed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("x")
+    r = cli("solo", "play", "wizard-cards", "--seed", "3", option, str(tmp_path / name), stdin="quit\n")
+    assert_clean(r, 2)
+    assert r.stderr == (f"error: {option} '{tmp_path / name}': cannot create the game's {what} there: "
+                        f"{why.format(d=tmp_path)}\n")
+    assert r.stdout == "" and sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_a_resumed_game_refuses_a_log_or_save_file_that_cannot_be_made(tmp_path: Path,
+                                                                       covenant_save: dict[str, Any]) -> None:
+    (tmp_path / "a-file").write_text("x")
+    f = tmp_path / "game.save.json"
+    f.write_text(json.dumps(covenant_save), encoding="utf-8")
+    for option, what in (("--log-file", "cannot create the game's log there"), ("--save-file", "cannot save the game "
+                                                                                              "there")):
+        r = cli("solo", "play", "covenant", "--load", str(f), option, str(tmp_path / "a-file" / "x"), stdin="quit\n")
+        assert_clean(r, 2, f"error: {option} '{tmp_path / 'a-file' / 'x'}': {what}: {tmp_path / 'a-file'} is a file, "
+                           f"not a folder")
+        assert r.stdout == ""
+
+
+def test_default_names_that_cannot_be_created_are_said_and_a_name_given_is_refused(tmp_path: Path) -> None:
+    from wizprint.solo.play import claim_names
+
+    (tmp_path / "a-file").write_text("x")
+    blocked = tmp_path / "a-file"
+    s = new_session(engine("wizard-cards"), 2, "random", 3, 0, "")
+    assert claim_names(s, blocked / "g.save.json", blocked / "g.log") == [
+        f"Cannot create the game's save {blocked / 'g.save.json'} ({blocked} is a file, not a folder): 'save' cannot "
+        f"write there; --save-file chooses another place.",
+        f"Cannot create the game's log {blocked / 'g.log'} ({blocked} is a file, not a folder): the game goes on "
+        f"without a log; --log-file chooses another place."]
+    assert s.log_path is None
+    with pytest.raises(UsageError) as info:
+        claim_names(s, tmp_path / "g.save.json", Path("x\0y.log"), log_given=True)
+    assert str(info.value) == ("--log-file 'x\\x00y.log': cannot create the game's log there: the name holds a NUL "
+                               "character")
+    with pytest.raises(UsageError, match="--save-file"):
+        claim_names(s, blocked / "g.save.json", tmp_path / "g.log", save_given=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]  # the log claimed first was removed again
 
 
 def test_an_output_that_cannot_be_written_fails_before_the_games(tmp_path: Path) -> None:
