@@ -199,8 +199,8 @@ def test_evaluation_is_a_win_chance_that_grows_with_points_wizards_and_cards() -
 def test_fitting_the_evaluation_recovers_known_weights() -> None:
     import importlib.util
 
-    path = Path(__file__).parents[1] / "scripts" / "fit_covenant_eval.py"
-    spec = importlib.util.spec_from_file_location("fit_covenant_eval", path)
+    path = Path(__file__).parents[1] / "scripts" / "fit_eval.py"
+    spec = importlib.util.spec_from_file_location("fit_eval", path)
     assert spec is not None and spec.loader is not None
     fit_mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fit_mod)

@@ -6,6 +6,8 @@ to Willpower tests), seat 1 the Callidus Assassin holding one Power card (so tha
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from relic_helpers import D, battle, do, legal, mk, new_state, rolling, said, turn_over
 
@@ -443,3 +445,20 @@ def test_each_player_effects_ask_each_player_in_turn() -> None:
     assert s.current_player == 1  # seat 1 decides its own test
     do(s, "roll", "pass", dice=(1,))  # natural 1: seat 1 (the Callidus Assassin, 6 Life) loses 1 Life
     assert s.life[1] == 5 and s.life[0] == 5
+
+
+def test_the_evaluation_is_a_win_chance_that_grows_with_relics_the_inner_tier_and_the_centre() -> None:
+    """What a cut-short search playout is scored by: chances that sum to 1, one seat's gain the other's loss, higher
+    for a seat that holds a relic, stands on the Inner tier, or stands at the centre with a scenario token."""
+    from wizprint.solo.games.relic import evaluate, win_chances
+
+    base: dict[str, Any] = {"positions": ["O01", "O13"], "phase": "movement", "hands": [["PW27"]]}
+    s = mk(**base)
+    ev = evaluate(s)
+    assert abs(sum(win_chances(s)) - 1.0) < 1e-9 and all(-1.0 < v < 1.0 for v in ev) and abs(ev[0] + ev[1]) < 1e-9
+    relic = mk(**{**base, "assets": [["RL01"], []]})
+    inner = mk(**{**base, "positions": ["I2", "O13"]})
+    centre = mk(**{**base, "positions": ["C", "O13"], "scenario_tokens": [1, 0]})
+    for better in (relic, inner, centre):
+        assert evaluate(better)[0] > ev[0]
+    assert evaluate(centre)[0] > evaluate(inner)[0] > ev[0]

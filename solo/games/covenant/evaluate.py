@@ -1,5 +1,5 @@
 """The fitted evaluation of an unfinished Covenant game, which the search bot scores its shortened playouts by
-(``rollout_depth`` in the ``[engine]`` table). ``scripts/fit_covenant_eval.py`` fits ``WEIGHTS``."""
+(``rollout_depth`` in the ``[engine]`` table). ``scripts/fit_eval.py --game covenant`` fits ``WEIGHTS``."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def eval_features(state: CovenantState, seat: int) -> tuple[float, ...]:
             1.0 if s.turn_player == seat else 0.0)
 
 
-# Fitted by ``scripts/fit_covenant_eval.py`` (a conditional logit on automaton self-play positions: the chance
+# Fitted by ``scripts/fit_eval.py --game covenant`` (a conditional logit on automaton self-play positions: the chance
 # that a seat wins is softmax over the seats of weights · features).
 WEIGHTS = (0.1046, 0.1355, 0.2489, -0.0193, 0.0265, 0.1417, 0.1249, 0.0299, 0.0312, 0.0697, 0.1361)
 

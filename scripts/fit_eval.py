@@ -1,5 +1,5 @@
-"""Fit the weights of Covenant of Wizards' position evaluation (``solo/games/covenant/evaluate.py``: ``FEATURES``,
-``WEIGHTS``), which the search bot uses to score its shortened playouts.
+"""Fit the weights of a game's position evaluation (``solo/games/<game>/evaluate.py``: ``FEATURES``, ``WEIGHTS``;
+Covenant of Wizards and Relic), which the search bot uses to score its shortened playouts.
 
 It plays automaton games (one move in ten at random, for variety), records every seat's features at positions a
 few steps apart, and fits a conditional logit: the chance that seat k wins is softmax over the seats of
@@ -7,32 +7,39 @@ weights · features(k). The fit is Newton's method with a small ridge penalty, i
 do not need numpy). It prints the weights to paste into ``WEIGHTS``, and the held-out log loss, accuracy and Brier
 score of the fitted evaluation, of the weights in the code and of the hand-set evaluation it replaced.
 
-    python scripts/fit_covenant_eval.py [--games 3000] [--players 2] [--seed 777]
+    python scripts/fit_eval.py --game covenant|relic [--games 3000] [--players 2] [--seed 777]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from wizprint.solo.agents import make_agent
-from wizprint.solo.games.covenant import FEATURES, WEIGHTS, CovenantState, eval_features
 from wizprint.solo.kernel import engine
 from wizprint.solo.kernel.rng import Rng, derive
 
-HAND_SET = (1.0, 0.0, 0.6, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0)
 Row = tuple[list[tuple[float, ...]], int]  # features per seat, the winner
+Features = Callable[[Any, int], tuple[float, ...]]
 
 
-def positions(players: int, games: int, seed: int) -> list[Row]:
-    eng = engine("covenant")
+def evaluation(game: str) -> tuple[tuple[str, ...], Features, tuple[float, ...]]:
+    """A game's ``FEATURES``, ``eval_features`` and ``WEIGHTS`` (its package's ``evaluate`` module)."""
+    m = importlib.import_module(f"wizprint.solo.games.{engine(game).decl.module}.evaluate")
+    return m.FEATURES, m.eval_features, m.WEIGHTS
+
+
+def positions(game: str, players: int, games: int, seed: int) -> list[Row]:
+    eng = engine(game)
+    _, eval_features, _ = evaluation(game)
     rows: list[Row] = []
     for i in range(games):
         gs = derive(seed, players, i)
         s = eng.new_state(players, gs)
-        assert isinstance(s, CovenantState)
         agents = [make_agent("automaton", eng, derive(gs, "a", k)) for k in range(players)]
         rng = Rng(derive(gs, "eps"))
         mine: list[list[tuple[float, ...]]] = []
@@ -114,24 +121,23 @@ def score(rows: Sequence[Row], w: Sequence[float]) -> tuple[float, float, float]
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", required=True, help="covenant or relic")
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--seed", type=int, default=777)
     args = ap.parse_args()
-    rows = positions(args.players, args.games, args.seed)
+    features, _, weights = evaluation(args.game)
+    rows = positions(args.game, args.players, args.games, args.seed)
     random.Random(1).shuffle(rows)
     test, train = rows[: len(rows) // 5], rows[len(rows) // 5:]
     w = fit(train)
     print(f"{len(rows)} positions from {args.games} games ({len(train)} to fit, {len(test)} held out)")
-    for name, v in zip(FEATURES, w, strict=True):
+    for name, v in zip(features, w, strict=True):
         print(f"  {name:20} {v:+.4f}")
     print("WEIGHTS = (" + ", ".join(f"{v:.4f}" for v in w) + ")")
-    # the evaluation before the fit: points + 0.6 a wizard + 0.25 a card in hand, at its best scale
-    old = max((score(test, [k * v for v in HAND_SET]), k) for k in (0.05, 0.1, 0.15, 0.2, 0.3))[1]
-    for label, ws in (("fitted", w), ("in the code", list(WEIGHTS)), ("hand-set", [old * v for v in HAND_SET])):
+    for label, ws in (("fitted", w), ("in the code", list(weights)), ("none (even chances)", [0.0] * len(w))):
         ll, acc, brier = score(test, ws)
-        print(f"held out, {label:12}: log loss {-ll:.4f}, accuracy {acc:.1%}, Brier {brier:.4f}")
-
+        print(f"held out, {label:20}: log loss {-ll:.4f}, accuracy {acc:.1%}, Brier {brier:.4f}")
 
 if __name__ == "__main__":
     main()
