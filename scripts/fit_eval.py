@@ -1,5 +1,5 @@
 """Fit the weights of a game's position evaluation (``solo/games/<game>/evaluate.py``: ``FEATURES``, ``WEIGHTS``;
-Covenant of Wizards and Relic), which the search bot uses to score its shortened playouts.
+Covenant of Wizards has one), which the search bot uses to score its shortened playouts.
 
 It plays automaton games (one move in ten at random, for variety), records every seat's features at positions a
 few steps apart, and fits a conditional logit: the chance that seat k wins is softmax over the seats of
@@ -7,7 +7,7 @@ weights · features(k). The fit is Newton's method with a small ridge penalty, i
 do not need numpy). It prints the weights to paste into ``WEIGHTS``, and the held-out log loss, accuracy and Brier
 score of the fitted evaluation, of the weights in the code and of the hand-set evaluation it replaced.
 
-    python scripts/fit_eval.py --game covenant|relic [--games 3000] [--players 2] [--seed 777]
+    python scripts/fit_eval.py --game covenant [--games 3000] [--players 2] [--seed 777]
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def score(rows: Sequence[Row], w: Sequence[float]) -> tuple[float, float, float]
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", required=True, help="covenant or relic")
+    ap.add_argument("--game", required=True, help="a game with a fitted evaluation (covenant)")
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--seed", type=int, default=777)

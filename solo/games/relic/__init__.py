@@ -42,7 +42,6 @@ from . import battle, dice, experience, questions, turn  # noqa: F401  (they reg
 from .automaton import RelicAutomaton
 from .data import VANQUISHED_SPACE, RelicData
 from .effects import WORDS
-from .evaluate import FEATURES, WEIGHTS, eval_features, evaluate, win_chances
 from .look import look
 from .pending import KINDS, RULES
 from .seatview import RelicView
@@ -60,25 +59,23 @@ def compile_data(game: Game) -> RelicData:
     return data
 
 
+def evaluate(state: RelicState) -> list[float]:
+    """A quick estimate of the returns of an unfinished game, for truncated search playouts: each seat's progress
+    (relics, the Inner tier, completed missions, levels, attributes) against the best rival."""
+    score = [state.progress(s) for s in range(state.players)]
+    out = []
+    for s in range(state.players):
+        best = max(score[t] for t in range(state.players) if t != s)
+        d = (score[s] - best) / 8.0
+        out.append(d / (1.0 + abs(d)))
+    return out
+
+
 ENGINE: EngineCode[RelicState, RelicData] = EngineCode(
     state=RelicState, data=compile_data, new_state=RelicState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=RelicAutomaton, view=view, screen=screen, words=RelicData.words_used, handled=lambda: set(WORDS.handlers),
     look=look, evaluate=evaluate, doc=__doc__ or "",
 )
 
-__all__ = [
-    "ENGINE",
-    "FEATURES",
-    "KINDS",
-    "RULES",
-    "VANQUISHED_SPACE",
-    "WEIGHTS",
-    "Phase",
-    "RelicAutomaton",
-    "RelicData",
-    "RelicState",
-    "RelicView",
-    "eval_features",
-    "evaluate",
-    "win_chances",
-]
+__all__ = ["ENGINE", "KINDS", "RULES", "VANQUISHED_SPACE", "Phase", "RelicAutomaton", "RelicData", "RelicState",
+           "RelicView", "evaluate"]
