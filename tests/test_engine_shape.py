@@ -202,3 +202,17 @@ def test_a_worker_given_such_a_folder_reports_it_as_each_games_error(tmp_path: P
     for r in results:
         assert r.error is not None and r.error.startswith("DataErrors: ") and "\n" not in r.error, r.error
         assert "[engine] module 'wizards_and_relics' plays Wizards & Relics and cannot play this folder" in r.error
+
+
+def test_what_the_engines_compiler_refuses_names_the_folder(tmp_path: Path) -> None:
+    """A Relic board whose scenario space was moved to the Inner tier has the shape Relic reads, but no scenario
+    space: the compiler's refusal comes with the folder's game.toml, where it named only the game's id."""
+    folder = copy_game("relic", tmp_path, "board")
+    p = folder / "board.toml"
+    text = p.read_text(encoding="utf-8")
+    assert text.count('tier = "centre"') == 1
+    p.write_text(text.replace('tier = "centre"', 'tier = "inner"'), encoding="utf-8")
+    r = run_here("solo", "check", "./board", "--games", "1", "-q", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.splitlines()[0].startswith(
+        "error: board/game.toml:"), r.stderr
+    assert "[engine] module 'relic' cannot play this folder: relic: the board must have one scenario space" in r.stderr
