@@ -1,7 +1,8 @@
 """``wizprint validate``: load each game (schema, ids, vocabulary, counts) and check everything a build needs:
 every face drawn (fit, templates, colours, icons), the reference sheets laid out, the board and the boards and
-tokens drawn, the fonts and icons read. What ``build`` would reject, ``validate`` reports, each problem on one
-line with its file and line; at most :data:`~wizprint.errors.MAX_SHOWN` problems are shown, then their count."""
+tokens drawn, the fonts and icons read; and that the engine its ``[engine]`` table names can play it. What
+``build`` would reject, ``validate`` reports, each problem on one line with its file and line; at most
+:data:`~wizprint.errors.MAX_SHOWN` problems are shown, then their count."""
 
 from __future__ import annotations
 
@@ -34,6 +35,23 @@ def check_game(game: Game) -> list[Issue]:
         except DataErrors as exc:
             issues.extend(exc.issues)
     return sorted(set(issues))
+
+
+def check_engine(game: Game) -> list[Issue]:
+    """Whether the game's ``[engine]`` (if it has one) names an engine that can play the folder as it is (its shape:
+    :mod:`wizprint.solo.kernel.shape`)."""
+    from wizprint.cards.loader import display_path
+    from wizprint.solo.kernel import engine
+
+    if game.decl.engine is None:
+        return []
+    try:
+        engine(game)
+    except DataErrors as exc:
+        return list(exc.issues)
+    except WizprintError as exc:
+        return [Issue(display_path(game.root / "game.toml"), 0, "", str(exc))]
+    return []
 
 
 class Validation:
@@ -69,7 +87,7 @@ class Validation:
         except WizprintError as exc:
             yield f"error: {one_line(str(exc), 4000)}", False
             return
-        issues = check_game(game)
+        issues = check_game(game) + check_engine(game)
         for issue in issues:
             yield f"error: {issue}", False
         if not issues:

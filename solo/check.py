@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import shlex
 import signal
 import statistics
 from collections import deque
@@ -17,7 +18,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from wizprint.errors import UsageError
 from wizprint.processes import signal_of
@@ -47,19 +48,29 @@ MAX_JOBS = 64
 CHUNK = 50  # games a worker plays per task
 
 
-Task = tuple[str, range, int, list[str], int, str, str]
+class Task(NamedTuple):
+    """A chunk of a check's games, as a worker (a local process or a cluster's) plays them."""
+
+    game: str
+    indices: range
+    seed: int
+    bots: list[str]
+    players: int
+    variant: str
+    assign: str
+    budget_seconds: float | None = None  # every search move's bound (--budget-seconds)
 
 
-def _chunk(args: Task) -> list[GameResult]:
-    game, indices, seed, bots, players, variant, assign = args
-    return [run_one(game, i, seed, bots, players, variant, assign) for i in indices]
+def _chunk(args: tuple[Any, ...]) -> list[GameResult]:
+    t = Task(*args)
+    return [run_one(t.game, i, t.seed, t.bots, t.players, t.variant, t.assign, t.budget_seconds) for i in t.indices]
 
 
 def _one_by_one(tasks: Iterable[Task]) -> Iterator[list[GameResult]]:
     """The games of the tasks in this process, one at a time (so Ctrl-C loses only the game being played)."""
-    for game, indices, seed, bots, players, variant, assign in tasks:
-        for i in indices:
-            yield [run_one(game, i, seed, bots, players, variant, assign)]
+    for t in tasks:
+        for i in t.indices:
+            yield [run_one(t.game, i, t.seed, t.bots, t.players, t.variant, t.assign, t.budget_seconds)]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -76,10 +87,11 @@ class Interrupted(KeyboardInterrupt):
 
 def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: int, variant: str = "",
               jobs: int = 1, progress: Callable[[int], None] | None = None, assign: str = "bots",
-              cluster: Cluster | None = None) -> list[GameResult]:
+              cluster: Cluster | None = None, budget_seconds: float | None = None) -> list[GameResult]:
     """Play ``games`` games; results in game order. The tasks are made as the workers need them (a few per
     worker in flight), so nothing is set up per game before the games run. With ``cluster``, its workers play
-    the same tasks instead of ``jobs`` local processes (:mod:`wizprint.solo.cluster`).
+    the same tasks instead of ``jobs`` local processes (:mod:`wizprint.solo.cluster`); ``budget_seconds`` bounds
+    every search move (``--budget-seconds``).
 
     Ctrl-C (KeyboardInterrupt) stops the games, ends the worker processes and raises :class:`Interrupted` with the
     games finished so far (those of chunks that came back, in or out of turn)."""
@@ -96,8 +108,8 @@ def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: in
 
             slots, game = cluster.slots, game_for_workers(game)
         chunk = max(1, min(CHUNK, games // (slots * 8) or 1))
-        tasks = ((game, range(s, min(s + chunk, games)), seed, list(bots), players, variant, assign)
-                 for s in range(0, games, chunk))
+        tasks = (Task(game, range(s, min(s + chunk, games)), seed, list(bots), players, variant, assign,
+                      budget_seconds) for s in range(0, games, chunk))
         with ExitStack() as stack:
             parts: Iterator[list[GameResult]]
             if cluster is not None:
@@ -232,14 +244,15 @@ def percentile(values: Sequence[float], q: float) -> float:
 def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[str], players: int, variant: str,
               all_designs: Sequence[str], names: dict[str, str], decks: dict[str, str] | None = None,
               assign: str = "bots", rungs: list[dict[str, Any]] | None = None, planned: int | None = None,
-              partial: bool = False) -> dict[str, Any]:
+              partial: bool = False, ran: str | None = None, budget_seconds: float | None = None) -> dict[str, Any]:
     """The summary of a check (the JSON); ``planned`` is the games asked for and ``partial`` says that Ctrl-C
-    stopped the check before they were all played (``results`` holds those finished)."""
+    stopped the check before they were all played (``results`` holds those finished). ``ran`` is the game as the
+    command named it (a folder's path), for the command that reproduces an error; ``budget_seconds`` the bound the
+    command put on every search move."""
     done = [r for r in results if r.outcome is not None]
+    again = reproduce(ran or game, seed, bots, players, variant, assign, budget_seconds)
     errors = [{"game": r.index, "seed": r.seed, "bots": r.bots, "error": r.error,
-               "reproduce": f"wizprint solo check {game} --games {r.index + 1} --seed {seed} --bots {','.join(bots)}"
-                            f" --players {players}" + (f" --variant {variant}" if variant else "")}
-              for r in results if r.error]
+               "reproduce": again(r.index)} for r in results if r.error]
     by_seat = {str(s): _rate([p for r in done if (p := r.points(s)) is not None]) for s in range(players)}
     bot_points: dict[str, list[float]] = {}
     for r in done:
@@ -288,7 +301,7 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                   for k, v in sorted(settings.items())}
     return {
         "game": game, "variant": variant or None, "players": players, "bots": list(bots), "seed": seed,
-        "assign": assign,
+        "assign": assign, "budget_seconds": budget_seconds,
         "games": len(results), "completed": len(done), "errors": errors,
         "partial": partial, "games_planned": len(results) if planned is None else planned,
         "step_cap_hits": sum(1 for r in results if r.step_cap),
@@ -315,6 +328,23 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
         "draw_follows_play": [c["id"] for c in cards if c["draw_follows_play"]],
         "ladder": rungs or [],
     }
+
+
+def reproduce(game: str, seed: int, bots: Sequence[str], players: int, variant: str, assign: str,
+              budget_seconds: float | None) -> Callable[[int], str]:
+    """The command that plays a check's game ``i`` again (as the last of its games), for each ``i``: the game as
+    the check named it (a folder by its path), every option that changes the games, each word quoted for a shell
+    where it needs to be."""
+    words = [shlex.quote(game), "--games", "{n}", "--seed", str(seed), "--bots", shlex.quote(",".join(bots)),
+             "--players", str(players)]
+    if variant:
+        words += ["--variant", shlex.quote(variant)]
+    if assign != "bots":
+        words += ["--assign", shlex.quote(assign)]
+    if budget_seconds is not None:
+        words += ["--budget-seconds", f"{budget_seconds:g}"]
+    line = "wizprint solo check " + " ".join(words)
+    return lambda i: line.replace("{n}", str(i + 1), 1)
 
 
 # The headline ranks only the cards whose lift is measured well enough to mean something
@@ -562,8 +592,8 @@ LADDER = ("random", "automaton")  # the lower rungs; the search bot is the top o
 
 
 def ladder(game: str, games: int, seed: int, players: int, variant: str, jobs: int, search: str,
-           assign: str = "bots", progress: Callable[[int], None] | None = None, cluster: Cluster | None = None
-           ) -> list[dict[str, Any]]:
+           assign: str = "bots", progress: Callable[[int], None] | None = None, cluster: Cluster | None = None,
+           budget_seconds: float | None = None) -> list[dict[str, Any]]:
     """The strength ladder: short matches between neighbouring rungs (random against the automaton, the automaton
     against ``search``), each bot on every seat in turn. A rung whose upper bot wins clearly more than its fair
     share shows that skill matters in the game."""
@@ -573,7 +603,7 @@ def ladder(game: str, games: int, seed: int, players: int, variant: str, jobs: i
         # each match has its own seed, so it does not replay the check's games
         try:
             res = run_games(game, games, derive(seed, "ladder", lower, upper), [lower, upper], players, variant,
-                            jobs, progress, assign, cluster)
+                            jobs, progress, assign, cluster, budget_seconds)
         except Interrupted as stop:  # the matches played so far, this one as far as it went
             stop.rungs = [*out, _rung(lower, upper, stop.results, players, partial=True)]
             raise

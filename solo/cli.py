@@ -19,11 +19,18 @@ SHOWN_ERRORS = 5  # errors of games a check prints (each with the command that p
 solo_app = typer.Typer(no_args_is_help=True, help="Play the games against automata, run solo checks and scenarios.")
 
 
+BUDGET_HELP = ("At most this many seconds for every move of a search bot (mcts), whatever its iterations "
+               "(default: 10 s of computing for mcts and mcts:N).")
+
+
 @solo_app.command("play")
 def play_cmd(
     game: str = typer.Argument(..., help="Game id, or the path of a game folder."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the minimum)."),
-    bot: str = typer.Option("automaton", "--bot", help="random, automaton, mcts, mcts:N, mcts:Ts or mcts:N/Ts."),
+    bot: str = typer.Option("automaton", "--bot", help="random, automaton, mcts (the game's own budget), mcts:N (N "
+                                                       "iterations), mcts:Ts or mcts:N/Ts (T seconds a move at "
+                                                       "most). Every search is bounded by time: a move ends at its "
+                                                       "iterations or after 10 s of computing."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the game's shuffles and dice (default: a new "
                                                          "random seed, shown at the start)."),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first)."),
@@ -33,16 +40,19 @@ def play_cmd(
                                                                    "never writes over a file: a name in use gets -2)."),
     save_file: Path | None = typer.Option(None, "--save-file", help="Where 'save' and Ctrl-D write the game (a new "
                                                                      "game takes a free name, like the log)."),
+    budget_seconds: float | None = typer.Option(None, "--budget-seconds", help=BUDGET_HELP),
 ) -> None:
     """Play a game in the terminal against automata."""
-    friendly(_play)(game, players, bot, seed, seat, variant, load, log_file, save_file)
+    friendly(_play)(game, players, bot, seed, seat, variant, load, log_file, save_file, budget_seconds)
 
 
 def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int, variant: str, load: Path | None,
-          log_file: Path | None, save_file: Path | None) -> None:
+          log_file: Path | None, save_file: Path | None, budget: float | None = None) -> None:
+    from .agents import budget_seconds
     from .kernel import engine
     from .play import claim_names, load_session, new_session, random_seed, resumed_log, run, unusable_place
 
+    budget_seconds(budget)
     eng = engine(game)
     if load is not None:
         try:
@@ -63,6 +73,8 @@ def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int,
             s.notes.append(f"Seed {s.seed}: play this deal again with --seed {s.seed}.")
         s.notes += claim_names(s, want_save, want_log, save_given=save_file is not None,
                                log_given=log_file is not None)
+    s.source = game
+    s.budget_seconds = budget
     code = run(s)
     raise typer.Exit(code)
 
@@ -79,7 +91,9 @@ def check_cmd(
     game: str = typer.Argument(..., help="Game id, or the path of a game folder."),
     games: int = typer.Option(200, "--games", "-n", help="How many games."),
     seed: int = typer.Option(1, "--seed", help="Base seed; game i uses a seed derived from it and i."),
-    bots: str = typer.Option("automaton", "--bots", help="Comma-separated bots, cycled over the seats."),
+    bots: str = typer.Option("automaton", "--bots", help="Comma-separated bots, cycled over the seats: random, "
+                                                         "automaton, mcts, mcts:N, mcts:Ts, mcts:N/Ts (as --bot of "
+                                                         "solo play)."),
     players: int | None = typer.Option(None, "--players", "-p", help="Players per game (default: the minimum)."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes (default 1; not with --cluster)."),
     cluster: str | None = typer.Option(None, "--cluster", help="Play the games on a Dask distributed cluster: its "
@@ -98,24 +112,26 @@ def check_cmd(
     ladder: int = typer.Option(0, "--ladder", help="Also play this many games per rung of the strength ladder "
                                                    "(random < automaton < search)."),
     ladder_search: str = typer.Option("mcts:100", "--ladder-search", help="The search bot at the ladder's top."),
+    budget_seconds: float | None = typer.Option(None, "--budget-seconds", help=BUDGET_HELP + " A bound that ends "
+                                                "searches makes the games depend on the machine's speed."),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
 ) -> None:
     """Play many automaton games and summarise them: win rates (by seat, bot, first player and starting choice),
     lengths, each card's lift with its interval, cards never drawn or played, errors."""
     friendly(_check)(game, games, seed, bots, players, jobs, variant, json_file, report, quiet, assign, ladder,
-                     ladder_search, cluster, cluster_timeout)
+                     ladder_search, cluster, cluster_timeout, budget_seconds)
 
 
 def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int | None, variant: str,
            json_file: Path | None, report: Path | None, quiet: bool, assign: str = "bots", ladder_games: int = 0,
            ladder_search: str = "mcts:100", cluster_address: str | None = None,
-           cluster_timeout: float | None = None) -> None:
+           cluster_timeout: float | None = None, budget: float | None = None) -> None:
     from wizprint.atomic import ensure_dir, write_atomic
     from wizprint.cards.markup import plural
     from wizprint.processes import stop_code, stop_name
     from wizprint.progress import for_terminal
 
-    from .agents import make_agent
+    from .agents import budget_seconds, make_agent
     from .check import MAX_GAMES, MAX_JOBS, Interrupted, ladder, run_games, summarise
     from .kernel import engine
     from .play import check_seed
@@ -140,6 +156,7 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     if not 1 <= jobs <= MAX_JOBS:
         raise UsageError(f"--jobs must be between 1 and {MAX_JOBS}")
     check_seed(seed)
+    budget_seconds(budget)
     eng.check_variant(variant)
     if len(bots) > 1000:
         raise UsageError("--bots is longer than 1000 characters")
@@ -177,9 +194,9 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     results: list[GameResult] = []
     rungs: list[dict[str, Any]] = []
     try:
-        results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign, cluster)
+        results = run_games(game, games, seed, bot_list, n_players, variant, jobs, tick, assign, cluster, budget)
         rungs = ladder(game, ladder_games, seed, n_players, variant, jobs, ladder_search, assign, tick,
-                       cluster) if ladder_games else []
+                       cluster, budget) if ladder_games else []
     except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the worker processes have ended; report the games so far
         stopped = stop
         if isinstance(stop, Interrupted):
@@ -199,7 +216,7 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
             + (" and the ladder's games so far" if ladder_games and len(results) == games else ""))
     designs, names, decks = _designs(eng)
     summary = summarise(eng.id, results, seed, bot_list, n_players, variant, designs, names, decks, assign, rungs,
-                        planned=games, partial=stopped is not None)
+                        planned=games, partial=stopped is not None, ran=game, budget_seconds=budget)
     if json_file is not None:
         write_atomic(json_file, json.dumps(summary, indent=1) + "\n")
     if report is not None:

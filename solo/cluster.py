@@ -33,16 +33,14 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wizprint import __version__
 from wizprint.errors import UsageError, WizprintError, one_line, quote
 
+from .check import Task
 from .kernel.rng import derive
 from .runner import GameResult, seats_for
-
-if TYPE_CHECKING:
-    from .check import Task
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and then for each of its answers (--cluster-timeout)
 MAX_TIMEOUT = 600.0  # the longest --cluster-timeout
@@ -291,7 +289,8 @@ class Cluster:
 def parse_chunk(text: object, task: Task, address: str = "the cluster") -> list[GameResult]:
     """The results of ``task`` from a worker's answer: JSON text holding one result per game of the task, each of
     the right shape and for the game asked (its index, seed and bots); anything else is a :class:`ClusterError`."""
-    _game, indices, seed, bots, players, _variant, _assign = task
+    t = Task(*task)
+    indices, seed, bots, players = t.indices, t.seed, t.bots, t.players
 
     def bad(what: str) -> ClusterError:
         return ClusterError(f"{address} answered a chunk of games (from game {indices.start}) with {what}")

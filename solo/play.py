@@ -86,6 +86,8 @@ class Session:
     loaded: bool = False  # resumed from a saved game
     saved_log: str | None = None  # a loaded save's log file, as it names it (relative to the save's folder)
     notes: list[str] = field(default_factory=list)  # said to the player when the game starts (names taken, seed)
+    source: str = ""  # the game as the command named it (an id, or a folder's path): the commands shown name it so
+    budget_seconds: float | None = None  # every search move's bound, in seconds (--budget-seconds)
 
     @property
     def game(self) -> str:
@@ -237,7 +239,8 @@ def check_seed(seed: int) -> None:
 
 
 def _agents(s: Session) -> list[Agent | None]:
-    return [None if not b else make_agent(b, s.engine, derive(s.seed, "bot", i)) for i, b in enumerate(s.bots)]
+    return [None if not b else make_agent(b, s.engine, derive(s.seed, "bot", i), s.budget_seconds)
+            for i, b in enumerate(s.bots)]
 
 
 _PASSES = re.compile(r"^(P\d+) passes$")
@@ -473,7 +476,8 @@ def _saved(s: Session, term: Terminal, path: Path) -> None:
     """Where the game went, and the command that resumes it on a line of its own that is never broken (a command
     to copy: a long path is wrapped by the terminal, not cut by a newline)."""
     term.say(f"Saved to {path}.")
-    term.console.print(escape(f"Resume with: wizprint solo play {s.game} --load {shlex.quote(str(path))}"),
+    term.console.print(escape(f"Resume with: wizprint solo play {shlex.quote(s.source or s.game)} --load "
+                              f"{shlex.quote(str(path))}"),
                        soft_wrap=True, highlight=False)
 
 

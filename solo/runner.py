@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wizprint.errors import EngineError, StepCapError
+from wizprint.errors import StepCapError, WizprintError, one_line
 
 from .agents import Agent, make_agent
 from .kernel import State, Stats, engine
@@ -75,9 +75,9 @@ def seats_for(index: int, bots: Sequence[str], players: int) -> list[str]:
 
 
 def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players: int, variant: str = "",
-            assign: str = "bots") -> GameResult:
+            assign: str = "bots", budget_seconds: float | None = None) -> GameResult:
     """Play game ``index`` of a check: ``game`` is a game id or folder (resolved once per process); ``assign``
-    (one of :data:`ASSIGN`) says who makes the starting choices."""
+    (one of :data:`ASSIGN`) says who makes the starting choices; ``budget_seconds`` bounds every search move."""
     seed = derive(base_seed, index)
     names = seats_for(index, bots, players)
     res = GameResult(index=index, seed=seed, bots=names)
@@ -85,7 +85,7 @@ def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players:
         eng = engine(game)
         stats = Stats()
         state = eng.new_state(players, seed, variant, stats=stats)
-        agents = [make_agent(b, eng, derive(seed, "agent", i)) for i, b in enumerate(names)]
+        agents = [make_agent(b, eng, derive(seed, "agent", i), budget_seconds) for i, b in enumerate(names)]
         res.setting = state.setting()
         res.first = state.opening_seat()
         play(state, agents, assign=Rng(derive(seed, "assign")) if assign == "random" else None)
@@ -101,8 +101,8 @@ def run_one(game: str, index: int, base_seed: int, bots: Sequence[str], players:
     except StepCapError as exc:
         res.error = str(exc)
         res.step_cap = True
-    except EngineError as exc:
-        res.error = f"{type(exc).__name__}: {exc}"
+    except WizprintError as exc:  # an engine error, or a game folder its engine cannot play (on a cluster's worker)
+        res.error = f"{type(exc).__name__}: {one_line(str(exc))}"
     except Exception as exc:  # a crash in a rules engine is a result to report, with what reproduces it
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         res.error = f"{type(exc).__name__}: {exc} (at {tb.filename.rsplit('/', 1)[-1]}:{tb.lineno})"

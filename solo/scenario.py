@@ -487,7 +487,9 @@ def _do(state: State[Any], step: Mapping[str, Any], auto: _Auto | None) -> None:
 
 def run_all(paths: list[Path], game: str | None = None) -> tuple[list[ScenarioResult], int]:
     """Run every file; a file that cannot even be read is a failed result too. Returns the results and the
-    number that failed."""
+    number that failed. A ``game`` folder that cannot be played is an error before any file runs (raised)."""
+    if game is not None:
+        engine(game)
     out = []
     for p in paths:
         try:

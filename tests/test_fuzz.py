@@ -12,13 +12,16 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import shutil
 import tempfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from folder_helpers import keep_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -162,14 +165,14 @@ def test_mutated_game_folders_validate_or_fail_cleanly(data: st.DataObject) -> N
 
 RICH = {g: sorted({p.name for p in (cards_dir() / g).glob("*.toml")}
                   | {own for name, own in LAYOUT_NAMES.items() if (layouts_dir() / g / name).is_file()})
-        for g in ("covenant", "relic", "wizards-and-relics")}
+        for g in ("covenant", "relic", "wizards-and-relics", "wizards-cup")}
 
 
 @settings(max_examples=16 * SCALE, **SETTINGS)
 @given(st.data())
 def test_mutated_covenant_and_relic_folders_validate_or_fail_cleanly(data: st.DataObject) -> None:
     """The richer games: Relic's nested effects, board and boards, Covenant's card list, Wizards & Relics' map and
-    double-sided tokens."""
+    double-sided tokens, Wizards Cup's per-copy backs and player aids."""
     game = data.draw(st.sampled_from(sorted(RICH)))
     name = data.draw(st.sampled_from(RICH[game]))
     with sandbox() as box:
@@ -182,13 +185,109 @@ def test_mutated_covenant_and_relic_folders_validate_or_fail_cleanly(data: st.Da
         assert files_under(box) <= before
 
 
-@settings(max_examples=10 * SCALE, **SETTINGS)
-@given(st.binary(min_size=0, max_size=400), st.sampled_from(FOLDER_FILES))
-def test_garbage_bytes_in_a_game_file_fail_cleanly(junk: bytes, name: str) -> None:
+# the games' own files an engine reads (card data, game.toml, vocabulary.toml): what `solo` commands load
+ENGINE_FILES = {g: sorted(p.name for p in (cards_dir() / g).glob("*.toml")) for g in ("wizards-and-relics",
+                                                                                         "wizards-cup")}
+_NUMBER = re.compile(r"^(\s*[\w-]+\s*=\s*)(-?\d+)\s*$")
+_STRING = re.compile(r'^(\s*[\w-]+)(\s*=\s*)("[^"\\]*")\s*$')
+
+
+@st.composite
+def valid_mutation(draw: st.DrawFn, folder: Path, name: str) -> None:
+    """An edit that keeps the data well-formed, as a designer makes them: a whole number changed (a card's power, a
+    count, a range's bound, a step cap), a value taken from another line of the same key (another colour, element
+    or rarity), or cards cut out (with the counts of game.toml brought in line)."""
+    p = folder / name
+    lines = p.read_text(encoding="utf-8").splitlines()
+    kind = draw(st.sampled_from(["number", "swap", "cut"]))
+    if kind == "cut":
+        if name in ("game.toml", "vocabulary.toml"):
+            name = draw(st.sampled_from([f for f in ENGINE_FILES[folder_game(folder)]
+                                         if f not in ("game.toml", "vocabulary.toml")]))
+        share = draw(st.sampled_from([0.3, 0.6, 0.8, 0.9, 1.0]))
+        seed = draw(st.integers(0, 1 << 30))
+        here = set(re.findall(r'(?m)^id = "(.*)"$', (folder / name).read_text(encoding="utf-8")))
+        keep_records(folder, lambda table, rec: rec.get("id") not in here
+                     or zlib.crc32(f"{seed}:{rec.get('id')}".encode()) % 1000 >= share * 1000)
+        return
+    if kind == "number":
+        at = [i for i, ln in enumerate(lines) if _NUMBER.match(ln)]
+        if at:
+            i = draw(st.sampled_from(at))
+            m = _NUMBER.match(lines[i])
+            assert m is not None
+            n = int(m.group(2))
+            lines[i] = m.group(1) + str(draw(st.sampled_from([0, 1, 2, n - 1, n + 1, 2 * n, 99, 100_000])))
+    else:
+        found: dict[str, list[int]] = {}
+        for i, ln in enumerate(lines):
+            if (m := _STRING.match(ln)) and m.group(1).strip() not in ("id", "name", "flavor", "text"):
+                found.setdefault(m.group(1).strip(), []).append(i)
+        keys = sorted(k for k, v in found.items() if len(v) > 1)
+        if keys:
+            k = draw(st.sampled_from(keys))
+            i, j = draw(st.sampled_from(found[k])), draw(st.sampled_from(found[k]))
+            mi, mj = _STRING.match(lines[i]), _STRING.match(lines[j])
+            assert mi is not None and mj is not None
+            lines[i] = mi.group(1) + mi.group(2) + mj.group(3)
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def engine_of(game: str | Path) -> Any:
+    from wizprint.solo.kernel import engine
+
+    return engine(str(game))
+
+
+def folder_game(folder: Path) -> str:
+    return next(ln.split('"')[1] for ln in (folder / "game.toml").read_text(encoding="utf-8").splitlines()
+                if ln.startswith("id = "))
+
+
+@settings(max_examples=8 * SCALE, **SETTINGS)
+@given(st.data())
+def test_mutated_wizards_and_relics_and_wizards_cup_folders_play_or_fail_cleanly(data: st.DataObject) -> None:
+    """A mutated folder of the newer games goes to `solo check` (the automaton and random play, then a search bot):
+    it is refused in one line, or its games play to their end, never the engine failing on data it accepted nor a game
+    running to the step cap (unless the mutation lowered the cap). Half the mutations are hostile (as for the other
+    folders), half keep the data well-formed (numbers changed, values swapped, cards cut out), so that most of those
+    folders load."""
+    game = data.draw(st.sampled_from(sorted(ENGINE_FILES)))
+    name = data.draw(st.sampled_from(ENGINE_FILES[game]))
     with sandbox() as box:
-        g = game_folder(box)
+        g = game_folder(box, game)
+        p = g / name
+        if data.draw(st.booleans()):
+            p.write_text(data.draw(text_mutation(p.read_text(encoding="utf-8"))), encoding="utf-8")
+        else:
+            data.draw(valid_mutation(g, name))
+        before = files_under(box)
+        out = box / "check.json"
+        for bots in ("automaton,random", "automaton,mcts:2"):
+            r = invoke("solo", "check", str(g), "--games", "2", "--bots", bots, "--json", str(out), "-q")
+            if r.exit_code and not out.is_file():
+                break  # refused
+            summary = json.loads(out.read_text(encoding="utf-8"))
+            lowered = engine_of(g).decl.step_cap < engine_of(game).decl.step_cap
+            assert all(lowered and "step cap" in e["error"] for e in summary["errors"]), summary["errors"]
+            if summary["errors"]:
+                break
+        assert files_under(box) <= before | {"check.json"}
+
+
+GARBAGE_FILES = [(GAME, name) for name in FOLDER_FILES] + [(g, n) for g, names in ENGINE_FILES.items()
+                                                           for n in names]
+
+
+@settings(max_examples=10 * SCALE, **SETTINGS)
+@given(st.binary(min_size=0, max_size=400), st.sampled_from(GARBAGE_FILES))
+def test_garbage_bytes_in_a_game_file_fail_cleanly(junk: bytes, where: tuple[str, str]) -> None:
+    game, name = where
+    with sandbox() as box:
+        g = game_folder(box, game)
         (g / name).write_bytes(junk)
         invoke("validate", str(g))
+        invoke("solo", "check", str(g), "--games", "1", "-q")
 
 
 # -- CSV ---------------------------------------------------------------------------------------------------------
@@ -256,7 +355,8 @@ def _save(game: str, players: int, seed: int, steps: int) -> dict[str, Any]:
     return out
 
 
-SAVES = {g: _save(g, n, 3, k) for g, n, k in (("wizard-cards", 2, 9), ("covenant", 3, 40), ("relic", 2, 60))}
+SAVES = {g: _save(g, n, 3, k) for g, n, k in (("wizard-cards", 2, 9), ("covenant", 3, 40), ("relic", 2, 60),
+                                               ("wizards-and-relics", 3, 30), ("wizards-cup", 2, 16))}
 JUNK: list[Any] = [None, True, -1, 7, 10**30, 1.5, float("nan"), float("inf"), "x", "", [], {}, [[["deep"]]],
                    {"kind": "nope"}]
 
@@ -312,7 +412,7 @@ def engine_data(game: str) -> Any:
 CARD_PATHS = {g: _card_paths(s) for g, s in SAVES.items()}
 
 
-@settings(max_examples=60 * SCALE, **SETTINGS)
+@settings(max_examples=80 * SCALE, **SETTINGS)
 @given(st.data())
 def test_mutated_saves_load_and_play_or_fail_cleanly(data: st.DataObject) -> None:
     import copy
@@ -372,12 +472,17 @@ def test_mutated_saves_load_and_play_or_fail_cleanly(data: st.DataObject) -> Non
 
 # -- scenario files ----------------------------------------------------------------------------------------------
 SCENARIOS = sorted((HERE / "scenarios").glob("*.toml"))
+# by game (a file names its game on its first lines: game = "..."), so that each game gets its share of examples
+SCENARIOS_BY_GAME: dict[str, list[Path]] = {}
+for _f in SCENARIOS:
+    _game = next(ln.split('"')[1] for ln in _f.read_text(encoding="utf-8").splitlines() if ln.startswith("game = "))
+    SCENARIOS_BY_GAME.setdefault(_game, []).append(_f)
 
 
 @settings(max_examples=40 * SCALE, **SETTINGS)
 @given(st.data())
 def test_mutated_scenarios_run_or_fail_cleanly(data: st.DataObject) -> None:
-    src = data.draw(st.sampled_from(SCENARIOS))
+    src = data.draw(st.sampled_from(SCENARIOS_BY_GAME[data.draw(st.sampled_from(sorted(SCENARIOS_BY_GAME)))]))
     with sandbox() as box:
         f = box / src.name
         f.write_text(data.draw(text_mutation(src.read_text(encoding="utf-8"))), encoding="utf-8")

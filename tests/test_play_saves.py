@@ -160,3 +160,19 @@ def test_wizards_cup_rebuilds_what_an_earlier_save_lacks_as_the_game_would_have_
             legal = s.legal_actions()
             s.apply(legal[0] if len(legal) == 1 else bots[s.current_player].choose(s, s.current_player))
     assert checked > 300 and swaps > 30
+
+
+def test_the_resume_line_names_the_game_folder_that_was_played(tmp_path: Path) -> None:
+    """An edited copy of a game, played by its path: the line that says how to resume names that folder (quoted for
+    a shell), not the shipped game of the same id; run, it resumes the save."""
+    import shlex
+
+    from folder_helpers import copy_game
+
+    copy_game("wizard-cards", tmp_path, "my cards")
+    r = run_here("solo", "play", "./my cards", "--seed", "4", cwd=tmp_path, input="quit\n")
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("Resume with: "))
+    assert line == "Resume with: wizprint solo play './my cards' --load wizprint-wizard-cards-seed4.save.json"
+    again = run_here(*shlex.split(line.removeprefix("Resume with: "))[1:], cwd=tmp_path, input="quit\n")
+    assert again.returncode == 0 and "Resuming the saved game" in again.stdout

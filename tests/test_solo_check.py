@@ -707,3 +707,27 @@ def test_a_terminal_progress_bar_shows_the_time_left() -> None:
     bar._p.refresh()
     bar.finish()
     assert "0:03:09 left" in buf.getvalue()
+
+
+def test_an_error_names_the_command_as_it_was_given_and_that_command_plays_the_game_again(tmp_path: Path) -> None:
+    """A check of an edited folder (a path with a space; a step cap its games reach), with the options that change
+    the games: each error's reproduce line names the folder by the path the check was given (not the shipped game
+    of the same id), quoted for a shell, with every such option; run, it plays that game again, to the same error."""
+    import shlex
+
+    from folder_helpers import copy_game
+
+    folder = copy_game("wizards-cup", tmp_path, "my cup")
+    p = folder / "game.toml"
+    p.write_text(p.read_text(encoding="utf-8").replace("step_cap = 5000", "step_cap = 10"), encoding="utf-8")
+    r = run_here("solo", "check", "./my cup", "--games", "2", "--seed", "3", "--assign", "random",
+                 "--budget-seconds", "5", "--json", "c.json", cwd=tmp_path)
+    assert r.returncode == 1
+    errors = json.loads((tmp_path / "c.json").read_text())["errors"]
+    assert [e["reproduce"] for e in errors] == [
+        f"wizprint solo check './my cup' --games {i} --seed 3 --bots automaton --players 2 --assign random "
+        "--budget-seconds 5" for i in (1, 2)]
+    assert f"    reproduce: {errors[1]['reproduce']}" in r.stdout.splitlines()
+    again = run_here(*shlex.split(errors[1]["reproduce"])[1:], "--json", "again.json", cwd=tmp_path)
+    assert again.returncode == 1
+    assert json.loads((tmp_path / "again.json").read_text())["errors"][-1]["error"] == errors[1]["error"]

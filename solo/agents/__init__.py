@@ -17,6 +17,7 @@ __all__ = ["Agent", "RandomAgent", "make_agent"]
 
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 3600.0
+MOVE_SECONDS = 10.0  # the ceiling of one search move given by its iterations, in CPU seconds (see mcts.py)
 
 
 class RandomAgent:
@@ -34,6 +35,9 @@ class RandomAgent:
 
 BOTS = ("random, automaton, mcts (the game's own budget), mcts:N (N iterations), mcts:Ts (T seconds a move) or "
         "mcts:N/Ts (N iterations, at most T seconds a move)")
+# the rule of a search bot's time, for the commands' help and messages
+TIME_RULE = (f"a search move ends at its iterations or after {MOVE_SECONDS:g} s of computing, whichever comes first "
+             "(mcts:Ts: after T seconds)")
 
 
 def _iterations(text: str, spec: str) -> int:
@@ -54,10 +58,28 @@ def _seconds(text: str, spec: str) -> float:
     return v
 
 
-def make_agent(spec: str, engine: Engine, seed: int = 0) -> Agent:
+def budget_seconds(value: float | None, option: str = "--budget-seconds") -> float | None:
+    """A command's bound on every search move, checked: a finite number of seconds above 0, at most
+    :data:`MAX_SECONDS` (None: no bound given)."""
+    if value is not None and (not math.isfinite(value) or not 0 < value <= MAX_SECONDS):
+        raise UsageError(f"{option} must be a number of seconds above 0 and at most {MAX_SECONDS:g}, not {value!r}")
+    return value
+
+
+def _least(a: float, b: float | None) -> float:
+    return a if b is None else min(a, b)
+
+
+def make_agent(spec: str, engine: Engine, seed: int = 0, seconds: float | None = None) -> Agent:
     """``random``, ``automaton``, ``mcts`` (the game's own budget), ``mcts:N`` (N iterations), ``mcts:Ts`` (T seconds
     a move) or ``mcts:N/Ts`` (N iterations, at most T seconds a move: the cap makes the moves depend on the machine's
-    speed)."""
+    speed).
+
+    A search move is always bounded by time: ``mcts`` and ``mcts:N`` stop after :data:`MOVE_SECONDS` of CPU time
+    if their iterations take longer, ``mcts:Ts`` and
+    ``mcts:N/Ts`` after T seconds; ``seconds`` (a command's ``--budget-seconds``) bounds every search move to that
+    many seconds on the clock too."""
+    budget_seconds(seconds, "seconds")
     name, _, arg = spec.strip().partition(":")
     if name == "random" and not arg:
         return RandomAgent(seed)
@@ -71,12 +93,14 @@ def make_agent(spec: str, engine: Engine, seed: int = 0) -> Agent:
         from .mcts import MctsAgent
 
         if not arg:
-            return MctsAgent(engine, iterations=engine.decl.search_budget, seed=seed)
+            return MctsAgent(engine, iterations=engine.decl.search_budget, seconds=seconds, seed=seed)
         its, _, cap = arg.partition("/")
         if cap:
-            return MctsAgent(engine, iterations=_iterations(its, spec), seconds=_seconds(cap, spec), seed=seed,
-                             name=f"mcts:{arg}")
+            return MctsAgent(engine, iterations=_iterations(its, spec), seconds=_least(_seconds(cap, spec), seconds),
+                             seed=seed, name=f"mcts:{arg}", ceiling=None)
         if arg.endswith("s"):
-            return MctsAgent(engine, iterations=None, seconds=_seconds(arg, spec), seed=seed)
-        return MctsAgent(engine, iterations=_iterations(arg, spec), seed=seed)
+            t = _seconds(arg, spec)
+            return MctsAgent(engine, iterations=None, seconds=_least(t, seconds), seed=seed, name=f"mcts:{t:g}s",
+                             ceiling=None)
+        return MctsAgent(engine, iterations=_iterations(arg, spec), seconds=seconds, seed=seed)
     raise UsageError(f"unknown bot {quote(spec, 40)}: use {BOTS}")

@@ -22,6 +22,12 @@ fresh samples and drops the worse half, keeping the automaton's move to the end.
 only when the best move beats it by more than ``margin`` standard errors of their paired differences (``math.inf``:
 never). With a time budget alone, each round of the halving gets its share of the time. This is the rollout
 algorithm of Tesauro and Galperin (1996): it improves on the automaton whenever its samples are right.
+
+Every search is bounded by time as well as by count: a move also ends after ``ceiling`` seconds of the search's own
+computing (CPU time of its thread, :data:`MOVE_SECONDS` unless given), so an iteration count that is allowed but
+huge (``mcts:1000000``) thinks for seconds, not hours. The ceiling is far above what the games' own budgets take (a
+second at most on an ordinary machine), so it does not bind for them, and CPU time does not grow when other work
+shares the machine: a search that ends by its count makes the same move on any machine.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from typing import Any
 
 from wizprint.solo.kernel import Action, Engine, State
 from wizprint.solo.kernel.rng import Rng, derive
+
+from . import MOVE_SECONDS
 
 
 def _mean(results: dict[int, float]) -> float:
@@ -54,11 +62,12 @@ class MctsAgent:
     def __init__(self, engine: Engine, iterations: int | None = 800, seconds: float | None = None, seed: int = 0,
                  c: float = 0.4, epsilon: float | None = None, max_rollout: int | None = None, prior: float = 1.0,
                  early_stop: bool = True, name: str | None = None, search: str | None = None,
-                 margin: float = 1.0, rivals: str | None = None):
+                 margin: float = 1.0, rivals: str | None = None, ceiling: float | None = MOVE_SECONDS):
         self.name = name or (f"mcts:{iterations}" if iterations is not None else f"mcts:{seconds:g}s")
         self.engine = engine
         self.iterations = iterations
-        self.seconds = seconds
+        self.seconds = seconds  # on the clock (wall time), when given
+        self.ceiling = ceiling  # CPU seconds of the search, at most (None: no ceiling)
         self.base_seed = seed
         self.c = c
         self.prior = prior
@@ -76,6 +85,8 @@ class MctsAgent:
         self.max_rollout = max_rollout if max_rollout is not None else engine.decl.rollout_depth
         self.policy: Any = engine.automaton()
         self.last_iterations = 0
+        self.timed_out = False  # whether the last search was ended by its time (its ceiling or its seconds)
+        self._cpu_end = math.inf
 
     def seed(self, seed: int) -> None:
         self.base_seed = seed
@@ -89,15 +100,18 @@ class MctsAgent:
         if hasattr(self.policy, "seed"):
             self.policy.seed(derive("mcts-policy", self.base_seed, state.steps, seat))
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        self._cpu_end = time.thread_time() + self.ceiling if self.ceiling is not None else math.inf
         if self.search == "paired":
             return self._paired(state, seat, legal, rng, deadline)
         root = _Node(-1)
         keys = {a.key: a for a in legal}
         n = 0
+        self.timed_out = False
         while True:
             if self.iterations is not None and n >= self.iterations:
                 break
-            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+            if n > 0 and ((deadline is not None and time.perf_counter() >= deadline) or self._spent()):
+                self.timed_out = True
                 break
             self._iterate(root, state.determinize(seat, rng), rng, seat)
             n += 1
@@ -108,6 +122,10 @@ class MctsAgent:
         best = max((k for k in root.children if k in keys), key=lambda k: (root.children[k].visits, k),
                    default=None)
         return keys[best] if best is not None else legal[0]
+
+    def _spent(self) -> bool:
+        """Whether the move's search has used up its ceiling of CPU time."""
+        return self._cpu_end != math.inf and time.thread_time() >= self._cpu_end
 
     @staticmethod
     def _decided(root: _Node, keys: dict[str, Action], remaining: int) -> bool:
@@ -217,6 +235,9 @@ class MctsAgent:
             until = deadline if self.iterations is not None or deadline is None or r == rounds - 1 else (
                 start + (deadline - start) * (r + 1) / rounds)
             for _ in range(per_move):
+                if n > 0 and self._spent():
+                    out_of_time = True
+                    break
                 if until is not None and n > 0 and time.perf_counter() >= until:
                     out_of_time = until == deadline
                     break
@@ -238,6 +259,7 @@ class MctsAgent:
                     keep.append(favourite)
                 alive = sorted(keep)
         self.last_iterations = spent
+        self.timed_out = out_of_time
         mean = {k: _mean(results[k]) for k in alive}
         best = max(mean, key=lambda k: (mean[k], k))
         if best == favourite:

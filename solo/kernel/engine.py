@@ -9,19 +9,22 @@ brings code of its own.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import re
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from wizprint.errors import EngineError, SaveError, StepCapError, UsageError, WizprintError, quote
+from wizprint.errors import DataErrors, EngineError, Issue, SaveError, StepCapError, UsageError, WizprintError, quote
 
 from .checks import reason
 from .rng import Rng, derive
 from .screen import Panel, Screen
+from .shape import Shape, shape_problems
 from .state import RECORDING, RulesData, State
 from .values import Chance, Stats
 
@@ -53,7 +56,8 @@ class EngineCode(Generic[S, D]):
     - ``screen(data, observation)``: the seat's :class:`Screen` at the terminal, its header and the panels a player
       asks for by name (optional: without it, the header is the observation's ``heading`` and ``view`` is the one
       panel, ``status``, shown whenever it changes);
-    - ``words(data)``: every effect word the data uses, and ``handled``: the words the engine has a handler for.
+    - ``words(data)``: every effect word the data uses, and ``handled``: the words the engine has a handler for;
+    - ``shape``: what the engine reads of a game folder (:class:`~.shape.Shape`), checked before it runs on one.
     """
 
     state: type[S]
@@ -68,6 +72,7 @@ class EngineCode(Generic[S, D]):
     look: Callable[[D, Mapping[str, Any], str], list[str] | None]
     evaluate: Callable[[S], list[float]] | None = None
     screen: Callable[[D, Mapping[str, Any]], Screen] | None = None
+    shape: Shape | None = None
     doc: str = ""
 
 
@@ -104,9 +109,13 @@ class Engine:
 
     @property
     def data(self) -> Any:
-        """The compiled card data (made once)."""
+        """The compiled card data (made once). A folder the compiler finds wanting (a board without its scenario
+        space...) is an error naming the folder."""
         if self._data is None:
-            self._data = self.code.data(self.game)
+            try:
+                self._data = self.code.data(self.game)
+            except EngineError as exc:
+                raise _cannot_play(self.game, self.decl.module, [str(exc)]) from None
         return self._data
 
     def check_players(self, players: int) -> None:
@@ -257,6 +266,49 @@ def engine_modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg)
 
 
+def _cannot_play(game: Game, module: str, problems: list[str], plays: str = "") -> DataErrors:
+    """One error naming the folder's game.toml (at its ``module`` line) and what the engine finds wanting in it."""
+    from wizprint.cards.loader import display_path
+
+    path = game.root / "game.toml"
+    line = 0
+    with suppress(OSError, UnicodeDecodeError):
+        text = path.read_text(encoding="utf-8")
+        m = re.search(r"(?m)^[ \t]*module[ \t]*=", text)
+        line = text.count("\n", 0, m.start()) + 1 if m else 0
+    shown = "; ".join(problems[:SHOWN_PROBLEMS]) + (
+        f" (and {len(problems) - SHOWN_PROBLEMS} more)" if len(problems) > SHOWN_PROBLEMS else "")
+    who = f"[engine] module {module!r}" + (f" plays {plays} and" if plays else "")
+    return DataErrors([Issue(display_path(path), line, "", f"{who} cannot play this folder: {shown}")])
+
+
+SHOWN_PROBLEMS = 3  # problems of a folder named in its one line
+
+
+@cache
+def _reference(game_id: str) -> Game:
+    """A shipped game, loaded once: the shape its engine reads."""
+    from wizprint.cards.loader import load_game
+
+    return load_game(game_id)
+
+
+def check_shape(game: Game, code: EngineCode[Any, Any], decl: EngineDecl) -> None:
+    """Raise :class:`DataErrors` (one line naming the folder's game.toml) when ``game`` lacks what the engine reads
+    (:mod:`.shape`); the shipped game an engine was made for is its own reference."""
+    from wizprint.resources import cards_dir
+
+    shape = code.shape
+    if shape is None:
+        return
+    own = (cards_dir() / shape.game).resolve()
+    ref = game if game.root.resolve() == own else _reference(shape.game)
+    players = (decl.players_min or game.decl.players_min, decl.players_max or game.decl.players_max)
+    problems = shape_problems(game, shape, ref, code.handled(), players)
+    if problems:
+        raise _cannot_play(game, decl.module, problems, ref.name)
+
+
 def _code(module: str, where: str) -> EngineCode[Any, Any]:
     if not _MODULE.match(module) or module not in engine_modules():
         raise WizprintError(f"{where}: [engine] module {module!r} is not an engine of wizprint "
@@ -271,6 +323,18 @@ def _code(module: str, where: str) -> EngineCode[Any, Any]:
 _CACHE: dict[str, Engine] = {}  # by the reference given, and by the folder's resolved path
 
 
+def _given(ref: str | Path) -> str:
+    """The cache's key for a reference: one other than an absolute path depends on the current folder (a relative
+    path; an id, which a folder of that name holding a game.toml stands for), so it is kept for that folder only
+    (an empty key, never kept, when the current folder is gone)."""
+    if Path(ref).is_absolute():
+        return str(ref)
+    try:
+        return f"{os.getcwd()}\0{ref}"
+    except OSError:
+        return ""
+
+
 def engine(ref: str | Path | Game) -> Engine:
     """The engine of a game: a game id, a game folder (as for ``build``) or a loaded game. Loaded once per
     folder and process."""
@@ -278,7 +342,8 @@ def engine(ref: str | Path | Game) -> Engine:
     from wizprint.cards.model import Game
 
     if not isinstance(ref, Game):
-        hit = _CACHE.get(str(ref))
+        given = _given(ref)
+        hit = _CACHE.get(given)
         if hit is not None:
             return hit
         root = str(resolve_game_dir(str(ref)).resolve())
@@ -288,12 +353,15 @@ def engine(ref: str | Path | Game) -> Engine:
             if len(_CACHE) > 64:
                 _CACHE.clear()
             _CACHE[root] = hit
-        _CACHE[str(ref)] = hit
+        if given:
+            _CACHE[given] = hit
         return hit
     game = ref
     if game.decl.engine is None:
         raise UsageError(f"{game.name} has no rules engine (no [engine] table in its game.toml)")
-    return Engine(game, game.decl.engine, _code(game.decl.engine.module, display_path(game.root / "game.toml")))
+    code = _code(game.decl.engine.module, display_path(game.root / "game.toml"))
+    check_shape(game, code, game.decl.engine)
+    return Engine(game, game.decl.engine, code)
 
 
 def engine_games() -> list[str]:

@@ -18,7 +18,7 @@ The settings (players, step cap, search) are in ``cards/covenant/game.toml``, ``
 
 from __future__ import annotations
 
-from wizprint.solo.kernel import EngineCode
+from wizprint.solo.kernel import EngineCode, Shape
 
 from . import duel, quest, windows  # noqa: F401  (the pending kinds' handlers register themselves in RULES)
 from .automaton import CovenantAutomaton, CovenantView
@@ -41,7 +41,9 @@ def handled() -> set[str]:
 ENGINE: EngineCode[CovenantState, CovenantData] = EngineCode(
     state=CovenantState, data=CovenantData, new_state=CovenantState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=CovenantAutomaton, view=view, words=CovenantData.words, handled=handled, look=look, evaluate=evaluate,
-    screen=screen, doc=__doc__ or "",
+    screen=screen, shape=Shape("covenant", types=("wizard", "spell", "follower", "quest", "event", "item", "duel",
+                                                  "resource"), every_card=True),
+    doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "FEATURES", "KINDS", "ROUND_LIMIT", "RULES", "SETUP_KEYS", "WEIGHTS", "CovenantAutomaton",

@@ -36,11 +36,11 @@ from __future__ import annotations
 
 from wizprint.cards.model import Game
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import EngineCode
+from wizprint.solo.kernel import EngineCode, Shape
 
 from . import battle, dice, experience, questions, turn  # noqa: F401  (they register their handlers in RULES)
 from .automaton import RelicAutomaton
-from .data import VANQUISHED_SPACE, RelicData
+from .data import DECK_OF, VANQUISHED_SPACE, RelicData, needs
 from .effects import WORDS
 from .look import look
 from .pending import KINDS, RULES
@@ -74,7 +74,9 @@ def evaluate(state: RelicState) -> list[float]:
 ENGINE: EngineCode[RelicState, RelicData] = EngineCode(
     state=RelicState, data=compile_data, new_state=RelicState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=RelicAutomaton, view=view, screen=screen, words=RelicData.words_used, handled=lambda: set(WORDS.handlers),
-    look=look, evaluate=evaluate, doc=__doc__ or "",
+    look=look, evaluate=evaluate, shape=Shape("relic", types=tuple(DECK_OF), kinds=("character", "scenario", "space"),
+                                              every_card=True, needs=needs),  # its types are its decks
+    doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "KINDS", "RULES", "VANQUISHED_SPACE", "Phase", "RelicAutomaton", "RelicData", "RelicState",

@@ -53,6 +53,18 @@ NESTED = ("then", "then_pass", "then_fail", "then_win", "then_lose")
 T = TypeVar("T")
 
 
+def needs(game: Game, players_min: int, players_max: int) -> list[str]:
+    """Two character sheets are dealt to each seat for its secret choice, and a game is played on a scenario."""
+    out = []
+    chars, need = len(game.of_kind("character")), 2 * players_max
+    if chars < need:
+        out.append(f"{chars} character sheet{'s' if chars != 1 else ''}, and the set-up deals two to each of "
+                   f"{players_max} players (at least {need})")
+    if not game.of_kind("scenario"):
+        out.append("no scenario sheet, and every game is played on one")
+    return out
+
+
 class EffectLists:
     """Every effect list of the database, numbered in load order (0 is the empty list), so pending work refers to
     them by number."""

@@ -10,10 +10,10 @@ The settings (players, variants, step cap, search) are in ``cards/wizard-cards/g
 
 from __future__ import annotations
 
-from wizprint.solo.kernel import EngineCode
+from wizprint.solo.kernel import EngineCode, Shape
 
 from .automaton import WizardCardsAutomaton, WizardCardsView
-from .data import WORDS, WizardCardsData
+from .data import WORDS, WizardCardsData, needs
 from .setup import SETUP_KEYS, setup
 from .state import Phase, WizardCardsState
 from .view import look, screen, view
@@ -21,7 +21,8 @@ from .view import look, screen, view
 ENGINE: EngineCode[WizardCardsState, WizardCardsData] = EngineCode(
     state=WizardCardsState, data=WizardCardsData, new_state=WizardCardsState.new, setup=setup,
     setup_keys=SETUP_KEYS, automaton=WizardCardsAutomaton, view=view, words=WizardCardsData.words,
-    handled=lambda: set(WORDS), look=look, screen=screen, doc=__doc__ or "",
+    handled=lambda: set(WORDS), look=look, screen=screen,
+    shape=Shape("wizard-cards", types=("component", "wild"), needs=needs), doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "Phase", "WizardCardsAutomaton", "WizardCardsData", "WizardCardsState", "WizardCardsView"]

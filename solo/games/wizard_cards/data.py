@@ -25,6 +25,12 @@ class Spell:
     rank: str
 
 
+def needs(game: Game, players_min: int, players_max: int) -> list[str]:
+    """Each card of the spell deck has one effect word: its school."""
+    return [f"card {c.id} has {len(c.effects)} effects; a spell card has one, its school"
+            for c in game.cards("spells") if len(c.effects) != 1]
+
+
 class WizardCardsData(RulesData):
     """The spell deck, compiled from the loaded game."""
 

@@ -14,10 +14,10 @@ The settings (players, step cap, search) are in ``cards/wizards-and-relics/game.
 
 from __future__ import annotations
 
-from wizprint.solo.kernel import EngineCode
+from wizprint.solo.kernel import EngineCode, Shape
 
 from .automaton import WRAutomaton, WRView
-from .data import WRData
+from .data import WRData, needs
 from .effects import WORDS
 from .setup import SETUP_KEYS, setup
 from .state import WRState
@@ -35,7 +35,8 @@ def evaluate(s: WRState) -> list[float]:
 ENGINE: EngineCode[WRState, WRData] = EngineCode(
     state=WRState, data=WRData, new_state=WRState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WRAutomaton,
     view=view, screen=screen, words=WRData.words, handled=lambda: set(WORDS.handlers), look=look,
-    evaluate=evaluate, doc=__doc__ or "",
+    evaluate=evaluate, shape=Shape("wizards-and-relics", types=("wizard", "relic", "shrine"), needs=needs),
+    doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "WRAutomaton", "WRData", "WRState", "WRView"]

@@ -69,6 +69,17 @@ def _effects(effs: Any) -> tuple[Effect, ...]:
     return tuple(out)
 
 
+def needs(game: Game, players_min: int, players_max: int) -> list[str]:
+    """The set-up deals the wizards into four decks, as evenly as it can: each deck must hold the wizards that win
+    (5 in a Hall with 2 players), or a game could never end."""
+    n = sum(1 for r in game.cards() if r.type == "wizard")
+    need = DECKS * HALL_TO_WIN.get(players_min, max(HALL_TO_WIN.values()))
+    return [] if n >= need else [
+        f"{n} wizard{'s' if n != 1 else ''}: the set-up deals them into {DECKS} decks, and with "
+        f"{players_min} players each deck needs the {need // DECKS} wizards a Hall of Immortality wins with "
+        f"(at least {need} wizards)"]
+
+
 class WRData(RulesData):
     """The wizards, relics and shrines, compiled from the loaded game."""
 

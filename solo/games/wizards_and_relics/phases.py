@@ -47,6 +47,7 @@ def deal(s: WRState) -> None:
     d = s.data
     s.piles = [[] for _ in range(DECKS)]
     for kind in ("wizard", "relic"):
+        turn = 0  # the deck the next card left over goes to: the rarities' leftovers go round the decks in turn
         for rarity in RARITIES:
             pile = list(d.piles[kind, rarity])
             s.rng.shuffle(pile)
@@ -55,8 +56,9 @@ def deal(s: WRState) -> None:
                 each = len(pile) // DECKS
             for i in range(DECKS):
                 s.piles[i].extend(pile[i * each:(i + 1) * each])
-            for j, c in enumerate(pile[each * DECKS:]):
-                s.piles[j % DECKS].append(c)
+            for c in pile[each * DECKS:]:
+                s.piles[turn % DECKS].append(c)
+                turn += 1
     for p in s.piles:
         s.rng.shuffle(p)
     s.shrine_pile = sorted(d.shrines)

@@ -12,10 +12,10 @@ The settings (step cap, search) are in ``cards/wizards-cup/game.toml``, ``[engin
 
 from __future__ import annotations
 
-from wizprint.solo.kernel import EngineCode
+from wizprint.solo.kernel import EngineCode, Shape
 
 from .automaton import WCAutomaton, WCView
-from .data import WCData
+from .data import WCData, needs
 from .phases import handled
 from .setup import SETUP_KEYS, setup
 from .state import WCState
@@ -31,7 +31,7 @@ def evaluate(s: WCState) -> list[float]:
 ENGINE: EngineCode[WCState, WCData] = EngineCode(
     state=WCState, data=WCData, new_state=WCState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WCAutomaton,
     view=view, words=WCData.words, handled=handled, look=look, evaluate=evaluate, screen=screen,
-    doc=__doc__ or "",
+    shape=Shape("wizards-cup", types=("wizard",), needs=needs), doc=__doc__ or "",
 )
 
 __all__ = ["ENGINE", "WCAutomaton", "WCData", "WCState", "WCView"]

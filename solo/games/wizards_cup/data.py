@@ -62,6 +62,13 @@ def element_loses(a: str, b: str) -> bool:
     return b in LOSES_TO.get(a, frozenset())
 
 
+def needs(game: Game, players_min: int, players_max: int) -> list[str]:
+    """A set holds every wizard design, and a player's Deck is six of them."""
+    n = sum(1 for r in game.cards() if r.type == "wizard")
+    return [] if n >= DECK else [f"only {n} wizard design{'s' if n != 1 else ''}, and a player's Deck holds {DECK} "
+                                 "of their set"]
+
+
 class WCData(RulesData):
     """The two sets of wizards, compiled from the loaded game."""
 

@@ -370,8 +370,8 @@ def choose_legal(s: WCState, c: Choose) -> list[Action]:
         return [Action("next", x) for x in sorted(s.decks[seat])]
     if c.ask is Ask.REARRANGE:
         return [Action("keep"), Action("rearrange")]
-    if c.ask is Ask.SWAP_OUT:
-        return [Action("keep"), *(Action("out", x) for x in sorted(s.decks[seat]))]
+    if c.ask is Ask.SWAP_OUT:  # nothing to swap with when the whole set is in the Deck (a folder of 6 designs)
+        return [Action("keep"), *(Action("out", x) for x in sorted(s.decks[seat]) if s.sets[seat])]
     return [Action("in", x) for x in sorted(s.sets[seat])]
 
 
