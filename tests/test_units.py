@@ -127,7 +127,7 @@ def test_mcts_bot_specs() -> None:
     budgets = {g: make_agent("mcts", engine(g)) for g in ("wizard-cards", "covenant", "relic")}
     assert {g: (a.iterations, a.search, a.name) for g, a in budgets.items() if isinstance(a, MctsAgent)} == {
         "wizard-cards": (800, "tree", "mcts:800"), "covenant": (200, "paired", "mcts:200"),
-        "relic": (200, "paired", "mcts:200")}
+        "relic": (160, "paired", "mcts:160")}
     for bad in ("mcts:50/0.5", "mcts:x", "mcts:50/s", "mcts:0", "mcts:-5", "mcts:nans", "mcts:infs", "mcts:1e309s",
                 "mcts:0s", "mcts:10000000", "automaton:3", "nobot"):
         with pytest.raises(UsageError, match="bot"):
