@@ -96,7 +96,7 @@ class TerminalTable:
             if answer.isascii() and answer.isdigit():
                 k = int(answer) - 1
                 if 0 <= k < len(options):
-                    self.transcript.append(f"your choice> {answer}: {options[k]}")
+                    self.transcript.append(f"{question}\nyour choice> {answer}: {options[k]}")
                     return Entry("option", k)
                 if not options and cards_hint:
                     self.term.say(f"There are no numbered choices here: {cards_hint.removeprefix('or ')}.")
@@ -107,7 +107,7 @@ class TerminalTable:
                 show(self.term, rows)
                 continue
             if cards_hint:
-                self.transcript.append(f"your choice> {answer}")
+                self.transcript.append(f"{question}\nyour choice> {answer}")
                 return Entry("cards", cards=parse_cards(answer))
             self.term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(options)}, or 'help'.")
 
@@ -187,7 +187,7 @@ class TerminalTable:
 
 
 def log_head_line(g: TableGame) -> str:
-    return f"wizprint solo play: {g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
+    return f"wizprint solo table: {g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
 
 
 # -- saves ------------------------------------------------------------------------------------------------------
