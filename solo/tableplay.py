@@ -23,12 +23,13 @@ from rich.markup import escape
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, quote
+from wizprint.files import FileProblem, read_file
 
 from .agents import make_agent
 from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
 from .kernel.table import TablePolicy, relabel
-from .play import MAX_SEED, _what, _whole, check_seed, claim_names, random_seed, read_save
+from .play import MAX_SEED, TABLE_LOG_HEAD, _what, _whole, check_seed, claim_names, random_seed, read_save
 from .table import Ask, Entry, Stop, TableGame, parse_cards
 from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
 
@@ -187,7 +188,7 @@ class TerminalTable:
 
 
 def log_head_line(g: TableGame) -> str:
-    return f"wizprint solo table: {g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
+    return f"{TABLE_LOG_HEAD}{g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
 
 
 # -- saves ------------------------------------------------------------------------------------------------------
@@ -272,12 +273,34 @@ def new_table(game: str, players: int | None, bot: str, seed: int | None, seat: 
     return TableGame(eng, state, seat, ["" if i == seat else bot for i in range(n)], policy, dice=dice, seed=seed)
 
 
+LOG_LIMIT = 16 * 1024 * 1024  # the largest session log a resumed session reads back
+
+
+def resumed_names(g: TableGame, load: Path, save_file: Path | None, log_file: Path | None
+                  ) -> tuple[Path, Path, list[str], list[str]]:
+    """A resumed session's save and log files (as a resumed game of `solo play` takes them: a file of the log's
+    name that wizprint did not write is kept, and the log goes to a free name), what to say of them, and the
+    session's log so far (its lines after the first, to go on from)."""
+    from .play import Session, resumed_log
+
+    s = Session(g.engine, g.belief, g.person, g.bots, g.seed)
+    log_path = resumed_log(s, load, log_file)
+    before: list[str] = []
+    with contextlib.suppress(FileProblem, OSError):
+        text = read_file(log_path, LOG_LIMIT, "a session's log").decode("utf-8", "replace")
+        if text.startswith(TABLE_LOG_HEAD):
+            before = [*text.splitlines()[1:], "-- resumed --"]
+    return save_file or load, log_path, s.notes, before
+
+
 def run_table(g: TableGame, save_path: Path, log_path: Path | None, inp: TextIO | None = None,
-              out: TextIO | None = None, width: int | None = None, fresh: bool = True) -> int:
-    """Play the session at the terminal; 0 when it ends or is saved, 1 when it could not be saved."""
+              out: TextIO | None = None, width: int | None = None, fresh: bool = True,
+              before: Sequence[str] = ()) -> int:
+    """Play the session at the terminal; 0 when it ends or is saved, 1 when it could not be saved. ``before``:
+    the log of a resumed session so far."""
     console = WholeLines(file=out or sys.stdout, width=width, highlight=False)
     term = Terminal(inp or sys.stdin, console)
-    t = TerminalTable(term, g, save_path, log_path)
+    t = TerminalTable(term, g, save_path, log_path, list(before))
     console.print(f"[bold]{escape(g.engine.name)}[/bold] on the table - you are P{g.person + 1}; "
                   f"{escape(', '.join(f'P{i + 1} {b}' for i, b in enumerate(g.bots) if b))} played by the program; "
                   f"dice: {g.dice}. Type 'help' for help.")

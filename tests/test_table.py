@@ -113,6 +113,10 @@ def test_a_session_saves_and_resumes_and_keeps_its_notes(tmp_path: Path) -> None
     r2 = run_here("solo", "table", "wizard-cards", "--load", save.name, cwd=tmp_path, input="quit\n")
     assert r2.returncode == 0 and "Set-up" not in r2.stdout
     assert json.loads(save.read_text())["notes"] == data["notes"]
+    # the resumed session goes on in the same log (its first line says it is a table session's)
+    assert sorted(x.name for x in tmp_path.iterdir()) == [save.name.replace(".save.json", ".log"), save.name]
+    assert "NOTE (step 0): the ward icon is hard to read" in (tmp_path / save.name.replace(".save.json", ".log")
+                                                                ).read_text()
 
 
 def test_a_card_is_entered_by_id_or_name_and_a_slip_gets_did_you_mean(tmp_path: Path) -> None:
@@ -182,3 +186,14 @@ def test_undo_takes_back_the_last_choice_and_says_what_to_put_back(tmp_path: Pat
     assert "Nothing to undo yet: this is your first choice." in back
     saved = json.loads((tmp_path / "wizprint-wizard-cards-table-seed12.save.json").read_text())
     assert "8S" not in saved["known"]  # back in the hand, secret again
+
+
+def test_a_resumed_session_keeps_a_file_of_the_users_where_its_log_would_go(tmp_path: Path) -> None:
+    typed = "\n".join([*_hand_of_p2(12), "quit"]) + "\n"
+    assert run_here("solo", "table", "wizard-cards", "--seed", "12", cwd=tmp_path, input=typed).returncode == 0
+    log = tmp_path / "wizprint-wizard-cards-table-seed12.log"
+    log.write_text("my own notes\n")  # the user's file, under the log's name
+    r = run_here("solo", "table", "wizard-cards", "--load", "wizprint-wizard-cards-table-seed12.save.json",
+                 cwd=tmp_path, input="quit\n")
+    assert r.returncode == 0 and "is not a wizprint game log: it is kept" in " ".join(r.stdout.split())
+    assert log.read_text() == "my own notes\n"
