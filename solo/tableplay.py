@@ -27,7 +27,7 @@ from wizprint.errors import SaveError, UsageError, WizprintError, quote
 from .agents import make_agent
 from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
-from .kernel.table import TablePolicy
+from .kernel.table import TablePolicy, relabel
 from .play import MAX_SEED, _what, _whole, check_seed, claim_names, random_seed, read_save
 from .table import Ask, Entry, Stop, TableGame, parse_cards
 from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
@@ -87,7 +87,8 @@ class TerminalTable:
         rows = decision_rows(self.term.console, question, list(options))
         show(self.term, rows)
         if cards_hint:
-            self.term.say(f"({cards_hint})")
+            alone = cards_hint.removeprefix("or ")
+            self.term.say(f"({cards_hint})" if options else f"{alone[0].upper()}{alone[1:]}.")
         while True:
             answer = self.ask("your choice> ")
             if answer is None:
@@ -95,15 +96,18 @@ class TerminalTable:
             if answer.isascii() and answer.isdigit():
                 k = int(answer) - 1
                 if 0 <= k < len(options):
-                    self.transcript.append(f"your choice> {answer}: {options[k]}")
+                    self.transcript.append(f"{question}\nyour choice> {answer}: {options[k]}")
                     return Entry("option", k)
-                self.term.say(f"There is no choice {k + 1}: type a number from 1 to {len(options)}.")
+                if not options and cards_hint:
+                    self.term.say(f"There are no numbered choices here: {cards_hint.removeprefix('or ')}.")
+                else:
+                    self.term.say(f"There is no choice {k + 1}: type a number from 1 to {len(options)}.")
                 continue
             if self.command(answer):
                 show(self.term, rows)
                 continue
             if cards_hint:
-                self.transcript.append(f"your choice> {answer}")
+                self.transcript.append(f"{question}\nyour choice> {answer}")
                 return Entry("cards", cards=parse_cards(answer))
             self.term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(options)}, or 'help'.")
 
@@ -183,7 +187,7 @@ class TerminalTable:
 
 
 def log_head_line(g: TableGame) -> str:
-    return f"wizprint solo play: {g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
+    return f"wizprint solo table: {g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
 
 
 # -- saves ------------------------------------------------------------------------------------------------------
@@ -281,14 +285,18 @@ def run_table(g: TableGame, save_path: Path, log_path: Path | None, inp: TextIO 
     try:
         if fresh:
             g.start(t)
-        snapshot = save_point(g)
+        points: list[Point] = []  # the position before each of the person's decisions, latest last
         while not g.belief.is_terminal():
             try:
-                if g.belief.current_player == g.person:
-                    snapshot = save_point(g)
-                step(g, t)
+                if g.belief.current_player == g.person and (not points or points[-1][0].steps != g.belief.steps):
+                    points.append(save_point(g))
+                g.step(t)
             except Undo:
-                restore(g, snapshot, t)
+                if len(points) < 2:
+                    t.say(["Nothing to undo yet: this is your first choice."])
+                    continue
+                points.pop()  # this decision's own point: the choice taken back is the one before it
+                restore(g, points.pop(), t)
         t.say([g.outcome_words()])
         with contextlib.suppress(WizprintError):
             save_table(g, save_path)
@@ -316,30 +324,25 @@ def run_table(g: TableGame, save_path: Path, log_path: Path | None, inp: TextIO 
         return 1
 
 
-def step(g: TableGame, t: TerminalTable) -> None:
-    """One move of the game (an automaton's, or the person's decision)."""
-    seat = g.belief.current_player
-    legal = g.belief.legal_actions()
-    before = g.belief.clone()
-    if seat != g.person:
-        agent = g.agents[seat]
-        assert agent is not None
-        g.commit(legal[0] if len(legal) == 1 else agent.choose(g.belief, seat), seat, t)
-    elif not g.person_move(legal, t):
-        return
-    t.tell(g.new_log() + g.instructions(before, seat))
+Point = tuple[State[Any], set[str], int, int]  # the belief, the cards known, the log lines told, the exchanges
 
 
-def save_point(g: TableGame) -> tuple[State[Any], set[str], int, int]:
-    return g.belief.clone(), set(g.known), g.told, len(g.notes)
+def save_point(g: TableGame) -> Point:
+    return g.belief.clone(), set(g.known), g.told, len(g.swaps)
 
 
-def restore(g: TableGame, point: tuple[State[Any], set[str], int, int], t: TerminalTable) -> None:
-    """Back to before the person's last choice: the belief as it was, and what to put back on the table."""
-    state, known, told, _ = point
-    undo = g.instructions_between(g.belief, state)
+def restore(g: TableGame, point: Point, t: TerminalTable) -> None:
+    """Back to before the person's last choice: the belief as it was, and what to put back on the table (said of
+    the cards as they are now known: a card of the person's entered since goes back to their hand)."""
+    state, known, told, swaps = point
+    then = state
+    for x, y in g.swaps[swaps:]:
+        then = relabel(then, {x: y, y: x})
+    undo = g.instructions_between(g.belief, then)
     g.belief, g.known, g.told = state, known, told
-    t.say(["Undone: back to before your last choice."] + [f"  put back: {ln}" for ln in undo])
+    del g.swaps[swaps:]
+    head = "Undone: back to before your last choice." + (" On the table:" if undo else "")
+    t.say([head] + [f"  {ln}" for ln in undo])
 
 
 def start_names(g: TableGame, save_file: Path | None, log_file: Path | None) -> tuple[Path, Path, list[str]]:

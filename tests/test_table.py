@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import run_here
-from table_helpers import SimulatedTable
+from table_helpers import PROMPTS, Recorder, SimulatedTable, play_on_terminal
 
 from wizprint.solo.kernel import Action, State, engine
 from wizprint.solo.kernel.table import Place, TablePolicy
@@ -139,3 +139,46 @@ def test_random_games_play_the_same_on_samples_drawn_with_a_fixed_seed() -> None
     a.play()
     b.play()
     assert a.decisions == b.decisions and a.truth.outcome() == b.truth.outcome()
+
+
+@pytest.mark.parametrize("game", sorted(TABLE_GAMES))
+def test_a_whole_game_at_an_80_by_24_terminal(game: str, tmp_path: Path) -> None:
+    """One whole game through the real command on a pseudo-terminal: a simulated person's entries (written down
+    in-process with the same seed) typed at its prompts. Every prompt shows its question, no line is cut, and the
+    game ends."""
+    _, players, variants = TABLE_GAMES[game]
+    rec = Recorder(engine(game), policy(game), players, 0, 31, variant=variants[0], dice="physical")
+    rec.play()
+    args = ["--seed", "31", "--players", str(players), "--dice", "physical", *(
+        ["--variant", variants[0]] if variants[0] else [])]
+    screens, last = play_on_terminal(game, args, rec.typed, tmp_path)
+    assert len(screens) == len(rec.typed) > 10
+    for shot in screens:
+        assert not any("…" in row or "error" in row.lower() for row in shot), "\n".join(shot)
+        rows = [row for row in shot if row.strip()]
+        assert rows[-1] + " " in PROMPTS, "\n".join(shot)
+        assert any(row.endswith(("which card is it?", "what does it show?")) or row.startswith(
+            (" 1 ", "Type the id")) or "(or type the id" in row for row in rows[-8:-1]), "\n".join(shot)
+    assert "Game over" in " ".join(last.split()), last[-2000:]
+
+
+def test_undo_takes_back_the_last_choice_and_says_what_to_put_back(tmp_path: Path) -> None:
+    """Seed 12: P1 casts 8S Wall of Stone as a ward and draws back up to five; P2's Disintegrate spends the ward
+    and asks P1 for a card. Undo there goes back to P1's cast: the ward comes back from the discard pile to the
+    hand, the card drawn goes back onto the deck, P2's spell back to its hand (worked out from the rules)."""
+    s = engine("wizard-cards").new_state(2, 12)
+    assert s.hands[0][0] == "8S"  # type: ignore[attr-defined]
+    typed = "\n".join([*_hand_of_p2(12), "8S", "undo", "undo", "quit"]) + "\n"
+    r = run_here("solo", "table", "wizard-cards", "--seed", "12", cwd=tmp_path, input=typed)
+    out = " ".join(r.stdout.split())
+    assert r.returncode == 0, r.stdout
+    before, _, back = out.partition("Undone: back to before your last choice.")
+    # the card the person played moves from their hand (not the program's sample it took the place of)
+    assert "> Move 8S Wall of Stone from your hand to your wards (face up before you)." in before
+    assert "from the spell deck to your wards" not in before
+    assert back.startswith(" On the table: Take a card from your hand to the spell deck. Move 8S Wall of Stone "
+                           "from the discard pile to your hand. Move QC Disintegrate from the spell being cast (in "
+                           "the middle of the table) to P2's hand (face up)."), back[:400]
+    assert "Nothing to undo yet: this is your first choice." in back
+    saved = json.loads((tmp_path / "wizprint-wizard-cards-table-seed12.save.json").read_text())
+    assert "8S" not in saved["known"]  # back in the hand, secret again

@@ -1,5 +1,5 @@
 """Wizards & Relics (``../shared/rules/wizards-and-relics.txt``): the engine's set-up, turn order, Replenish,
-reshuffle, what each seat may see, illegal plays and automaton checks (issue 13). Positions come from the engine's
+reshuffle, what each seat may see, illegal plays and automaton checks. Positions come from the engine's
 scenario ``setup`` under strict chance (an unscripted random choice is an error), so every number asserted is worked
 out by hand in the comments. Unless a test says otherwise the shrine is S05 Sunken Obelisk (blue wizards +2) and
 nobody plays a blue wizard; "P1" in the log is seat 0."""
