@@ -20,7 +20,7 @@ import tomli
 from wizprint.errors import DataErrors, Issue, WizprintError, one_line, quote
 from wizprint.files import FileProblem, read_file
 from wizprint.finite import NonFinite, loads_toml
-from wizprint.resources import cards_dir, inside
+from wizprint.resources import cards_dir, inside, register_icons
 
 from .lines import LineMap, TomlLines
 from .model import CardType, Component, Deck, EngineDecl, FieldSpec, Game, GameDecl, Kind, Record, Source
@@ -440,6 +440,8 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     decl = _parse_decl(root, data, issues, game_text)
     if decl is None:
         raise DataErrors(issues)
+    if (root / "icons").is_dir():  # a game folder's own icons, found before the shipped ones for its id
+        register_icons(decl.id, root / "icons")
     vpath = root / decl.vocabulary_file
     vshown = display_path(vpath)
     vdata: dict[str, Any] | None = {}

@@ -109,6 +109,21 @@ def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or pat
         raise typer.Exit(1)
 
 
+@app.command("new")
+@friendly
+def new_cmd(folder: Path = typer.Argument(..., help="The new game folder; its name is the new game's id."),
+            source: str = typer.Option(..., "--from", help="The game to start from: a game id or a game folder.")
+            ) -> None:
+    """Start a game of your own: a new game folder copied whole from a game (card data, layout files, its own
+    icons), with the folder's name as its id."""
+    from wizprint.newgame import new_game
+
+    made = new_game(folder, source)
+    say(f"made {made.folder}/: the game '{made.id}' ({made.name}), {made.data} data files, {made.layouts} layout "
+        f"files, {made.icons} icon files and a README.md; 'wizprint validate {made.folder}' checks it, "
+        f"'wizprint build {made.folder}' prints it into output/{made.id}/")
+
+
 @app.command("vocabulary")
 @friendly
 def vocabulary_cmd(game: str = typer.Argument(..., help="Game id or path."),
