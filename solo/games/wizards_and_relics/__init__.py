@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from wizprint.solo.kernel import EngineCode, Shape
 
-from .automaton import WRAutomaton, WRView
-from .data import WRData, needs
+from .automaton import WizardsAndRelicsAutomaton, WizardsAndRelicsView
+from .data import WizardsAndRelicsData, needs
 from .effects import WORDS
 from .setup import SETUP_KEYS, setup
-from .state import WRState
+from .state import WizardsAndRelicsState
 from .view import look, screen, view
 
 
-def evaluate(s: WRState) -> list[float]:
+def evaluate(s: WizardsAndRelicsState) -> list[float]:
     """A cut-short playout's returns: the share of the Hall each seat has filled, centred."""
     need = s.hall_to_win
     score = [len(h) / need for h in s.halls]
@@ -32,11 +32,13 @@ def evaluate(s: WRState) -> list[float]:
     return [max(-1.0, min(1.0, 2 * (x - mean))) for x in score]
 
 
-ENGINE: EngineCode[WRState, WRData] = EngineCode(
-    state=WRState, data=WRData, new_state=WRState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WRAutomaton,
-    view=view, screen=screen, words=WRData.words, handled=lambda: set(WORDS.handlers), look=look,
+ENGINE: EngineCode[WizardsAndRelicsState, WizardsAndRelicsData] = EngineCode(
+    state=WizardsAndRelicsState, data=WizardsAndRelicsData, new_state=WizardsAndRelicsState.new, setup=setup,
+    setup_keys=SETUP_KEYS, automaton=WizardsAndRelicsAutomaton,
+    view=view, screen=screen, words=WizardsAndRelicsData.words, handled=lambda: set(WORDS.handlers), look=look,
     evaluate=evaluate, shape=Shape("wizards-and-relics", types=("wizard", "relic", "shrine"), needs=needs),
     doc=__doc__ or "",
 )
 
-__all__ = ["ENGINE", "WRAutomaton", "WRData", "WRState", "WRView"]
+__all__ = ["ENGINE", "WizardsAndRelicsAutomaton", "WizardsAndRelicsData", "WizardsAndRelicsState",
+           "WizardsAndRelicsView"]

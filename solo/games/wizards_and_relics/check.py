@@ -13,10 +13,10 @@ from .data import DECKS
 from .pending import Ask, Choose, Effects, Enter, Reveal, Round, Setup, Triggers
 
 if TYPE_CHECKING:
-    from .state import WRState
+    from .state import WizardsAndRelicsState
 
 
-def check_state(s: WRState, chk: Checks) -> None:
+def check_state(s: WizardsAndRelicsState, chk: Checks) -> None:
     d = s.data
     cards = d.cards
     chk.count("state.piles", len(s.piles), DECKS, DECKS)

@@ -80,7 +80,7 @@ def needs(game: Game, players_min: int, players_max: int) -> list[str]:
         f"(at least {need} wizards)"]
 
 
-class WRData(RulesData):
+class WizardsAndRelicsData(RulesData):
     """The wizards, relics and shrines, compiled from the loaded game."""
 
     def __init__(self, game: Game):

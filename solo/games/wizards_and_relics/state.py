@@ -3,7 +3,8 @@
 like surface (legal actions, apply, observation, sampling what a seat cannot see).
 
 Everything that takes steps is pending work on ``stack`` (``pending.py``): the set-up, then one :class:`Round` after
-another, run until somebody must decide (:meth:`WRState.advance`). Piles are lists whose top card is the end.
+another, run until somebody must decide (:meth:`WizardsAndRelicsState.advance`). Piles are lists whose top card is the
+end.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from wizprint.solo.kernel import (
 )
 from wizprint.solo.kernel.screen import TwoStep
 
-from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WRData
+from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WizardsAndRelicsData
 from .pending import (
     KINDS,
     RULES,
@@ -42,7 +43,7 @@ from .pending import (
     SetupStep,
     Source,
     Triggers,
-    WRPending,
+    WizardsAndRelicsPending,
 )
 
 
@@ -60,7 +61,7 @@ class Mod(Declared):
 
 
 @declare
-class WRState(StackGame, State[WRData]):
+class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
     """A game of Wizards & Relics."""
 
     RULES = RULES
@@ -76,7 +77,7 @@ class WRState(StackGame, State[WRData]):
     shrine_pile: list[str] = zone("shrine_pile")
     shrine: list[str] = zone("shrine")  # the shrine in play (none before the first round)
     shrines_used: list[str] = zone("shrine_discard")
-    stack: list[WRPending] = field(default_factory=list)
+    stack: list[WizardsAndRelicsPending] = field(default_factory=list)
     master: int = 0  # the Master Wizard: applies abilities first
     round: int = 0  # rounds begun
     battle: int = 0  # wizard battles of this round before this one (ties)
@@ -105,7 +106,7 @@ class WRState(StackGame, State[WRData]):
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
-    def blank(cls, data: WRData, players: int, seed: int, variant: str = "") -> WRState:
+    def blank(cls, data: WizardsAndRelicsData, players: int, seed: int, variant: str = "") -> WizardsAndRelicsState:
         n = players
 
         def per() -> list[list[str]]:
@@ -116,7 +117,7 @@ class WRState(StackGame, State[WRData]):
                    known_top=per(), chosen_deck=[-1] * n)
 
     @classmethod
-    def new(cls, data: WRData, players: int, seed: int, variant: str) -> WRState:
+    def new(cls, data: WizardsAndRelicsData, players: int, seed: int, variant: str) -> WizardsAndRelicsState:
         """A new game: the rarity piles shuffled and dealt into four decks, the shrines shuffled, the Master
         Wizard chosen at random (the rulebook: the most wizardly player); then the players choose their decks."""
         s = cls.blank(data, players, seed, variant)
@@ -402,7 +403,7 @@ class WRState(StackGame, State[WRData]):
         """Whether this battle's cards are face up (after the wizard reveal)."""
         return any(self.wizards[s] or self.relics[s] for s in self.fighters)
 
-    def _resample(self, into: WRState, seat: int, rng: Rng) -> None:
+    def _resample(self, into: WizardsAndRelicsState, seat: int, rng: Rng) -> None:
         """Every card ``seat`` cannot see, redealt: the other hands (but for cards everyone has seen), every deck
         (but the tops everyone has seen; its own deck keeps its cards, in a new order), the unchosen piles and the
         shrine pile; another seat's secret play is chosen again from its new hand, and its mulligan forgotten.
@@ -502,7 +503,7 @@ class WRState(StackGame, State[WRData]):
         return two_step(self, legal)
 
 
-def _replay(s: WRState, t: int, rng: Rng, old: str) -> str:
+def _replay(s: WizardsAndRelicsState, t: int, rng: Rng, old: str) -> str:
     """Another seat's secret play, chosen again (at random) from its resampled hand."""
     hand = s.hands[t]
     wiz = sorted(c for c in hand if s.data.is_wizard(c))
@@ -512,4 +513,4 @@ def _replay(s: WRState, t: int, rng: Rng, old: str) -> str:
     return f"{w} {r}"
 
 
-__all__ = ["KINDS", "Mod", "WRState"]
+__all__ = ["KINDS", "Mod", "WizardsAndRelicsState"]

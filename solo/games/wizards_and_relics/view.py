@@ -16,19 +16,19 @@ from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, StackGame
 from wizprint.solo.kernel.screen import Group, Panel, Screen, TwoStep
 
-from .data import AFFECTS, BEATS, WRData, affected
+from .data import AFFECTS, BEATS, WizardsAndRelicsData, affected
 from .effects import KINDS_OF
 from .pending import Ask, Choose, Round, RoundStep, Setup, SetupStep
 
 if TYPE_CHECKING:
-    from .state import WRState
+    from .state import WizardsAndRelicsState
 
 WIDTH = 80  # the columns the options are measured at
 OPTION_ROWS = 17  # the rows the options of a decision may fill at WIDTH with the cards' texts; beyond, they go without
 HEADER = 74  # the longest header that shows as a rule across 80 columns
 
 
-def card_line(d: WRData, card: str, text: bool = True, note: str = "", after: str = "") -> str:
+def card_line(d: WizardsAndRelicsData, card: str, text: bool = True, note: str = "", after: str = "") -> str:
     """``W03 Cinder Adept (red wizard, power 3, Superb): its whole text``; ``after`` goes after the name (``into your
     hand``), ``note`` after the facts."""
     head = f"{d.label(card)}{after} ({d.facts(card)}{note})"
@@ -57,19 +57,19 @@ NONE = {Ask.TAKE: "take no card", Ask.PUT: "put no card on your deck", Ask.DISCA
         Ask.EXTRA_RELIC: "play no other relic", Ask.SUMMON: "put no wizard into play"}
 
 
-def describe(s: WRState, action: Action) -> str:
+def describe(s: WizardsAndRelicsState, action: Action) -> str:
     """An option in words; the cards' texts whole while all the decision's options fit on a screen with them."""
     return _describe(s, action, _texts_fit(s))
 
 
-def _texts_fit(s: WRState) -> bool:
+def _texts_fit(s: WizardsAndRelicsState) -> bool:
     if s.result is not None or not s.stack:
         return True
     legal = s.legal_actions()
     return rows([_describe(s, a, True) for a in legal]) <= OPTION_ROWS
 
 
-def _owner(s: WRState, card: str) -> str:
+def _owner(s: WizardsAndRelicsState, card: str) -> str:
     """``P2's `` for a card in play or in a tied battle."""
     for x in range(s.players):
         if card in s.wizards[x] or card in s.relics[x] or card in s.tied[x]:
@@ -77,7 +77,7 @@ def _owner(s: WRState, card: str) -> str:
     return ""
 
 
-def _describe(s: WRState, action: Action, text: bool) -> str:
+def _describe(s: WizardsAndRelicsState, action: Action, text: bool) -> str:
     d = s.data
     k, a, b = action.kind, action.a, action.b
     top = s.stack[-1] if s.stack else None
@@ -114,7 +114,7 @@ def _describe(s: WRState, action: Action, text: bool) -> str:
     return f"{verb} {owner}{card_line(d, a, text, after=after if text else '')}"
 
 
-def _pairs(s: WRState, legal: list[Action]) -> tuple[list[str], list[str]]:
+def _pairs(s: WizardsAndRelicsState, legal: list[Action]) -> tuple[list[str], list[str]]:
     """The wizards and the relics of the Play phase's pairs, each strongest first ("none": the hand has none)."""
     d = s.data
 
@@ -124,7 +124,7 @@ def _pairs(s: WRState, legal: list[Action]) -> tuple[list[str], list[str]]:
     return sorted({a.a for a in legal}, key=order), sorted({a.b for a in legal}, key=order)
 
 
-def _wizard(s: WRState, w: str, text: bool) -> str:
+def _wizard(s: WizardsAndRelicsState, w: str, text: bool) -> str:
     if w == "none":
         return "no wizard (you have none in hand)"
     d = s.data
@@ -132,11 +132,11 @@ def _wizard(s: WRState, w: str, text: bool) -> str:
     return card_line(d, w, text, note)
 
 
-def _relic(s: WRState, r: str, text: bool) -> str:
+def _relic(s: WizardsAndRelicsState, r: str, text: bool) -> str:
     return "no relic (you have none in hand)" if r == "none" else card_line(s.data, r, text)
 
 
-def _play(s: WRState, action: Action, text: bool) -> str:
+def _play(s: WizardsAndRelicsState, action: Action, text: bool) -> str:
     """A pair in words: the wizard with its text when the relic is the only one (the question names it), else the
     two cards in brief (the two-step screen names each card with its text)."""
     d = s.data
@@ -149,7 +149,7 @@ def _play(s: WRState, action: Action, text: bool) -> str:
     return f"play {w} with {r}"
 
 
-def two_step(s: WRState, legal: list[Action]) -> TwoStep | None:
+def two_step(s: WizardsAndRelicsState, legal: list[Action]) -> TwoStep | None:
     """The Play phase's choice at the terminal: first the wizard (with its text), then the relic played with it.
     With a single relic the pairs are one list, one per wizard (None here)."""
     top = s.stack[-1] if s.stack else None
@@ -176,14 +176,14 @@ def two_step(s: WRState, legal: list[Action]) -> TwoStep | None:
     return TwoStep(f"{where}: which wizard do you play face down? (then its relic)", tuple(groups))
 
 
-def _round_words(s: WRState) -> str:
+def _round_words(s: WizardsAndRelicsState) -> str:
     return f"Round {s.round}" + (f", tie battle {s.battle + 1}" if s.battle else "")
 
 
 FIRED = {"on_discard": "they were discarded", "on_win": "you won the round", "on_lose": "you lost the round"}
 
 
-def question(s: WRState) -> str:
+def question(s: WizardsAndRelicsState) -> str:
     if not s.stack or s.result is not None:
         return "The game is over"
     top = s.stack[-1]
@@ -234,7 +234,7 @@ def _summoned(what: str) -> str:
     return f"{'an' if name[0] in 'AEIOUaeiou' else 'a'} {name} from your {'hand' if src == 'hand' else 'discard pile'}"
 
 
-def heading(s: WRState, seat: int) -> str:
+def heading(s: WizardsAndRelicsState, seat: int) -> str:
     if s.result is not None:
         return "Game over"
     if any(isinstance(x, Setup) for x in s.stack) or s.round == 0:
@@ -248,7 +248,7 @@ def heading(s: WRState, seat: int) -> str:
     return f"Round {s.round}: {phase} phase{tie}"
 
 
-def pending_view(s: WRState, seat: int) -> dict[str, Any]:
+def pending_view(s: WizardsAndRelicsState, seat: int) -> dict[str, Any]:
     """What is being decided, as ``seat`` may know it (another seat's mulligan picks stay hidden)."""
     out = StackGame.pending_view(s, seat)
     if not out:
@@ -294,7 +294,7 @@ def header(obs: Mapping[str, Any]) -> str:
     return next((t for t in tries if len(t) <= HEADER), tries[-1])
 
 
-def status_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def status_lines(d: WizardsAndRelicsData, obs: Mapping[str, Any]) -> list[str]:
     """The table: each player's Hall, hand, deck and discard pile, what they have in play with its total, and the
     round's state of advantage."""
     me = int(obs["seat"])
@@ -344,17 +344,17 @@ def status_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _by_kind(d: WRData, cards: Sequence[str]) -> list[str]:
+def _by_kind(d: WizardsAndRelicsData, cards: Sequence[str]) -> list[str]:
     """Wizards first, then relics, each strongest first."""
     return sorted(cards, key=lambda c: (d[c].kind != "wizard", -d[c].power, c))
 
 
-def _count(d: WRData, cards: Sequence[str]) -> str:
+def _count(d: WizardsAndRelicsData, cards: Sequence[str]) -> str:
     w = sum(1 for c in cards if d.is_wizard(c))
     return f"{plural(len(cards), 'card')}: {plural(w, 'wizard')}, {plural(len(cards) - w, 'relic')}"
 
 
-def hand_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def hand_lines(d: WizardsAndRelicsData, obs: Mapping[str, Any]) -> list[str]:
     hand = obs["hand"]
     out = [f"[bold]Your hand[/bold] ({_count(d, hand)})" if hand else "Your hand is empty"]
     out += [_e(card_line(d, c)) for c in _by_kind(d, hand)]
@@ -364,14 +364,14 @@ def hand_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def shrine_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def shrine_lines(d: WizardsAndRelicsData, obs: Mapping[str, Any]) -> list[str]:
     if not obs["shrine"]:
         return ["No shrine is in play yet: one is revealed as each round begins."]
     sh = obs["shrine"][0]
     return [f"[bold]Shrine: {_e(d.label(sh))}[/bold], for {_e(AFFECTS[d[sh].affects])}: {_e(d.spoken(sh))}"]
 
 
-def deck_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def deck_lines(d: WizardsAndRelicsData, obs: Mapping[str, Any]) -> list[str]:
     me = int(obs["seat"])
     if obs["chosen_deck"][me] < 0:
         return ["You have not chosen a deck yet: the four decks are dealt face down."]
@@ -384,7 +384,7 @@ def deck_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def piles_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def piles_lines(d: WizardsAndRelicsData, obs: Mapping[str, Any]) -> list[str]:
     out = ["The Halls of Immortality and the discard piles (face up: everyone sees them); "
            f"{plural(int(obs['shrine_pile']), 'shrine')} left in the shrine pile"]
     for x in range(int(obs["players"])):
@@ -402,7 +402,7 @@ def _key(*parts: Any) -> str:
     return json.dumps(parts, sort_keys=True)
 
 
-def screen(d: WRData, obs: Mapping[str, Any]) -> Screen:
+def screen(d: WizardsAndRelicsData, obs: Mapping[str, Any]) -> Screen:
     """The seat's screen: the header, then the panels ``shrine``, ``status`` and ``hand`` (shown again when what
     matters in them changes), ``deck`` and ``piles`` (on request)."""
     status_key = _key(obs["round"], obs["battle"], [len(h) for h in obs["halls"]], obs["wizards"], obs["relics"],
@@ -420,13 +420,13 @@ def screen(d: WRData, obs: Mapping[str, Any]) -> Screen:
     return Screen(header(obs), panels)
 
 
-def view(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def view(d: WizardsAndRelicsData, obs: Mapping[str, Any]) -> list[str]:
     """The whole table as the seat sees it (rich markup): the header, the table, the shrine, the hand and the piles."""
     return [f"[bold]{_e(header(obs))}[/bold]", *status_lines(d, obs), *shrine_lines(d, obs), *hand_lines(d, obs),
             *piles_lines(d, obs)]
 
 
-def look(d: WRData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(d: WizardsAndRelicsData, obs: Mapping[str, Any], query: str) -> list[str] | None:
     """A wizard, relic or shrine by id or (part of its) name: its printed text and where it is as the seat sees it."""
     q = query.strip().lower()
     hit = next((c for c in d.cards if c.lower() == q), None)
@@ -450,7 +450,7 @@ def look(d: WRData, obs: Mapping[str, Any], query: str) -> list[str] | None:
     return lines
 
 
-def where(d: WRData, obs: Mapping[str, Any], card: str) -> str:
+def where(d: WizardsAndRelicsData, obs: Mapping[str, Any], card: str) -> str:
     """Where the card is, as the seat may know it."""
     me = int(obs["seat"])
     if card in obs["hand"]:

@@ -14,24 +14,25 @@ from __future__ import annotations
 
 from wizprint.solo.kernel import EngineCode, Shape
 
-from .automaton import WCAutomaton, WCView
-from .data import WCData, needs
+from .automaton import WizardsCupAutomaton, WizardsCupView
+from .data import WizardsCupData, needs
 from .phases import handled
 from .setup import SETUP_KEYS, setup
-from .state import WCState
+from .state import WizardsCupState
 from .view import look, screen, view
 
 
-def evaluate(s: WCState) -> list[float]:
+def evaluate(s: WizardsCupState) -> list[float]:
     """A cut-short playout's returns: the Victory tokens, centred."""
     d = s.tokens[0] - s.tokens[1]
     return [0.5 * d, -0.5 * d]
 
 
-ENGINE: EngineCode[WCState, WCData] = EngineCode(
-    state=WCState, data=WCData, new_state=WCState.new, setup=setup, setup_keys=SETUP_KEYS, automaton=WCAutomaton,
-    view=view, words=WCData.words, handled=handled, look=look, evaluate=evaluate, screen=screen,
+ENGINE: EngineCode[WizardsCupState, WizardsCupData] = EngineCode(
+    state=WizardsCupState, data=WizardsCupData, new_state=WizardsCupState.new, setup=setup, setup_keys=SETUP_KEYS,
+    automaton=WizardsCupAutomaton,
+    view=view, words=WizardsCupData.words, handled=handled, look=look, evaluate=evaluate, screen=screen,
     shape=Shape("wizards-cup", types=("wizard",), needs=needs), doc=__doc__ or "",
 )
 
-__all__ = ["ENGINE", "WCAutomaton", "WCData", "WCState", "WCView"]
+__all__ = ["ENGINE", "WizardsCupAutomaton", "WizardsCupData", "WizardsCupState", "WizardsCupView"]

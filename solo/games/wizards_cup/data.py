@@ -69,7 +69,7 @@ def needs(game: Game, players_min: int, players_max: int) -> list[str]:
                                  "of their set"]
 
 
-class WCData(RulesData):
+class WizardsCupData(RulesData):
     """The two sets of wizards, compiled from the loaded game."""
 
     def __init__(self, game: Game):
@@ -118,5 +118,15 @@ class WCData(RulesData):
         return effect_words(e for card in self.game.cards() for e in card.effects)
 
 
-__all__ = ["DECK", "ELEMENTS", "LOSES_TO", "POWER_TYPES", "SETS", "TO_WIN", "WORD_TYPES", "WCData", "Wizard",
-           "element_loses"]
+__all__ = [
+    "DECK",
+    "ELEMENTS",
+    "LOSES_TO",
+    "POWER_TYPES",
+    "SETS",
+    "TO_WIN",
+    "WORD_TYPES",
+    "Wizard",
+    "WizardsCupData",
+    "element_loses",
+]

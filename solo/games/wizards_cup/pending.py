@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from wizprint.solo.kernel import Pending, Rules, declare
 
 if TYPE_CHECKING:
-    from .state import WCState
+    from .state import WizardsCupState
 
 
 class SetupStep(enum.IntEnum):
@@ -46,21 +46,21 @@ class Ask(enum.StrEnum):
 
 
 @declare
-class WCPending(Pending):
+class WizardsCupPending(Pending):
     """Base of the pending kinds: ``seat`` is the player it is about (who decides, for a choice)."""
 
     seat: int = 0
 
 
 @declare
-class Setup(WCPending):
+class Setup(WizardsCupPending):
     kind: ClassVar[str] = "setup"
     step: SetupStep = SetupStep.RANDOM
     index: int = 0  # the seat to act next within the step
 
 
 @declare
-class Round(WCPending):
+class Round(WizardsCupPending):
     kind: ClassVar[str] = "round"
     step: RoundStep = RoundStep.PLAN
     index: int = 0  # the seat to act next within PLAN and SWAP
@@ -69,12 +69,12 @@ class Round(WCPending):
 
 
 @declare
-class Choose(WCPending):
+class Choose(WizardsCupPending):
     kind: ClassVar[str] = "choose"
     ask: Ask = Ask.SELECT
     left: int = 1  # how many more cards to choose (SELECT, ORDER)
     card: str = ""  # SWAP_IN: the card being swapped out
 
 
-KINDS: tuple[type[WCPending], ...] = (Setup, Round, Choose)
-RULES: Rules[WCState] = Rules("wizards-cup")
+KINDS: tuple[type[WizardsCupPending], ...] = (Setup, Round, Choose)
+RULES: Rules[WizardsCupState] = Rules("wizards-cup")

@@ -18,12 +18,12 @@ from typing import Any, NamedTuple
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, added, declare, zone
 
-from .data import DECK, SETS, TO_WIN, WCData, Wizard
-from .pending import KINDS, RULES, Round, Setup, SetupStep, WCPending
+from .data import DECK, SETS, TO_WIN, Wizard, WizardsCupData
+from .pending import KINDS, RULES, Round, Setup, SetupStep, WizardsCupPending
 
 
 @declare
-class WCState(StackGame, State[WCData]):
+class WizardsCupState(StackGame, State[WizardsCupData]):
     """A game of Wizards Cup (always two players)."""
 
     RULES = RULES
@@ -34,7 +34,7 @@ class WCState(StackGame, State[WCData]):
     waiting: list[list[str]] = zone("waiting")
     duel: list[list[str]] = zone("duel")
     discards: list[list[str]] = zone("discard")
-    stack: list[WCPending] = field(default_factory=list)
+    stack: list[WizardsCupPending] = field(default_factory=list)
     # the wizards whose Magic powers are in play (placed in a Duel zone and come into play there, or the visible top
     # of a discard pile), in the order they came into play: an earlier one has precedence over a later one
     in_play: list[str] = added(list)
@@ -66,7 +66,7 @@ class WCState(StackGame, State[WCData]):
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
-    def blank(cls, data: WCData, players: int, seed: int, variant: str = "") -> WCState:
+    def blank(cls, data: WizardsCupData, players: int, seed: int, variant: str = "") -> WizardsCupState:
         if players != 2:
             raise EngineError("Wizards Cup is a game for two players")
 
@@ -78,7 +78,7 @@ class WCState(StackGame, State[WCData]):
                    earlier=[[], []], drafted=per())
 
     @classmethod
-    def new(cls, data: WCData, players: int, seed: int, variant: str) -> WCState:
+    def new(cls, data: WizardsCupData, players: int, seed: int, variant: str) -> WizardsCupState:
         """A new game: each player takes a set (P1 Black, P2 White) and the wizard selection begins."""
         s = cls.blank(data, players, seed, variant)
         s.say(f"P1 takes the {SETS[0]} set, P2 the {SETS[1]} set")
@@ -301,7 +301,7 @@ class WCState(StackGame, State[WCData]):
             obs["outcome"] = self.result.as_dict()
         return obs
 
-    def _resample(self, into: WCState, seat: int, rng: Rng) -> None:
+    def _resample(self, into: WizardsCupState, seat: int, rng: Rng) -> None:
         """The opponent's hidden cards redealt: the cards of its set that are not face up (in its Deck, plan,
         Waiting card and the set aside) are shuffled and dealt back into those places by their sizes. Its 6 are
         one of the Decks it can have by what was seen and its swaps (:func:`possible_decks`, each Deck as likely):
@@ -410,4 +410,4 @@ def one_deck(decks: tuple[tuple[frozenset[str], int], ...], rng: Rng) -> frozens
     return decks[-1][0]
 
 
-__all__ = ["KINDS", "Round", "Setup", "ValuePart", "WCState", "possible_decks"]
+__all__ = ["KINDS", "Round", "Setup", "ValuePart", "WizardsCupState", "possible_decks"]

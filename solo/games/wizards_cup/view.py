@@ -16,14 +16,14 @@ from wizprint.cards.markup import plural, spoken
 from wizprint.solo.kernel import Action, design_of
 from wizprint.solo.kernel.screen import Panel, Screen
 
-from .data import DECK, LOSES_TO, SETS, TO_WIN, WCData, Wizard
+from .data import DECK, LOSES_TO, SETS, TO_WIN, Wizard, WizardsCupData
 from .pending import Ask, Choose, Round, RoundStep, Setup
 
 if TYPE_CHECKING:
-    from .state import WCState
+    from .state import WizardsCupState
 
 
-def named(data: WCData, card: str) -> str:
+def named(data: WizardsCupData, card: str) -> str:
     """``C04 The Alchemist (water 5)``: an option names the card by its design id too, as the other games do."""
     return f"{design_of(card)} {data.label(card)}"
 
@@ -57,12 +57,12 @@ def weakness(w: Wizard) -> str:
     return f"Weakness: {w.weakness}" if w.weakness != "None" else "no Weakness"
 
 
-def brief(data: WCData, card: str) -> str:
+def brief(data: WizardsCupData, card: str) -> str:
     """``C04 The Alchemist (water 5), Dormant: +3 to your Water wizard``: one short line."""
     return f"{named(data, card)}, {gist(data[card])}"
 
 
-def card_text(data: WCData, card: str, with_id: bool = False) -> str:
+def card_text(data: WizardsCupData, card: str, with_id: bool = False) -> str:
     """``The Alchemist (water 5), Dormant: If your Wizard … its Value increases by 3; Weakness: …``: the whole
     text (wrapped by the screen, never cut)."""
     w = data[card]
@@ -75,7 +75,7 @@ def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def describe(s: WCState, action: Action) -> str:
+def describe(s: WizardsCupState, action: Action) -> str:
     d = s.data
     k, a = action.kind, action.a
     top = s.stack[-1] if s.stack else None
@@ -102,12 +102,12 @@ def describe(s: WCState, action: Action) -> str:
     return action.key
 
 
-def rogues(s: WCState) -> bool:
+def rogues(s: WizardsCupState) -> bool:
     """Whether the order asked is The Rogues' rearranging (not a round's planning)."""
     return any(isinstance(x, Round) and x.step is not RoundStep.PLAN for x in s.stack)
 
 
-def question(s: WCState) -> str:
+def question(s: WizardsCupState) -> str:
     if not s.stack or s.result is not None:
         return "The game is over"
     top = s.stack[-1]
@@ -142,7 +142,7 @@ def question(s: WCState) -> str:
     return f"Which set-aside wizard takes the place of {d[top.card].name}?"
 
 
-def heading(s: WCState, seat: int) -> str:
+def heading(s: WizardsCupState, seat: int) -> str:
     if s.result is not None:
         return "Game over"
     if any(isinstance(x, Setup) for x in s.stack):
@@ -157,7 +157,7 @@ def heading(s: WCState, seat: int) -> str:
 
 
 # -- the screen -------------------------------------------------------------------------------------------------
-def screen(d: WCData, obs: Mapping[str, Any]) -> Screen:
+def screen(d: WizardsCupData, obs: Mapping[str, Any]) -> Screen:
     """The header (where the game is, your seat and set, the Victory tokens and how the Cup is won) and the panels:
     ``table`` (the Duel zone with the Values and their parts, the piles with the visible Dormant powers, the
     tokens), ``deck`` (your Deck in order, your Waiting card), ``rival`` (what you know of the rival's 6), ``set``
@@ -189,7 +189,7 @@ def table_key(obs: Mapping[str, Any]) -> str | None:
     return _key(obs["duel"], obs["value_sums"], [p[-1:] for p in obs["discards"]], obs["tokens"])
 
 
-def table_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def table_lines(d: WizardsCupData, obs: Mapping[str, Any]) -> list[str]:
     me = int(obs["seat"])
     t = obs["tokens"]
     out = [f"[bold]Victory tokens[/bold]: you (P{me + 1}) {t[me]}, P{2 - me} {t[1 - me]}; the first to "
@@ -225,7 +225,7 @@ def _who(me: int, x: int) -> str:
     return f"P{x + 1} (you)" if x == me else f"P{x + 1}"
 
 
-def deck_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def deck_lines(d: WizardsCupData, obs: Mapping[str, Any]) -> list[str]:
     """Your Deck: in order during a round (top first), the order placed so far while one is chosen, else your 6
     (the selection, the planning's Waiting card, between rounds); your Waiting card, wizard in the Duel zone and
     discard pile."""
@@ -268,7 +268,7 @@ def rival_key(obs: Mapping[str, Any]) -> str | None:
     return _key(obs["known"][x], obs["maybe"][x], obs["known_out"][x])
 
 
-def rival_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def rival_lines(d: WizardsCupData, obs: Mapping[str, Any]) -> list[str]:
     x = 1 - int(obs["seat"])
     pile = obs["discards"][x]
     out = [f"[bold]Your rival P{x + 1}[/bold] ({SETS[x]} set): Deck {obs['deck_sizes'][x]}, "
@@ -286,7 +286,7 @@ def rival_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def set_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def set_lines(d: WizardsCupData, obs: Mapping[str, Any]) -> list[str]:
     """Your 18 wizards with their whole texts: those of your Deck (wherever they are this round), then those set
     aside."""
     me = int(obs["seat"])
@@ -299,7 +299,7 @@ def set_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _entry(d: WCData, card: str) -> str:
+def _entry(d: WizardsCupData, card: str) -> str:
     """A wizard's whole text, its id and name in bold (a wrapped entry starts at the left edge)."""
     return f"[bold]{escape(named(d, card))}[/bold]{escape(card_text(d, card)[len(d.label(card)):])}"
 
@@ -326,7 +326,7 @@ RULES_LINES = (
 )
 
 
-def view(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def view(d: WizardsCupData, obs: Mapping[str, Any]) -> list[str]:
     """The whole table as the seat sees it: the header's facts, then the table, your Deck and the rival."""
     scr = screen(d, obs)
     out = [f"[bold]{escape(scr.header)}[/bold]"]
@@ -339,7 +339,7 @@ def view(d: WCData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def look(d: WCData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(d: WizardsCupData, obs: Mapping[str, Any], query: str) -> list[str] | None:
     """A wizard by id (``C07``) or (part of its) name: its card and where your copy and your opponent's are."""
     q = query.strip().lower()
     design = next((x for x in d.designs if x.lower() == q.split("#")[0]), None)
