@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 import shlex
 import signal
 import statistics
@@ -277,25 +276,27 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                      "fair_share": round(g_fair / g_n, 4) if g_n else None,
                      "above_fair": round((g_won - g_fair) / g_n, 4) if g_n else None,
                      "ci95": [round(lo, 4), round(hi, 4)]}
-    reasons: dict[str, int] = {}
+    # how the games ended, by termination (the endings each game declares): counted, and said in the words the game
+    # gives each ending, with the numbers all such games had (or their range)
+    ends: dict[str, int] = {}
     settings: dict[str, dict[str, Any]] = {}
-    numbers: dict[str, list[tuple[int, ...]]] = {}
+    words: dict[str, str] = {}
+    numbers: dict[str, list[list[int]]] = {}
     for r in done:
-        key, nums = _reason_kind(r)
-        numbers.setdefault(key, []).append(nums)
-        reasons[key] = reasons.get(key, 0) + 1
+        key = _termination(r)
+        words.setdefault(key, r.outcome.get("words", "") if r.outcome else "")
+        numbers.setdefault(key, []).append(list(r.outcome.get("numbers", ())) if r.outcome else [])
+        ends[key] = ends.get(key, 0) + 1
         if r.setting is not None:
-            st = settings.setdefault(r.setting, {"games": 0, "end_reasons": {}, "turns": [], "events": {}})
+            st = settings.setdefault(r.setting, {"games": 0, "ends": {}, "turns": [], "events": {}})
             st["games"] += 1
             for e in r.events:
                 st["events"][e] = st["events"].get(e, 0) + 1
-            st["end_reasons"][key] = st["end_reasons"].get(key, 0) + 1
+            st["ends"][key] = st["ends"].get(key, 0) + 1
             st["turns"].append(r.turns)
-    shown = {k: _with_numbers(k, v) for k, v in numbers.items()}
-    reasons = {shown[k]: n for k, n in reasons.items()}
-    for v in settings.values():
-        v["end_reasons"] = {shown[k]: n for k, n in v["end_reasons"].items()}
-    by_setting = {k: {"games": v["games"], "end_reasons": dict(sorted(v["end_reasons"].items(), key=lambda kv: -kv[1])),
+    shown = {k: _said(words[k] or k, v) for k, v in numbers.items()}
+    by_setting = {k: {"games": v["games"], "end_reasons": _by_count({shown[t]: n for t, n in v["ends"].items()}),
+                      "end_terminations": _by_count(v["ends"]),
                       "median_turns": round(float(statistics.median(v["turns"])), 1),
                       "events": {e: round(n / v["games"], 4) for e, n in sorted(v["events"].items())}}
                   for k, v in sorted(settings.items())}
@@ -314,7 +315,8 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                          "max": max(lengths, default=None), "histogram": _histogram(lengths)},
         "turns_per_player": _spread([r.turns / players for r in done]),
         "steps_mean": round(statistics.fmean([r.steps for r in done]), 1) if done else None,
-        "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+        "end_reasons": _by_count({shown[t]: n for t, n in ends.items()}),
+        "end_terminations": _by_count(ends),
         "by_setting": by_setting,
         "groups": groups,
         "events": _events(done),
@@ -557,24 +559,28 @@ def _spread(values: list[float]) -> dict[str, float | None]:
             "p95": round(percentile(values, 0.95), 1)}
 
 
-def _reason_kind(r: GameResult) -> tuple[str, tuple[int, ...]]:
-    """The kind of ending: the reason without the seat or the details after a colon or in brackets, with its
-    numbers taken out (a NUL marks each) and returned apart, so that endings differing only in a number are one
-    kind."""
-    key = str((r.outcome or {}).get("reason", "")).split(":")[0].split("(")[0].strip()
-    key = re.sub(r"\bP\d+\b", "a player", key)
-    return re.sub(r"\d+", "\0", key), tuple(int(n) for n in re.findall(r"\d+", key))
+UNKNOWN_ENDING = "unknown"  # the termination of a result that names none (never a game this version played)
 
 
-def _with_numbers(kind: str, seen: list[tuple[int, ...]]) -> str:
-    """A kind of ending in words: each marked number is the number all such games had, or their range (``12-15``)."""
-    parts = kind.split("\0")
+def _termination(r: GameResult) -> str:
+    """The key of the ending a game's result names (its termination)."""
+    return (r.outcome.get("termination") if r.outcome else None) or UNKNOWN_ENDING
+
+
+def _said(words: str, seen: list[list[int]]) -> str:
+    """An ending in words: each ``{}`` is the number all such games had, or their range (``12-15``)."""
+    parts = words.split("{}")
     out = parts[0]
     for i, rest in enumerate(parts[1:]):
         vals = [t[i] for t in seen if len(t) > i]
         lo, hi = (min(vals), max(vals)) if vals else (0, 0)
         out += (str(lo) if lo == hi else f"{lo}-{hi}") + rest
     return out
+
+
+def _by_count(counts: dict[str, int]) -> dict[str, int]:
+    """Most first (ties in the order first met)."""
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 def _histogram(values: list[int]) -> list[list[int]]:

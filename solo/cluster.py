@@ -40,6 +40,7 @@ from wizprint.errors import UsageError, WizprintError, one_line, quote
 
 from .check import Task
 from .kernel.rng import derive
+from .kernel.values import OutcomeRecord
 from .runner import GameResult, seats_for
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and then for each of its answers (--cluster-timeout)
@@ -318,6 +319,7 @@ def parse_chunk(text: object, task: Task, address: str = "the cluster") -> list[
 
 
 _FIELDS = frozenset(f.name for f in fields(GameResult))
+_OUTCOME = OutcomeRecord.__required_keys__
 
 
 def _is_int(v: object) -> bool:
@@ -341,9 +343,12 @@ def _result_problem(d: object, index: int, seed: int, bots: list[str], players: 
         return "is for another game (index, seed or bots differ)"
     o = d["outcome"]
     if o is not None and not (
-            isinstance(o, dict) and set(o) == {"winners", "scores", "reason"} and isinstance(o["reason"], str)
+            isinstance(o, dict) and set(o) == _OUTCOME and isinstance(o["reason"], str)
             and isinstance(o["winners"], list) and all(_is_int(w) and 0 <= w < players for w in o["winners"])
-            and isinstance(o["scores"], list) and all(_is_num(s) for s in o["scores"])):
+            and isinstance(o["scores"], list) and all(_is_num(s) for s in o["scores"])
+            and (o["termination"] is None or isinstance(o["termination"], str)) and isinstance(o["words"], str)
+            and isinstance(o["numbers"], list) and all(map(_is_int, o["numbers"]))
+            and len(o["numbers"]) == o["words"].count("{}")):
         return "has a malformed outcome"
     checks: dict[str, bool] = {
         "turns": _is_int(d["turns"]) and d["turns"] >= 0,

@@ -141,6 +141,25 @@ def test_endings_and_lengths_read_as_people_write_them() -> None:
     assert p95 == round(p95, 1) and len(repr(p95)) <= 6, p95
 
 
+def test_endings_are_counted_by_their_termination_never_by_the_reason_text() -> None:
+    """Games are grouped by the ending their outcome names (its termination, with the words the game declares for
+    it and the numbers those words take), whatever the reason's text says: a game ended by the turn limit whose
+    reason reads like a VP win counts as the turn limit."""
+    from wizprint.solo.runner import GameResult
+
+    def game(i: int, termination: str, words: str, numbers: list[int], reason: str) -> GameResult:
+        return GameResult(index=i, seed=i, bots=["automaton"] * 2, turns=10,
+                          outcome={"winners": [0], "scores": [], "reason": reason, "termination": termination,
+                                   "words": words, "numbers": numbers})
+
+    results = [game(0, "vp_goal", "a player reaches {} VP", [25], "P1 reaches 25 VP"),
+               game(1, "vp_goal", "a player reaches {} VP", [31], "P2 reaches 31 VP (a quest)"),
+               game(2, "turn_limit", "turn limit", [], "P1 reaches 27 VP")]
+    s = summarise("g", results, 1, ["automaton"], 2, "", [], {})
+    assert s["end_reasons"] == {"a player reaches 25-31 VP": 2, "turn limit": 1}
+    assert s["end_terminations"] == {"vp_goal": 2, "turn_limit": 1}
+
+
 def test_the_length_histogram_has_sensible_bins_and_ticks() -> None:
     """Relic-like lengths (40 to 299 turns) fall in bins of 20 turns, not 260 bars of one; the count axis counts in
     whole, even steps (0, 2, 4, 6 for at most 5 games a bin: no 0/1/2/4/5 from quarters of 5)."""

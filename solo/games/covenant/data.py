@@ -14,7 +14,7 @@ from typing import Any
 
 from wizprint.cards.model import Effect, Game, Record, effect_words
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Declared, RulesData, Words, value
+from wizprint.solo.kernel import Action, Declared, RulesData, Termination, Words, value
 
 ABILITIES = ("conjuror", "adventurer", "dueler", "scry", "nature", "stealth", "maker")
 ACTION_ABILITIES = ("conjuror", "maker", "stealth", "scry")
@@ -30,6 +30,14 @@ ACTIVE_WORDS = frozenset({"draw", "search", "skip_turn", "destroy", "steal", "sl
 RESPONSE_WORDS = frozenset({"negate", "reroll", "prevent_slay", "roll_bonus", "danger"})
 RESOLVED_WORDS = ACTIVE_WORDS | RESPONSE_WORDS
 TARGETED = frozenset({"steal", "destroy", "slay", "look_hand", "reanimate", "skip_turn"})
+
+
+class CovenantTermination(Termination):
+    """How a game of Covenant ends: a player reaches the VP goal (the number: their VP), or the round limit (a
+    project ruling) ends it on points."""
+
+    VP_GOAL = "a player reaches {} VP"
+    TURN_LIMIT = "turn limit"
 
 
 @value

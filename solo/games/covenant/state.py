@@ -33,7 +33,7 @@ from wizprint.solo.kernel import (
 from wizprint.solo.kernel.screen import TwoStep
 
 from .check import check_state
-from .data import ABILITY_SETS, HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
+from .data import ABILITY_SETS, HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData, CovenantTermination
 from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
 from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
 from .texts import cards, listed
@@ -95,6 +95,7 @@ class CovenantState(State[CovenantData]):
 
     SEATS_IN_RANGE = ("turn_player", "current_seat")
     PER_SEAT = ("hands", "wizards", "followers", "resources", "quests", "seen", "skips")
+    ENDINGS = CovenantTermination
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
@@ -407,7 +408,8 @@ class CovenantState(State[CovenantData]):
         winners = tuple(s for s in range(self.players) if vps[s] >= WIN_VP)
         if not winners:
             return False
-        self.result = Outcome(winners, tuple(float(v) for v in vps), f"P{winners[0] + 1} reaches {vps[winners[0]]} VP")
+        self.result = Outcome(winners, tuple(float(v) for v in vps), f"P{winners[0] + 1} reaches {vps[winners[0]]} VP",
+                              CovenantTermination.VP_GOAL, (vps[winners[0]],))
         self.phase = Phase.OVER
         self.say(f"Game over: {self.result.reason}")
         return True
@@ -465,7 +467,8 @@ class CovenantState(State[CovenantData]):
             best = max(vps)
             winners = tuple(s for s in range(self.players) if vps[s] == best)
             self.result = Outcome(winners, tuple(float(v) for v in vps),
-                                  f"turn limit: {self.turn_number} turns played, most VP {best}")
+                                  f"turn limit: {self.turn_number} turns played, most VP {best}",
+                                  CovenantTermination.TURN_LIMIT)
             self.phase = Phase.OVER
             self.say(f"Game over: {self.result.reason}")
             return

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from wizprint.cards.markup import spoken
 from wizprint.cards.model import Effect, Game, Record, effect_words
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import RulesData
+from wizprint.solo.kernel import RulesData, Termination
 
 # -- rules constants (relic.txt) -------------------------------------------------------------------------------
 ATTRS = ("strength", "willpower", "cunning")
@@ -51,6 +51,15 @@ TIMING_WINDOWS = {"movement": "move", "exploration": "eng", "engagement": "eng",
 NESTED = ("then", "then_pass", "then_fail", "then_win", "then_lose")
 
 T = TypeVar("T")
+
+
+class RelicTermination(Termination):
+    """How a game of Relic ends: a player wins the scenario, or is the last one standing, or the round limit (a
+    project ruling) ends it on progress."""
+
+    SCENARIO_WON = "a player wins the scenario"
+    LAST_STANDING = "a player is the last player standing"
+    ROUND_LIMIT = "round limit"
 
 
 def needs(game: Game, players_min: int, players_max: int) -> list[str]:

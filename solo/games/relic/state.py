@@ -28,6 +28,7 @@ from .data import (
     Kit,
     Passives,
     RelicData,
+    RelicTermination,
     Space,
 )
 from .heroes import activate_mission
@@ -127,6 +128,7 @@ class RelicState(State[RelicData]):
     kit_memo: list[tuple[str, list[str], list[str], Kit] | None] | None = transient()
 
     SEATS_IN_RANGE = ("turn_player", "deciding")
+    ENDINGS = RelicTermination
 
     # -- set-up ---------------------------------------------------------------------------------------------------
     @classmethod
@@ -522,11 +524,11 @@ class RelicState(State[RelicData]):
             return True
         return False
 
-    def end_game(self, winners: tuple[int, ...], reason: str) -> None:
+    def end_game(self, winners: tuple[int, ...], reason: str, termination: RelicTermination) -> None:
         if self.result is not None:
             return
         scores = tuple(float(self.progress(t)) for t in range(self.players))
-        self.result = Outcome(winners, scores, reason)
+        self.result = Outcome(winners, scores, reason, termination)
         self.phase = PHASE_OVER
         self.stack = []
         self.say(f"Game over: {reason}")
@@ -561,7 +563,8 @@ class RelicState(State[RelicData]):
         if self.turn_number >= ROUND_LIMIT * n:
             best = max(self.progress(t) for t in range(n))
             win = tuple(t for t in range(n) if self.progress(t) == best)
-            self.end_game(win, f"round limit: {self.turn_number} turns played, the most progress wins")
+            self.end_game(win, f"round limit: {self.turn_number} turns played, the most progress wins",
+                          RelicTermination.ROUND_LIMIT)
             return
         self.turn_player = p
         self.turn_number += 1

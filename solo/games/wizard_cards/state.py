@@ -20,7 +20,7 @@ from typing import Any
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, State, declare, zone, zone_map
 
-from .data import RANKS, SUITS, WizardCardsData
+from .data import RANKS, SUITS, WizardCardsData, WizardCardsTermination
 
 HAND = 5
 STOP = Action("stop")
@@ -63,6 +63,7 @@ class WizardCardsState(State[WizardCardsData]):
 
     SEATS_IN_RANGE = ("first_player", "turn_player", "drafter", "first_drafter")
     PER_SEAT = ("hands", "damage", "wards")
+    ENDINGS = WizardCardsTermination
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
@@ -218,11 +219,13 @@ class WizardCardsState(State[WizardCardsData]):
     def finish(self) -> None:
         d = [len(x) for x in self.damage]
         if d[0] == d[1]:
-            self.result = Outcome((0, 1), (float(d[0]), float(d[1])), f"tie: both damage piles hold {d[0]} cards")
+            self.result = Outcome((0, 1), (float(d[0]), float(d[1])), f"tie: both damage piles hold {d[0]} cards",
+                                  WizardCardsTermination.TIE)
         else:
             w = 0 if d[0] < d[1] else 1
             self.result = Outcome((w,), (float(d[0]), float(d[1])),
-                                  f"P{w + 1} has the smaller damage pile ({d[w]} against {d[1 - w]})")
+                                  f"P{w + 1} has the smaller damage pile ({d[w]} against {d[1 - w]})",
+                                  WizardCardsTermination.SMALLER_DAMAGE_PILE)
         self.say(f"Game over: {self.result.reason}")
 
     # -- the API ----------------------------------------------------------------------------------------------

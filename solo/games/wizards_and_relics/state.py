@@ -30,7 +30,7 @@ from wizprint.solo.kernel import (
 )
 from wizprint.solo.kernel.screen import TwoStep
 
-from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WizardsAndRelicsData
+from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WizardsAndRelicsData, WizardsAndRelicsTermination
 from .pending import (
     KINDS,
     RULES,
@@ -103,6 +103,7 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
     RETIRED = ("no_advantage",)  # before ``equalized``: one flag for "no advantage this round"
     PER_SEAT = ("decks", "hands", "discards", "halls", "wizards", "relics", "tied", "drawn", "known_hand",
                 "known_top", "chosen_deck")
+    ENDINGS = WizardsAndRelicsTermination
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
@@ -361,8 +362,10 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
     def finish(self, winner: int) -> None:
         n = self.players
         scores = tuple(float(len(h)) for h in self.halls)
-        self.result = Outcome((winner,), scores, f"P{winner + 1} has {plural(len(self.halls[winner]), 'wizard')} in "
-                                                  f"the Hall of Immortality ({self.hall_to_win} win with {n} players)")
+        hall = len(self.halls[winner])
+        self.result = Outcome((winner,), scores, f"P{winner + 1} has {plural(hall, 'wizard')} in the Hall of "
+                                                  f"Immortality ({self.hall_to_win} win with {n} players)",
+                              WizardsAndRelicsTermination.HALL_FILLED, (hall,))
         self.say(self.result.reason)
         self.stack = []
         self.current_seat = -1

@@ -9,11 +9,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from wizprint.cards.model import Game, effect_words
-from wizprint.solo.kernel import RulesData, design_of
+from wizprint.solo.kernel import RulesData, Termination, design_of
 
 SETS = ("Black", "White")  # seat 0 plays the Black set (copy 1), seat 1 the White set (copy 2)
 DECK = 6  # the cards of a player's Deck
 TO_WIN = 2  # Victory tokens to win the Cup
+
+
+class WizardsCupTermination(Termination):
+    """How a game of Wizards Cup ends: a player takes the Victory tokens that win (the number: the tokens), or both
+    do in the same round, and the lower Deck Value wins, or equal Deck Values (the number: that value) share the
+    Cup."""
+
+    TOKENS = "a player wins the Wizards Cup with {} Victory tokens"
+    BOTH_LOWER_DECK = "Both players reach {} Victory tokens"
+    BOTH_SHARE = "Both players reach {} Victory tokens with Decks worth {}"
 
 # an Element loses to these (the Element compatibility diagram); void has no weakness
 LOSES_TO: dict[str, frozenset[str]] = {

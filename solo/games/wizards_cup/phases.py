@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Words
 
-from .data import DECK, SETS, TO_WIN, WORD_TYPES, element_loses
+from .data import DECK, SETS, TO_WIN, WORD_TYPES, WizardsCupTermination, element_loses
 from .pending import RULES, Ask, Choose, Round, RoundStep, Setup, SetupStep
 
 if TYPE_CHECKING:
@@ -325,13 +325,15 @@ def end_round(s: WizardsCupState, r: Round) -> bool:
             values = [s.deck_value(x) for x in (0, 1)]
             if values[0] == values[1]:
                 s.finish([0, 1], f"Both players reach {TO_WIN} Victory tokens with Decks worth {values[0]}: they "
-                                 "share the Wizards Cup")
+                                 "share the Wizards Cup", WizardsCupTermination.BOTH_SHARE, (TO_WIN, values[0]))
             else:
                 w = 0 if values[0] < values[1] else 1
                 s.finish([w], f"Both players reach {TO_WIN} Victory tokens: P{w + 1} wins the Wizards Cup with the "
-                              f"lower Deck Value ({values[w]} against {values[1 - w]})")
+                              f"lower Deck Value ({values[w]} against {values[1 - w]})",
+                         WizardsCupTermination.BOTH_LOWER_DECK, (TO_WIN,))
         else:
-            s.finish(done, f"P{done[0] + 1} wins the Wizards Cup with {TO_WIN} Victory tokens")
+            s.finish(done, f"P{done[0] + 1} wins the Wizards Cup with {TO_WIN} Victory tokens",
+                     WizardsCupTermination.TOKENS, (TO_WIN,))
         assert s.result is not None
         for x in (0, 1):  # the solo check's draft report: how the wizards each seat selected fared
             for c in s.drafted[x]:

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, added, declare, zone
 
-from .data import DECK, SETS, TO_WIN, Wizard, WizardsCupData
+from .data import DECK, SETS, TO_WIN, Wizard, WizardsCupData, WizardsCupTermination
 from .pending import KINDS, RULES, Round, Setup, SetupStep, WizardsCupPending
 
 
@@ -50,6 +50,7 @@ class WizardsCupState(StackGame, State[WizardsCupData]):
 
     SEATS_IN_RANGE = ("current_seat",)
     PER_SEAT = ("sets", "decks", "plans", "waiting", "duel", "discards", "tokens", "known", "earlier", "drafted")
+    ENDINGS = WizardsCupTermination
 
     def upgrade(self, retired: Mapping[str, Any]) -> None:
         """A game saved before ``in_play`` and ``earlier``: both rebuilt from the rest of the state (``saved.py``)."""
@@ -272,8 +273,9 @@ class WizardsCupState(StackGame, State[WizardsCupData]):
     def next_item(self) -> Round:
         return Round()
 
-    def finish(self, winners: list[int], reason: str) -> None:
-        self.result = Outcome(tuple(winners), tuple(float(t) for t in self.tokens), reason)
+    def finish(self, winners: list[int], reason: str, termination: WizardsCupTermination, numbers: tuple[int, ...]
+               ) -> None:
+        self.result = Outcome(tuple(winners), tuple(float(t) for t in self.tokens), reason, termination, numbers)
         self.say(reason)
         self.stack = []
         self.current_seat = -1
