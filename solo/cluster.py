@@ -1,6 +1,6 @@
 """``wizprint solo check --cluster ADDRESS``: the check's games on a Dask distributed cluster.
 
-The cluster plays the same chunks of games as the local worker processes (:func:`wizprint.solo.check._chunk`), and
+The cluster plays the same chunks of games as the local worker processes (:func:`wizprint.solo.workers.play_task`), and
 the results come back, in game order, into the same aggregation, so the summary is the same as ``--jobs 1`` for
 the same seed. Each chunk returns as JSON text: plain data, parsed and checked here (every field of every game, and
 that it is the game that was asked for) before it is counted. ``distributed`` is an optional extra
@@ -38,10 +38,10 @@ from typing import Any
 from wizprint import __version__
 from wizprint.errors import UsageError, WizprintError, one_line, quote
 
-from .check import Task
 from .kernel.rng import derive
 from .kernel.values import OutcomeRecord
 from .runner import GameResult, seats_for
+from .workers import Task, bounded_map, play_task, results_as_json
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and then for each of its answers (--cluster-timeout)
 MAX_TIMEOUT = 600.0  # the longest --cluster-timeout
@@ -235,11 +235,9 @@ def game_for_workers(game: str) -> str:
 
 
 def play_chunk(task: Task) -> str:
-    """Run on a worker: play one chunk of a check, as :func:`wizprint.solo.check.run_games` does locally, and return
-    the results as JSON text (with the worker's wizprint version)."""
-    from .check import _chunk, results_as_json
-
-    return json.dumps({"wizprint": __version__, "results": results_as_json(_chunk(task))})
+    """Run on a worker: play one chunk of a playtest, as :func:`wizprint.solo.playtest.run_games` does locally, and
+    return the results as JSON text (with the worker's wizprint version)."""
+    return json.dumps({"wizprint": __version__, "results": results_as_json(play_task(task))})
 
 
 class Cluster:
@@ -252,8 +250,6 @@ class Cluster:
 
     def map(self, tasks: Iterable[Task], in_flight: int) -> Iterator[list[GameResult]]:
         """The results of each chunk, in task order, with at most ``in_flight`` chunks submitted at a time."""
-        from .check import bounded_map
-
         sent: deque[Task] = deque()
 
         def recorded() -> Iterator[Task]:

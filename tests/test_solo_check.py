@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from cli_helpers import run_here
 
-from wizprint.solo.check import run_games, summarise, wilson
+from wizprint.solo.playtest import run_games, summarise, wilson
 from wizprint.solo.report import html_report
 
 
@@ -192,7 +192,7 @@ def test_a_planted_broken_card_ranks_first_and_a_useless_one_last(tmp_path: Path
     R39 last."""
     import shutil
 
-    from wizprint.solo.check import by_lift
+    from wizprint.solo.playtest import by_lift
 
     root = Path(__file__).resolve().parents[1] / "cards" / "wizards-and-relics"
     game = tmp_path / "wr"
@@ -215,7 +215,7 @@ def test_a_planted_broken_card_ranks_first_and_a_useless_one_last(tmp_path: Path
 
 
 def test_the_stratified_difference_by_hand() -> None:
-    from wizprint.solo.check import _bands, stratified_difference
+    from wizprint.solo.playtest import _bands, stratified_difference
 
     # one band: 30 of 40 against 20 of 40 -> +0.25; a second band of 10 drawing seats: 5 of 10 against 5 of 10 -> 0
     diff, se = stratified_difference([(30, 40, 20, 40), (5, 10, 5, 10)]) or (0.0, 0.0)
@@ -230,7 +230,7 @@ def test_no_lift_for_a_card_whose_draw_follows_the_game() -> None:
     """A card only winners draw (as Relic's late Corruption cards are drawn in the Inner tier) and that is seldom
     played: its drawers win far more than playing it could explain, so it gets no lift; a card drawn by chance
     does."""
-    from wizprint.solo.check import card_stats
+    from wizprint.solo.playtest import card_stats
     from wizprint.solo.runner import GameResult
 
     results = []
@@ -395,7 +395,7 @@ def test_the_lift_headline_ranks_only_cards_measured_narrowly(tmp_path: Path) ->
 
 
 def test_the_headline_takes_the_cards_of_its_rule_by_hand() -> None:
-    from wizprint.solo.check import headline_cards
+    from wizprint.solo.playtest import headline_cards
 
     def card(cid: str, lift: float | None, lo: float, hi: float, n: int) -> dict:  # type: ignore[type-arg]
         return {"id": cid, "lift": lift, "lift_ci95": None if lift is None else [lo, hi], "games_played_in": n}
@@ -639,7 +639,7 @@ def test_chunks_finished_out_of_turn_are_kept_when_ctrl_c_stops_the_wait() -> No
     over, and every chunk still pending is cancelled."""
     from concurrent.futures import Future
 
-    from wizprint.solo.check import bounded_map
+    from wizprint.solo.workers import bounded_map
 
     class Waiting:
         cancelled = False

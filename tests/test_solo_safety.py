@@ -25,11 +25,12 @@ from cli_helpers import assert_clean, cli
 from wizprint.errors import SaveError, UsageError, WizprintError
 from wizprint.solo import play as play_mod
 from wizprint.solo.agents import RandomAgent, make_agent
-from wizprint.solo.check import MAX_GAMES, _bounded_map, run_games
 from wizprint.solo.kernel import Action, Declared, declare, engine
 from wizprint.solo.kernel.fields import MAX_DEPTH, MAX_ERRORS
 from wizprint.solo.kernel.rng import Rng
 from wizprint.solo.play import MAX_SAVE, Session, load_session, new_session, run, save
+from wizprint.solo.playtest import MAX_GAMES, run_games
+from wizprint.solo.workers import pool_map
 
 
 # -- saved games ----------------------------------------------------------------------------------------------------
@@ -539,7 +540,7 @@ def test_a_huge_check_sets_up_nothing_per_game_up_front() -> None:
             made[0] += 1
             yield i
 
-    it = _bounded_map(pool, tasks(), 8)  # type: ignore[arg-type]
+    it = pool_map(pool, tasks(), 8)  # type: ignore[arg-type]
     assert next(it) == [0] and next(it) == [1]
     assert pool.submitted <= 10 and made[0] <= 10
 

@@ -16,9 +16,9 @@ import pytest
 
 from wizprint.errors import SaveError
 from wizprint.solo.agents import RandomAgent, make_agent
-from wizprint.solo.check import run_games, summarise
 from wizprint.solo.games.wizards_cup import WizardsCupState
 from wizprint.solo.kernel import Chance, Rng, engine, line_text, readable
+from wizprint.solo.playtest import run_games, summarise
 
 GAME = "wizards-cup"
 ENGINE = engine(GAME)
