@@ -184,8 +184,9 @@ class State(Declared, ABC, Generic[D]):
         return self.result.returns(self.players) if self.result else [0.0] * self.players
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything seat ``seat`` may see, as JSON-able data; never another seat's hidden cards."""
+    def observation(self, seat: int) -> Mapping[str, object]:
+        """Everything seat ``seat`` may see, as JSON-able data of the game's declared observation type (a
+        ``TypedDict`` its view reads); never another seat's hidden cards."""
 
     def describe(self, action: Action) -> str:
         """What an action does, in words, for the player choosing it: the names and ids of the cards it names and,

@@ -18,6 +18,9 @@ The settings (players, step cap, search) are in ``cards/covenant/game.toml``, ``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from wizprint.solo.kernel import EngineCode, Shape
 
 from . import duel, quest, windows  # noqa: F401  (the pending kinds' handlers register themselves in RULES)
@@ -38,7 +41,7 @@ def handled() -> set[str]:
     return {w for w in TRAITS.handlers if w not in RESOLVED_WORDS or w in EFFECTS.handlers}
 
 
-ENGINE: EngineCode[CovenantState, CovenantData] = EngineCode(
+ENGINE: EngineCode[CovenantState, CovenantData, Mapping[str, Any]] = EngineCode(
     state=CovenantState, data=CovenantData, new_state=CovenantState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=CovenantAutomaton, view=view, words=CovenantData.words, handled=handled, look=look, evaluate=evaluate,
     screen=screen, shape=Shape("covenant", types=("wizard", "spell", "follower", "quest", "event", "item", "duel",

@@ -34,6 +34,9 @@ The settings (players, scenarios, step cap, search) are in ``cards/relic/game.to
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from wizprint.cards.model import Game
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import EngineCode, Shape
@@ -71,7 +74,7 @@ def evaluate(state: RelicState) -> list[float]:
     return out
 
 
-ENGINE: EngineCode[RelicState, RelicData] = EngineCode(
+ENGINE: EngineCode[RelicState, RelicData, Mapping[str, Any]] = EngineCode(
     state=RelicState, data=compile_data, new_state=RelicState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=RelicAutomaton, view=view, screen=screen, words=RelicData.words_used, handled=lambda: set(WORDS.handlers),
     look=look, evaluate=evaluate, shape=Shape("relic", types=tuple(DECK_OF), kinds=("character", "scenario", "space"),

@@ -14,6 +14,9 @@ The settings (players, step cap, search) are in ``cards/wizards-and-relics/game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from wizprint.solo.kernel import EngineCode, Shape
 
 from .automaton import WizardsAndRelicsAutomaton, WizardsAndRelicsView
@@ -32,7 +35,7 @@ def evaluate(s: WizardsAndRelicsState) -> list[float]:
     return [max(-1.0, min(1.0, 2 * (x - mean))) for x in score]
 
 
-ENGINE: EngineCode[WizardsAndRelicsState, WizardsAndRelicsData] = EngineCode(
+ENGINE: EngineCode[WizardsAndRelicsState, WizardsAndRelicsData, Mapping[str, Any]] = EngineCode(
     state=WizardsAndRelicsState, data=WizardsAndRelicsData, new_state=WizardsAndRelicsState.new, setup=setup,
     setup_keys=SETUP_KEYS, automaton=WizardsAndRelicsAutomaton,
     view=view, screen=screen, words=WizardsAndRelicsData.words, handled=lambda: set(WORDS.handlers), look=look,

@@ -12,6 +12,9 @@ The settings (step cap, search) are in ``cards/wizards-cup/game.toml``, ``[engin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from wizprint.solo.kernel import EngineCode, Shape
 
 from .automaton import WizardsCupAutomaton, WizardsCupView
@@ -28,7 +31,7 @@ def evaluate(s: WizardsCupState) -> list[float]:
     return [0.5 * d, -0.5 * d]
 
 
-ENGINE: EngineCode[WizardsCupState, WizardsCupData] = EngineCode(
+ENGINE: EngineCode[WizardsCupState, WizardsCupData, Mapping[str, Any]] = EngineCode(
     state=WizardsCupState, data=WizardsCupData, new_state=WizardsCupState.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=WizardsCupAutomaton,
     view=view, words=WizardsCupData.words, handled=handled, look=look, evaluate=evaluate, screen=screen,
