@@ -16,7 +16,7 @@ import pytest
 
 from wizprint.errors import SaveError
 from wizprint.solo.agents import RandomAgent, make_agent
-from wizprint.solo.games.wizards_cup import WizardsCupState
+from wizprint.solo.games.wizards_cup import WizardsCupGame, WizardsCupState
 from wizprint.solo.kernel import Chance, Rng, engine, line_text, readable
 from wizprint.solo.playtest import run_games, summarise
 
@@ -88,7 +88,7 @@ def test_the_draft_report_gives_each_wizards_draft_rate_and_every_wizard_is_draf
 def duel_position(pile: str, in_play: list[str]) -> WizardsCupState:
     """P1's Geomancer (water 8: Dormant powers do not act) against P2's Rogues (shadow 6), ``pile`` visible on P2's
     discard pile, the powers in play in the order ``in_play`` (an earlier one has precedence)."""
-    s = WizardsCupState.blank(D, 2, 0)
+    s = WizardsCupGame.blank(D, 2, 0)
     s.duel = [["C05#1"], ["C14#2"]]
     s.discards = [[], [pile]]
     s.in_play = in_play

@@ -250,7 +250,7 @@ def heading(s: WizardsAndRelicsState, seat: int) -> str:
 
 def pending_view(s: WizardsAndRelicsState, seat: int) -> dict[str, Any]:
     """What is being decided, as ``seat`` may know it (another seat's mulligan picks stay hidden)."""
-    out = StackGame.pending_view(s, seat)
+    out: dict[str, Any] = dict(StackGame.pending_view(s, seat))
     if not out:
         return out
     top = s.stack[-1]

@@ -15,6 +15,7 @@ import math
 from wizprint.solo.kernel import Action, Automaton, SeatView
 
 from .data import Wizard, WizardsCupData
+from .game import WizardsCupGame
 from .pending import Ask, Choose
 from .state import WizardsCupState
 
@@ -67,7 +68,7 @@ def strength(data: WizardsCupData) -> dict[str, float]:
     for d in designs:
         wins = 0.0
         for e in designs:
-            s = WizardsCupState.blank(data, 2, 0)
+            s = WizardsCupGame.blank(data, 2, 0)  # a scratch table: two wizards in the Duel zone
             s.duel = [[f"{d}#1"], [f"{e}#2"]]
             s.in_play = [f"{d}#1", f"{e}#2"]
             s.doomed = not s.identical() and any(data[c].has("both_lose") for c in (f"{d}#1", f"{e}#2"))

@@ -1,5 +1,5 @@
 """The kinds of pending work in Wizards Cup, innermost last on the state's ``stack``; their code is registered by
-type in :data:`RULES` (``phases.py``).
+type in :data:`~.state.RULES` (``phases.py``).
 
 - :class:`Setup`: the wizard selection: each player's random card, then each player's five secret picks.
 - :class:`Round`: one round: the planning, the duels one after the other, the end of the round, the swap.
@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from wizprint.solo.kernel import Pending, Rules, declare
-
-if TYPE_CHECKING:
-    from .state import WizardsCupState
+from wizprint.solo.kernel import Pending, declare
 
 
 class SetupStep(enum.IntEnum):
@@ -77,4 +74,3 @@ class Choose(WizardsCupPending):
 
 
 KINDS: tuple[type[WizardsCupPending], ...] = (Setup, Round, Choose)
-RULES: Rules[WizardsCupState] = Rules("wizards-cup")

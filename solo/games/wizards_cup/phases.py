@@ -1,4 +1,4 @@
-"""The rules of Wizards Cup, registered in :data:`~.pending.RULES`: the wizard selection, each round's planning,
+"""The rules of Wizards Cup, registered in :data:`~.state.RULES`: the wizard selection, each round's planning,
 the duels (the wizards just placed come into play, the lower printed Value first, each Immediate power acting as its
 wizard does; then A Magic power and Weakness, B Element, C Value, then the end of the duel), the end of the round
 with its Victory tokens, the end of the game and the swap between rounds.
@@ -10,16 +10,13 @@ Immediate effect words have one handler each in :data:`IMMEDIATE`; Dormant and P
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Words
 
 from .data import DECK, SETS, TO_WIN, WORD_TYPES, WizardsCupTermination, element_loses
-from .pending import RULES, Ask, Choose, Round, RoundStep, Setup, SetupStep
-
-if TYPE_CHECKING:
-    from .state import ValuePart, WizardsCupState
+from .pending import Ask, Choose, Round, RoundStep, Setup, SetupStep
+from .state import RULES, ValuePart, WizardsCupState
 
 Handler = Callable[["WizardsCupState", int, str], None]  # (state, the wizard's owner, the wizard)
 IMMEDIATE: Words[Handler] = Words("wizards-cup")

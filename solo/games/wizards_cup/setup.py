@@ -11,8 +11,8 @@ from wizprint.solo.kernel import Chance
 from wizprint.solo.kernel.setup import SetupError, per_seat, text, whole
 
 from .data import DECK, TO_WIN, WizardsCupData
+from .game import WizardsCupGame
 from .pending import Round, RoundStep, Setup
-from .state import WizardsCupState
 
 SETUP_KEYS = {
     "phase": "'duel' (default: the Decks are planned and the first duel begins), 'plan' (a round begins with the "
@@ -37,8 +37,8 @@ def _card(data: WizardsCupData, seat: int, name: Any, key: str) -> str:
 
 
 def setup(data: WizardsCupData, table: Mapping[str, Any], players: int, seed: int, variant: str,
-          chance: Chance) -> WizardsCupState:
-    s = WizardsCupState.blank(data, players, seed, variant)
+          chance: Chance) -> WizardsCupGame:
+    s = WizardsCupGame.blank(data, players, seed, variant)
     s.chance = chance
     phase = text(table, "phase", "duel", ("duel", "plan", "select"))
     if phase == "select":
