@@ -1,5 +1,5 @@
 """What Wizards & Relics' effect words do: one handler per word in :data:`WORDS`, found by the word, and the
-choices they ask (:class:`~.pending.Choose`, registered in :data:`~.pending.RULES` with the phases' own choices:
+choices they ask (:class:`~.pending.Choose`, registered in :data:`~.state.RULES` with the phases' own choices:
 the deck, the mulligan, the order of your relics, the hand check and the spoils).
 
 A handler is ``(state, item, effect)``: ``item`` is the :class:`~.pending.Effects` resolving (``item.seat`` is
@@ -8,18 +8,15 @@ A handler is ``(state, item, effect)``: ``item`` is the :class:`~.pending.Effect
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action, Words
 
 from .data import HAND, Effect
-from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source, Triggers
+from .pending import Ask, Choose, Effects, Enter, Reveal, Source, Triggers
 from .phases import mulligan
-
-if TYPE_CHECKING:
-    from .state import WizardsAndRelicsState
+from .state import RULES, Mod, WizardsAndRelicsState
 
 Handler = Callable[["WizardsAndRelicsState", Effects, Effect], None]
 WORDS: Words[Handler] = Words("wizards-and-relics")
@@ -162,8 +159,6 @@ def matches(s: WizardsAndRelicsState, card: str, what: str) -> bool:
 
 
 def add_power(s: WizardsAndRelicsState, item: Effects, seat: int, n: int, why: str) -> None:
-    from .state import Mod
-
     if n == 0:
         return
     s.mods.append(Mod(seat=seat, n=n, source=item.card, why=why))
@@ -368,8 +363,6 @@ def w_equalize(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
 
 @WORDS("advantage_over")
 def w_advantage_over(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
-    from .state import Mod
-
     w = item.subject or s.wizard_of(item.seat)
     if not w:
         return

@@ -1,5 +1,5 @@
 """The kinds of pending work in Wizards & Relics, innermost last on the state's ``stack``. Each is a declared class
-(cloned and saved by the kernel) with an enum for its steps; its code is registered by type in :data:`RULES`
+(cloned and saved by the kernel) with an enum for its steps; its code is registered by type in :data:`~.state.RULES`
 (``phases.py`` runs the set-up, the round and the reveal; ``effects.py`` runs effects and the choices they ask).
 
 - :class:`Setup`: the players choose their decks, draw 7 and take the one-time partial mulligan.
@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from wizprint.solo.kernel import Pending, Rules, declare
-
-if TYPE_CHECKING:
-    from .state import WizardsAndRelicsState
+from wizprint.solo.kernel import Pending, declare
 
 
 class SetupStep(enum.IntEnum):
@@ -162,4 +159,3 @@ class Choose(WizardsAndRelicsPending):
 
 
 KINDS: tuple[type[WizardsAndRelicsPending], ...] = (Setup, Round, Reveal, Enter, Triggers, Effects, Choose)
-RULES: Rules[WizardsAndRelicsState] = Rules("wizards-and-relics")

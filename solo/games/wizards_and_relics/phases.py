@@ -1,11 +1,9 @@
 """The turn sequence of Wizards & Relics: the set-up (deal, choose a deck, draw 7, the partial mulligan) and each
 round's five phases: 1 Shrine, 2 Play (secret, repeated for each tie battle), 3 Reveal (wizards; relics with their
 enchantments from the Master Wizard clockwise; advantage; shrine abilities; wizard abilities), 4 Victory, 5 Spoils
-(the hand check, the winner's draw or relic, the losers' two cards). Registered in :data:`~.pending.RULES`."""
+(the hand check, the winner's draw or relic, the losers' two cards). Registered in :data:`~.state.RULES`."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
@@ -13,7 +11,6 @@ from wizprint.solo.kernel import Action
 
 from .data import AFFECTS, DECKS, HAND, PER_DECK, RARITIES, affected
 from .pending import (
-    RULES,
     Ask,
     Choose,
     Effects,
@@ -28,9 +25,7 @@ from .pending import (
     Source,
     Triggers,
 )
-
-if TYPE_CHECKING:
-    from .state import WizardsAndRelicsState
+from .state import RULES, WizardsAndRelicsState
 
 TIE_LIMIT = 12  # tie battles in one round before the tie is broken for the Master Wizard's side (a ruling)
 

@@ -11,8 +11,8 @@ from wizprint.solo.kernel import Chance
 from wizprint.solo.kernel.setup import Placer, SetupError, per_seat, seat, text, whole
 
 from .data import DECKS, WizardsAndRelicsData
+from .game import WizardsAndRelicsGame
 from .pending import Round, Setup
-from .state import WizardsAndRelicsState
 
 SETUP_KEYS = {
     "phase": "'round' (default: a round begins with the shrine given) or 'setup' (the four decks are dealt from the "
@@ -29,10 +29,10 @@ SETUP_KEYS = {
 
 
 def setup(data: WizardsAndRelicsData, table: Mapping[str, Any], players: int, seed: int, variant: str,
-          chance: Chance) -> WizardsAndRelicsState:
+          chance: Chance) -> WizardsAndRelicsGame:
     """A position from a scenario file's ``[setup]``. The wizards and relics not named are set aside in the unchosen
     piles (out of the game), so every deck holds exactly the cards the file gives."""
-    s = WizardsAndRelicsState.blank(data, players, seed, variant)
+    s = WizardsAndRelicsGame.blank(data, players, seed, variant)
     s.chance = chance
     phase = text(table, "phase", "round", ("round", "setup"))
     if phase == "setup":

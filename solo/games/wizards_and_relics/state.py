@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import field
-from typing import Any
+from typing import Any, Self
 
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import (
-    Action,
-    Checks,
     Commitments,
     Declared,
     Outcome,
     Rng,
+    Rules,
     StackGame,
     State,
     added,
@@ -28,12 +27,10 @@ from wizprint.solo.kernel import (
     value,
     zone,
 )
-from wizprint.solo.kernel.screen import TwoStep
 
 from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WizardsAndRelicsData, WizardsAndRelicsTermination
 from .pending import (
     KINDS,
-    RULES,
     Choose,
     Reveal,
     RevealStep,
@@ -60,9 +57,15 @@ class Mod(Declared):
     why: str = ""
 
 
+# the code of each kind of pending work, registered by type (``phases.py``, ``effects.py``)
+RULES: Rules[WizardsAndRelicsState] = Rules("wizards-and-relics")
+
+
 @declare
 class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
-    """A game of Wizards & Relics."""
+    """A game of Wizards & Relics: its fields, how cards move, the battle's totals and advantage; the rules are
+    registered in :data:`RULES`. The deal, what a seat sees, the decisions in words and the load's checks are added
+    by :class:`~.game.WizardsAndRelicsGame`, the class the engine declares."""
 
     RULES = RULES
 
@@ -107,7 +110,7 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
-    def blank(cls, data: WizardsAndRelicsData, players: int, seed: int, variant: str = "") -> WizardsAndRelicsState:
+    def blank(cls, data: WizardsAndRelicsData, players: int, seed: int, variant: str = "") -> Self:
         n = players
 
         def per() -> list[list[str]]:
@@ -116,25 +119,6 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
         return cls(data=data, players=n, variant=variant, rng=Rng(seed), decks=per(), hands=per(), discards=per(),
                    halls=per(), wizards=per(), relics=per(), tied=per(), drawn=[0] * n, known_hand=per(),
                    known_top=per(), chosen_deck=[-1] * n)
-
-    @classmethod
-    def new(cls, data: WizardsAndRelicsData, players: int, seed: int, variant: str) -> WizardsAndRelicsState:
-        """A new game: the rarity piles shuffled and dealt into four decks, the shrines shuffled, the Master
-        Wizard chosen at random (the rulebook: the most wizardly player); then the players choose their decks."""
-        s = cls.blank(data, players, seed, variant)
-        from .phases import deal
-
-        deal(s)
-        s.master = int(s.pick([str(i) for i in range(players)], "Master Wizard of the first round"))
-        s.say(f"P{s.master + 1} is the Master Wizard of the first round")
-        s.stack.append(Setup(seat=s.master))
-        s.advance()
-        return s
-
-    def check_rules(self, chk: Checks) -> None:
-        from .check import check_state
-
-        check_state(self, chk)
 
     # -- small queries ----------------------------------------------------------------------------------------
     def order(self, seats: Iterable[int] | None = None) -> list[int]:
@@ -370,38 +354,6 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
         self.stack = []
         self.current_seat = -1
 
-    # -- what a seat sees -------------------------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        from .view import heading, pending_view
-
-        n = self.players
-        obs: dict[str, Any] = {
-            "game": self.data.id, "seat": seat, "players": n, "round": self.round, "battle": self.battle,
-            "master": self.master, "current": self.current_player, "hall_to_win": self.hall_to_win,
-            "hand": sorted(self.hands[seat]), "hand_sizes": [len(h) for h in self.hands],
-            "deck_sizes": [len(d) for d in self.decks], "piles": [len(p) for p in self.piles],
-            "my_deck": sorted(self.decks[seat]) if self.chosen_deck[seat] >= 0 else [],
-            "discards": [list(d) for d in self.discards], "halls": [list(h) for h in self.halls],
-            "wizards": [list(w) for w in self.wizards], "relics": [list(r) for r in self.relics],
-            "tied": [list(t) for t in self.tied], "shrine": list(self.shrine), "shrine_pile": len(self.shrine_pile),
-            "shrines_used": list(self.shrines_used), "fighters": list(self.fighters), "losers": list(self.losers),
-            "committed": self.commits.view(seat) if self.commits.order else {},
-            "mods": [m.to_json() for m in self.mods], "ignored": list(self.ignored),
-            "silenced": list(self.silenced), "no_advantage": self.no_advantage, "drawn": list(self.drawn),
-            "equalized": list(self.equalized),
-            "totals": {str(s): self.table_total(s) for s in self.fighters} if self.battle_open() else {},
-            "advantage": {str(s): self.advantage(s) for s in self.fighters}
-            if self.battle_open() and self.advantage_checked() else {},
-            "last_totals": {str(k): v for k, v in self.last_totals.items()},
-            "known_hand": [list(k) for k in self.known_hand], "known_top": [list(k) for k in self.known_top],
-            "chosen_deck": list(self.chosen_deck),
-            "pending": pending_view(self, seat),
-            "log": self.visible_log(seat), "heading": heading(self, seat),
-        }
-        if self.result:
-            obs["outcome"] = self.result.as_dict()
-        return obs
-
     def revealed(self) -> bool:
         """Whether this battle's cards are face up (after the wizard reveal)."""
         return any(self.wizards[s] or self.relics[s] for s in self.fighters)
@@ -489,22 +441,6 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
             if s in self.last_totals:
                 out[f"last_total.{s}"] = self.last_totals[s]
         return out
-
-    def describe(self, action: Action) -> str:
-        from .view import describe
-
-        return describe(self, action)
-
-    def question(self) -> str:
-        from .view import question
-
-        return question(self)
-
-    def two_step(self, legal: list[Action]) -> TwoStep | None:
-        from .view import two_step
-
-        return two_step(self, legal)
-
 
 def _replay(s: WizardsAndRelicsState, t: int, rng: Rng, old: str) -> str:
     """Another seat's secret play, chosen again (at random) from its resampled hand."""
