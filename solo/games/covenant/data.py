@@ -18,6 +18,9 @@ from wizprint.solo.kernel import Action, Declared, RulesData, Termination, Words
 
 ABILITIES = ("conjuror", "adventurer", "dueler", "scry", "nature", "stealth", "maker")
 ACTION_ABILITIES = ("conjuror", "maker", "stealth", "scry")
+# a wizard action's die: the least roll that works, and what it does then
+NEEDS = {"conjuror": (4, "4 or more draws a card"), "maker": (6, "a 6 finds an Item in the deck"),
+         "stealth": (6, "a 6 takes an Item from a rival")}
 HAND = 7
 HAND_LIMIT = 8
 WIN_VP = 25

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Action, one_per_design
@@ -24,7 +23,6 @@ from wizprint.solo.kernel import Action, one_per_design
 from .data import CardEffect
 from .effects import do_effect, search_finds, start_effect
 from .pending import (
-    RULES,
     ActionStep,
     BonusWindow,
     Choice,
@@ -47,12 +45,10 @@ from .pending import (
     Window,
     WizardAction,
 )
+from .state import RULES, CovenantState
 from .view import Words, played, window_line
 
 _PASS = re.compile(r"P\d+ passes")
-
-if TYPE_CHECKING:
-    from .state import CovenantState
 
 PASS = Action("pass")
 
