@@ -200,6 +200,27 @@ def test_zones_arrange_and_scripted_chance() -> None:
         s.pick(["a", "b"], "letter")
 
 
+def test_a_fault_of_an_engines_code_is_a_bug_not_a_users_error() -> None:
+    """A handler registered twice, an effect word the engine has no handler for: faults of an engine's code, raised
+    as EngineBug (outside the user's errors: the command line shows the traceback and asks for a report), while a
+    scenario's pile that does not exist stays the user's EngineError (above)."""
+    from wizprint.errors import EngineBug
+    from wizprint.solo.games.covenant.pending import Choice
+    from wizprint.solo.kernel.pending import Rules, Words
+
+    assert not issubclass(EngineBug, WizprintError)
+    words: Words[Any] = Words("test")
+    words("draw")(print)
+    with pytest.raises(EngineBug, match="two handlers for the effect word 'draw'"):
+        words("draw")(print)
+    with pytest.raises(EngineBug, match="no handler for the effect word 'scry'"):
+        words.get("scry")
+    rules: Rules[Any] = Rules("test")
+    rules.run(Choice)(lambda s, item: True)
+    with pytest.raises(EngineBug, match="two 'run' handlers for Choice"):
+        rules.run(Choice)(lambda s, item: False)
+
+
 def test_a_saved_state_is_checked_against_the_rules() -> None:
     eng = engine("wizard-cards")
     j = eng.new_state(2, 5).to_json()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import ACTION_ABILITIES
@@ -201,4 +201,4 @@ def apply_phase(s: CovenantState, action: Action) -> None:
             q.step = QuestStep.SET_OUT
         s.stack.append(q)
     else:
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import CardEffect
@@ -431,6 +431,6 @@ def _legal_choice(s: CovenantState, f: Choice) -> list[Action]:
 @RULES.apply(Choice)
 def _apply_choice(s: CovenantState, f: Choice, action: Action) -> None:
     if action.kind != "target":
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")
     s.stack.pop()
     do_effect(s, f.seat, f.effect, action.a, f.card)
