@@ -27,7 +27,7 @@ def quote(value: object, limit: int = MAX_QUOTE) -> str:
     >>> quote("abc")
     "'abc'"
     >>> quote("x" * 1000)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1000 characters)"
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1,000 characters)"
     """
     if isinstance(value, str):
         if len(value) <= limit:
