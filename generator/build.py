@@ -24,15 +24,19 @@ from wizprint.files import FileProblem, read_file
 from wizprint.finite import loads_json
 from wizprint.progress import Progress, Silent
 
-from . import producers  # the built-in output kinds (a module that registers more is imported here too)
+from . import producers
 from .drawing import Drawn, draw
 from .jobs import MAX_JOBS, Workers
 from .layout import GameLayout, load_layout
 from .producers import MANIFEST
-from .producing import REGISTRY, BuildOptions, Job, Made, Output, Producer, name_part
+from .producing import REGISTRY, BuildOptions, Job, Made, Output, Producer, in_order, name_part
 
 __all__ = ["MANIFEST", "BuildOptions", "BuildResult", "Output", "build_game", "previous_build"]
 
+# the modules that register the kinds of output (generator/producing.py), in the order the manifest lists them: a
+# new kind is a module that registers it, imported and named here (and named in the command line's KINDS)
+OUTPUT_KINDS = (producers,)
+in_order(OUTPUT_KINDS)
 PRINTED = ("cards", "sheets", "board", "tokens")  # the kinds of file that are printed on paper
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 PARALLEL_WORTH = 250.0  # the jobs' costs (about 0.2 ms each) beside the longest job that make workers worth it

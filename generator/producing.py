@@ -5,7 +5,8 @@ each selected producer for its :class:`Plan`: the jobs that make its files and t
 lists them. :func:`wizprint.generator.build.build_game` runs every planned job (in worker processes with
 ``--jobs``), lists the files in the producers' order, and writes them all at once with the manifest.
 
-A new output kind is a module with a plan function and its registration, and one import in ``build.py``::
+A new kind of output is a module with a plan function and its registration, named in ``build.py``'s
+``OUTPUT_KINDS`` (and in the command line's list of kinds, ``KINDS`` in core/cli.py)::
 
     @register("notes", "notes.txt: the game's name and its decks")
     def notes(drawn: Drawn, opts: BuildOptions) -> Plan:
@@ -20,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from wizprint.atomic import name_problem, safe_relpath
@@ -145,8 +147,8 @@ class Producer:
     last: Callable[[str, list[Output]], Made] | None = None
 
 
-# Every producer, by name, in the order the manifest lists their files (wizprint.generator.producers registers
-# the built-in ones, in that order; build.py imports every module that registers some).
+# Every producer, by name, in the order the manifest lists their files: the order of the modules that register
+# them in build.py's OUTPUT_KINDS (see in_order), then the order in which each module registers its own.
 REGISTRY: dict[str, Producer] = {}
 
 
@@ -165,3 +167,12 @@ def register(name: str, help: str, *, needs: tuple[str, ...] = (), always: bool 
         return plan
 
     return add
+
+
+def in_order(modules: Sequence[ModuleType]) -> None:
+    """Put the registry in the order of ``modules`` (those that register producers), whichever was imported first;
+    a producer of a module not among them (a test's) comes after theirs."""
+    rank = {m.__name__: i for i, m in enumerate(modules)}
+    ordered = sorted(REGISTRY.values(), key=lambda p: rank.get(p.plan.__module__, len(rank)))  # a stable sort
+    REGISTRY.clear()
+    REGISTRY.update((p.name, p) for p in ordered)

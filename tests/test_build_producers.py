@@ -16,7 +16,7 @@ from wizprint.cards.loader import load_game
 from wizprint.errors import WizprintBug
 from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.csvio import export_csv
-from wizprint.generator.producing import REGISTRY, made
+from wizprint.generator.producing import REGISTRY, Plan, made
 
 BUILT_IN = ["decks", "sheets", "records", "board", "map", "dial-boards", "tokens", "svg", "previews", "csv", "manifest"]
 
@@ -31,6 +31,24 @@ def test_the_built_in_kinds_are_registered_in_the_order_the_manifest_lists_them(
     assert list(REGISTRY)[:len(BUILT_IN)] == BUILT_IN
     assert [name for name, p in REGISTRY.items() if p.always] == ["manifest"]
     assert REGISTRY["previews"].needs == ("decks",)
+
+
+def test_a_kind_registered_before_the_built_in_ones_is_listed_after_them() -> None:
+    """The manifest's order is that of the modules named in build.py's OUTPUT_KINDS, whichever module was
+    imported (and so registered its kinds) first."""
+    from wizprint.generator import producers
+    from wizprint.generator.producing import Producer, in_order
+
+    saved = dict(REGISTRY)
+    early = Producer("early", "early: a kind of a module imported first", lambda drawn, opts: Plan())
+    try:
+        REGISTRY.clear()
+        REGISTRY.update({"early": early, **saved})
+        in_order((producers,))
+        assert list(REGISTRY) == [*saved, "early"]
+    finally:
+        REGISTRY.clear()
+        REGISTRY.update(saved)
 
 
 def test_the_help_of_only_and_skip_names_every_kind(tmp_path: Path) -> None:
