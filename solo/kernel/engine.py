@@ -19,7 +19,17 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from wizprint.errors import DataErrors, EngineError, Issue, SaveError, StepCapError, UsageError, WizprintError, quote
+from wizprint.errors import (
+    DataErrors,
+    EngineBug,
+    EngineError,
+    Issue,
+    SaveError,
+    StepCapError,
+    UsageError,
+    WizprintError,
+    quote,
+)
 
 from .checks import reason
 from .rng import Rng, derive
@@ -215,7 +225,7 @@ def _trial(eng: Engine, state: State[Any]) -> None:
     """Play on copies of ``state`` (raises whatever the rules raise)."""
     if state.is_terminal():
         if state.legal_actions():
-            raise EngineError("the game is over, yet moves are offered")
+            raise EngineBug("the game is over, yet moves are offered")
         return
     base = state.clone()
     base.chance = Chance()  # a save's scripted chance is tried as the generator's
@@ -228,10 +238,10 @@ def _trial(eng: Engine, state: State[Any]) -> None:
             return False
         p = s.current_player
         if not 0 <= p < n:
-            raise EngineError(f"seat {p} is to decide")
+            raise EngineBug(f"seat {p} is to decide")
         legal = s.legal_actions()
         if not legal:
-            raise EngineError(f"seat {p} is to decide but has no legal move")
+            raise EngineBug(f"seat {p} is to decide but has no legal move")
         s.apply(legal[rng.below(len(legal))] if agent is None or len(legal) == 1 else agent.choose(s, p))
         return True
 
@@ -318,7 +328,7 @@ def _code(module: str, where: str) -> EngineCode[Any, Any, Any]:
     mod = importlib.import_module(f"wizprint.solo.games.{module}")
     code = getattr(mod, "ENGINE", None)
     if not isinstance(code, EngineCode):
-        raise EngineError(f"wizprint.solo.games.{module} declares no ENGINE")
+        raise EngineBug(f"wizprint.solo.games.{module} declares no ENGINE")
     return code
 
 

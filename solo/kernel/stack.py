@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 
 from .pending import Pending, Rules
 from .values import Action, Outcome
@@ -82,7 +82,7 @@ class StackGame(ABC):
 
     def _legal_actions(self) -> list[Action]:
         if not self.stack:
-            raise EngineError(f"{self.RULES.game}: nothing is waiting for a decision")
+            raise EngineBug(f"{self.RULES.game}: nothing is waiting for a decision")
         return self.RULES.legal_for(self, self.stack[-1])
 
     def _apply(self, action: Action) -> None:

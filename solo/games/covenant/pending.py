@@ -24,7 +24,7 @@ import enum
 from dataclasses import field
 from typing import ClassVar, Literal
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Pending, declare
 
 from .data import CardEffect
@@ -102,7 +102,7 @@ class CovenantPending(Pending):
 
     def take_roll(self, slot: RollFor, total: int) -> None:
         """A roll made for this work gives its total."""
-        raise EngineError(f"covenant: a roll for {slot} was made for pending {self.label!r}")
+        raise EngineBug(f"covenant: a roll for {slot} was made for pending {self.label!r}")
 
 
 @declare

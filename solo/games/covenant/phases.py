@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import ACTION_ABILITIES
@@ -175,4 +175,4 @@ def apply_phase(s: CovenantState, action: Action) -> None:
             q.step = QuestStep.SET_OUT
         s.stack.append(q)
     else:
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import field
 from typing import Any, Self
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import (
     Declared,
     Outcome,
@@ -372,7 +372,7 @@ class CovenantState(State[CovenantData]):
             if not lst:
                 del self.attached[w]
             return []
-        raise EngineError(f"{card} is not in play")
+        raise EngineBug(f"{card} is not in play")
 
     def remove(self, card: str, how: str, why: str = "") -> None:
         """Destroyed or slain: the card and everything attached to it go to the discard pile."""

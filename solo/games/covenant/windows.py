@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import CardEffect
@@ -427,6 +427,6 @@ def _legal_choice(s: CovenantState, f: Choice) -> list[Action]:
 @RULES.apply(Choice)
 def _apply_choice(s: CovenantState, f: Choice, action: Action) -> None:
     if action.kind != "target":
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")
     s.stack.pop()
     do_effect(s, f.seat, f.effect, action.a, f.card)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import field
 from typing import Any, TypeVar
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug, EngineError
 from wizprint.solo.kernel import Action, Checks, Commitments, Outcome, Rng, State, declare, transient, zone, zone_map
 from wizprint.solo.kernel.screen import TwoStep
 
@@ -613,7 +613,7 @@ class RelicState(State[RelicData]):
         if not self.stack:
             if self.phase == PHASE_SELECT and self.selection is not None:
                 return [Action("pick", c) for c in self.dealt[self.selection.waiting]]
-            raise EngineError("relic: no decision is pending")
+            raise EngineBug("relic: no decision is pending")
         top = self.stack[-1]
         fn = RULES.legals.get(type(top))
         return fn(self, top) if fn is not None else RULES.legal_for(self, top)  # (which raises)
