@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from wizprint.cards.markup import plural
 from wizprint.cards.model import Effect
 
-from .data import AI, ATTRS, MAX_STAT, VANQUISHED_SPACE, RelicTermination
+from .data import AI, ATTRS, MAX_STAT, VANQUISHED_SPACE, RelicTermination, cause
 from .pending import ChooseAttribute, Corrupted, Effects, RelicPending
-from .texts import cause, with_cause
+from .texts import with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState
