@@ -47,7 +47,7 @@ def run_effects(s: WizardsAndRelicsState, item: Effects) -> bool:
             continue
         depth = len(s.stack)
         WORDS.get(e.word)(s, item, e)
-        if len(s.stack) != depth or s.queued:
+        if len(s.stack) != depth or s.discard_triggers:
             return False
     s.stack.pop()
     return False

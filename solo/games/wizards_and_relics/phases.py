@@ -25,7 +25,7 @@ from .pending import (
     Source,
     Triggers,
 )
-from .state import RULES, WizardsAndRelicsState
+from .state import RULES, Discarded, WizardsAndRelicsState
 
 TIE_LIMIT = 12  # tie battles in one round before the tie is broken for the Master Wizard's side (a ruling)
 
@@ -238,7 +238,7 @@ def play_step(s: WizardsAndRelicsState, r: Round) -> bool:
                     s.known_hand[waiting].remove(c)
                 s.discards[waiting].append(c)
                 if s.data[c].has("on_discard"):
-                    s.queued.append(f"{waiting}:{c}")
+                    s.discard_triggers.append(Discarded(waiting, c))
             if hand:
                 s.say(f"P{waiting + 1} discards {s.names(hand)}")
             s.replenish(waiting)

@@ -14,6 +14,7 @@ from dataclasses import field
 from typing import Any, Self
 
 from wizprint.cards.markup import plural
+from wizprint.errors import SaveError, quote
 from wizprint.solo.kernel import (
     Commitments,
     Declared,
@@ -27,6 +28,7 @@ from wizprint.solo.kernel import (
     value,
     zone,
 )
+from wizprint.solo.kernel.fields import Problems
 
 from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WizardsAndRelicsData, WizardsAndRelicsTermination
 from .pending import (
@@ -55,6 +57,31 @@ class Mod(Declared):
     colour: str = ""
     wizard: str = ""
     why: str = ""
+
+
+@value
+class Discarded(Declared):
+    """A discarded card whose discard trigger waits for the Replenish its discard caused: whose it is and which."""
+
+    seat: int = 0
+    card: str = ""
+
+
+def discarded_of(saved: object, players: int, data: WizardsAndRelicsData) -> list[Discarded]:
+    """The waiting discard triggers of a game saved as texts ``seat:card`` (untrusted: each is checked)."""
+    if not isinstance(saved, list):
+        raise SaveError([f"state.queued: expected a list, got {quote(saved, 40)}"])
+    problems = Problems()
+    out = []
+    for i, q in enumerate(saved):
+        seat, _, card = q.partition(":") if isinstance(q, str) else ("", "", "")
+        if seat.isdecimal() and len(seat) < 3 and int(seat) < players and card in data.cards:
+            out.append(Discarded(int(seat), card))
+        else:
+            problems.add(f"state.queued[{i}]: expected 'seat:card', got {quote(q, 40)}")
+    if problems:
+        raise SaveError(problems.lines())
+    return out
 
 
 # the code of each kind of pending work, registered by type (``phases.py``, ``effects.py``)
@@ -95,7 +122,7 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
     equalized: list[str] = added(list)  # the cards that took advantage away for the round
     counting: bool = False  # draws count toward 'drawn' (from the Play phase until the battle is decided)
     drawn: list[int] = field(default_factory=list)  # cards each seat has drawn this round (while counting)
-    queued: list[str] = field(default_factory=list)  # discard triggers waiting for a Replenish ("seat:card")
+    discard_triggers: list[Discarded] = added(list)  # the discard triggers waiting for a Replenish
     known_hand: list[list[str]] = field(default_factory=list)  # cards in each hand that every player has seen
     known_top: list[list[str]] = field(default_factory=list)  # each deck's top cards every player has seen, top first
     chosen_deck: list[int] = field(default_factory=list)  # the pile each seat chose (-1: not yet)
@@ -103,7 +130,9 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
     last_totals: dict[int, int] = field(default_factory=dict)  # the last battle's totals (for the view)
 
     SEATS_IN_RANGE = ("master", "current_seat", "fighters", "losers", "steadfast")
-    RETIRED = ("no_advantage",)  # before ``equalized``: one flag for "no advantage this round"
+    # before ``equalized``: one flag for "no advantage this round"; before ``discard_triggers``: those as texts
+    # ``seat:card``
+    RETIRED = ("no_advantage", "queued")
     PER_SEAT = ("decks", "hands", "discards", "halls", "wizards", "relics", "tied", "drawn", "known_hand",
                 "known_top", "chosen_deck")
     ENDINGS = WizardsAndRelicsTermination
@@ -155,11 +184,14 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
 
     def upgrade(self, retired: Mapping[str, Any]) -> None:
         """A game saved before ``equalized``: its flag ``no_advantage`` (no wizard has advantage this round) becomes
-        the cards in play that take advantage away (a shrine or a relic with ``equalize``)."""
+        the cards in play that take advantage away (a shrine or a relic with ``equalize``). A game saved before
+        ``discard_triggers``: its texts ``seat:card`` (``queued``) become them."""
         if "equalized" in self.missing and retired.get("no_advantage") is True:
             d = self.data
             self.equalized = [c for c in [*self.shrine, *(r for rs in self.relics for r in rs)]
                               if d[c].has("equalize") and c not in self.ignored]
+        if "discard_triggers" in self.missing and "queued" in retired:
+            self.discard_triggers = discarded_of(retired["queued"], self.players, self.data)
 
     @property
     def no_advantage(self) -> bool:
@@ -285,7 +317,7 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
         self.discards[seat].append(card)
         self.say(f"P{seat + 1} discards {self.label(card)}" + (f" ({why})" if why else ""))
         if self.data[card].has("on_discard"):
-            self.queued.append(f"{seat}:{card}")
+            self.discard_triggers.append(Discarded(seat, card))
         self.replenish(seat)
 
     def discard_from_deck(self, seat: int, card: str) -> None:
@@ -295,7 +327,7 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
             top.remove(card)
         self.discards[seat].append(card)
         if self.data[card].has("on_discard"):
-            self.queued.append(f"{seat}:{card}")
+            self.discard_triggers.append(Discarded(seat, card))
         self.refill(seat)
 
     def replenish(self, seat: int) -> None:
@@ -311,15 +343,14 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
     def flush_triggers(self) -> bool:
         """Push the discard triggers waiting (they resolve after the Replenish that the discard caused): those of
         one player together, for that player to order (:class:`~.pending.Triggers`)."""
-        if not self.queued:
+        if not self.discard_triggers:
             return False
         by_seat: dict[int, list[str]] = {}
-        for q in self.queued:
-            who, card = q.split(":", 1)
-            by_seat.setdefault(int(who), []).append(card)
+        for q in self.discard_triggers:
+            by_seat.setdefault(q.seat, []).append(q.card)
         for seat, cards in reversed(by_seat.items()):
             self.stack.append(Triggers(seat=seat, source=Source.ON_DISCARD, cards=cards))
-        self.queued = []
+        self.discard_triggers = []
         return True
 
     def clear_battle(self, round_over: bool = True) -> None:
