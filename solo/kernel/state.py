@@ -217,7 +217,7 @@ class State(Declared, ABC, Generic[D]):
         legal actions as they are. Only the terminal asks this; agents choose among ``legal`` as always."""
         return None
 
-    def probe(self) -> dict[str, Any]:
+    def probe(self) -> dict[str, object]:
         """Named values for scenario expectations (``hand.0``, ``damage.1``...); a game adds its own to these
         (``winners``, ``reason`` and ``termination``, the key of the ending, once the game is over)."""
         if self.result is None:

@@ -47,7 +47,7 @@ class CovenantView(SeatView[CovenantState]):
         return self._state().data.cards
 
     @property
-    def odds_cache(self) -> dict[tuple[Any, ...], tuple[float, float]]:
+    def odds_cache(self) -> dict[tuple[object, ...], tuple[float, float]]:
         """Quest odds kept across choices (on the game's data: they depend only on it and the key)."""
         return self._state().data.quest_odds
 

@@ -266,7 +266,7 @@ class CovenantData(RulesData):
         for card, n in game.iter_copies():
             iid = card.id if card.copies == 1 else f"{card.id}#{n}"
             self.cards[iid] = compile_card(iid, card)
-        self.quest_odds: dict[tuple[Any, ...], tuple[float, float]] = {}
+        self.quest_odds: dict[tuple[object, ...], tuple[float, float]] = {}
         # a wizard's abilities by (wizard, what is attached to it, what was granted it this turn)
         self.abilities: dict[tuple[str, tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
         self.records = {r.id: r for r in game.cards()}  # by design id: the printed cards (their rules text)

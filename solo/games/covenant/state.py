@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import field
-from typing import Any, Self
+from typing import Self
 
 from wizprint.errors import EngineBug
 from wizprint.solo.kernel import (
@@ -554,8 +554,8 @@ class CovenantState(State[CovenantData]):
             if t != seat:
                 into.seen[t] = {x: z for x, z in self.seen[t].items() if z == own or known.get(x) == z}
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"turn": self.turn_number, "turn_player": self.turn_player, "phase": str(self.phase),
                 "current": self.current_player, "discard": len(self.discard), "deck": len(self.deck),
                 "discard_pile": list(self.discard), "limbo": list(self.limbo),

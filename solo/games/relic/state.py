@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import field
-from typing import Any, Self, TypeVar
+from typing import Self, TypeVar
 
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Commitments, Outcome, Rng, Rules, State, declare, transient, zone, zone_map
@@ -605,8 +605,8 @@ class RelicState(State[RelicData]):
         """The cards the current player may spend a charge from now."""
         return sorted(a.a for a in self.legal_actions() if a.kind == "charge")
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"turn": self.turn_number, "turn_player": self.turn_player, "phase": str(self.phase),
                 "current": self.current_player, "scenario": self.scenario,
                 "board": {k: sorted(v) for k, v in sorted(self.board.items())},

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import Any, Self
+from typing import Self
 
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, State, declare, zone, zone_map
@@ -385,8 +385,8 @@ class WizardCardsState(State[WizardCardsData]):
             rng.shuffle(pool)
             into.hands[opp], into.spell_pile = pool[:n], pool[n:]
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"turn": self.turn_number, "turn_player": self.turn_player,
                 "current": self.current_player, "phase": "over" if self.result else str(self.phase),
                 "plays_left": self.plays_left,

@@ -448,8 +448,8 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
         k = set(known)
         return [c for c in hand if c not in k]
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"round": self.round, "battle": self.battle, "master": self.master, "current": self.current_player,
                 "fighters": list(self.fighters), "losers": list(self.losers),
                 "shrine": self.shrine[0] if self.shrine else "", "no_advantage": self.no_advantage,

@@ -12,12 +12,12 @@ from dataclasses import field
 from functools import lru_cache, reduce
 from itertools import combinations
 from math import comb
-from typing import Any, NamedTuple, Self
+from typing import NamedTuple, Self
 
 from wizprint.errors import EngineError
 from wizprint.solo.kernel import Outcome, Rng, Rules, StackGame, State, added, declare, zone
 
-from .data import DECK, SETS, Wizard, WizardsCupData, WizardsCupTermination
+from .data import DECK, SETS, Effect, Wizard, WizardsCupData, WizardsCupTermination
 from .pending import KINDS, Round, Setup, SetupStep, WizardsCupPending
 
 # the code of each kind of pending work, registered by type (``phases.py``)
@@ -93,7 +93,7 @@ class WizardsCupState(StackGame, State[WizardsCupData]):
         """Whether the Magic power of ``seat``'s wizard in the Duel zone acts."""
         return self.card(seat) is not None and not self.identical()
 
-    def permanent(self, seat: int, word: str) -> Any:
+    def permanent(self, seat: int, word: str) -> Effect | None:
         """The effect ``word`` of ``seat``'s wizard in the Duel zone, if it has a Permanent power that acts (the
         wizard has come into play: wizards placed together come into play one after the other, ``phases.py``)."""
         w = self.card(seat)
@@ -101,7 +101,7 @@ class WizardsCupState(StackGame, State[WizardsCupData]):
             return None
         return w.has(word)
 
-    def dormant(self, seat: int, word: str) -> Any:
+    def dormant(self, seat: int, word: str) -> Effect | None:
         """The effect ``word`` of the visible top card of ``seat``'s discard pile, if it is a Dormant power that
         acts: no Permanent power in the Duel zone that stops Dormant powers came into play before it (a power
         already in play has precedence over one that comes into play after it)."""
@@ -294,8 +294,8 @@ class WizardsCupState(StackGame, State[WizardsCupData]):
         into.drafted[x] = []
         into.stack = [i.clone() for i in self.stack]
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"round": self.round, "duels": self.duels, "current": self.current_player, "last": self.last,
                 "identical": self.identical()}
         for x in (0, 1):
