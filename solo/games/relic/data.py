@@ -383,7 +383,7 @@ class RelicData(RulesData):
         self.nearest: dict[tuple[tuple[str, ...], str], str] = {}
         self.space_lists: dict[tuple[object, ...], list[str]] = {}
         self.texts: dict[tuple[int, str], tuple[Sequence[Any], str]] = {}  # printed lists in words (``text``)
-        self.causes: dict[tuple[str, str], str] = {}  # the cause the log gives, by (source, event) (``texts.cause``)
+        self.causes: dict[tuple[str, str], str] = {}  # the cause the log gives, by (source, event) (``cause``)
         self.landings: dict[tuple[str, int, int, bool], set[str]] = {}
         self.kits: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Kit] = {}  # by (character, assets, face up)
         # the enemies' traits by the enemies of a battle (``RelicState.traits``: asked several times a battle)
