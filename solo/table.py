@@ -111,6 +111,8 @@ class TableGame:
         if self.dice not in DICE:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
+        self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -137,6 +139,8 @@ class TableGame:
         return self.policy.place(zone, self.person)
 
     def label(self, card: str) -> str:
+        if self.policy.label is not None:
+            return self.policy.label(self.belief, card)
         return f"{design_of(card)} {self.names[card]}"
 
     def interchangeable(self, x: str, y: str) -> bool:
@@ -156,6 +160,7 @@ class TableGame:
         if views and not same_view(self.belief, new, self.autos):
             return False
         self.belief = new
+        self.swaps.append((x, y))
         return True
 
     def to_learn(self, state: State[Any]) -> list[str]:
@@ -333,6 +338,7 @@ class TableGame:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
         self.known |= set(self.to_learn(trial)) | set(picks)
         prior, self.belief = self.belief, trial
+        self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
     def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
@@ -399,9 +405,9 @@ class TableGame:
         return out
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words."""
-        who = "You" if by == self.person else f"P{by + 1}"
-        return [f"{who}: {line}" for line in self.moves_words(before, self.belief, skip_own=by == self.person)]
+        """What to do with the components after a move: each card that changed place, in words (the person moves
+        every component on the table, whoever's move it is)."""
+        return self.moves_words(before, self.belief, skip_own=by == self.person)
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
         """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
@@ -415,8 +421,9 @@ class TableGame:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
-            what = self.label(card) if card in self.known else "a card"
-            out.append(f"{what}, from {self.policy.name(z0, self.person)} to {self.policy.name(z1, self.person)}.")
+            src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
+            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known
+                       else f"Take a card from {src} to {dst}.")
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -430,7 +437,10 @@ class TableGame:
                 break
             card = learn[0]
             zone = zone_of(self.belief)[card]
-            prompt = f"Set-up: the card in {self.policy.name(zone, self.person)}: which card is it?"
+            cards = self.belief.zones()[zone]
+            nth = f"card {len([c for c in cards if c in self.known]) + 1} of {len(cards)} in " if len(cards) > 1 \
+                else "the card in "
+            prompt = f"Set-up: {nth}{self.policy.name(zone, self.person)}: which card is it?"
             ask = Ask(Action("setup"), -1, card=card, zone=zone, index=self.belief.zones()[zone].index(card))
 
             def ok(x: str, card: str = card) -> str:
@@ -442,21 +452,28 @@ class TableGame:
                     return "that card cannot be there"
                 return ""
 
-            self.known.add(self.enter_card(table, prompt, ask, ok))
+            got = self.enter_card(table, prompt, ask, ok)
+            self.known.add(got)
+            table.tell([f"{self.label(got)}: in {self.policy.name(zone, self.person)}."])
+        table.tell(self.new_log())
 
     def play(self, table: Table) -> None:
         """Play to the end of the game (or until the person stops: :class:`Stop`)."""
         while not self.belief.is_terminal():
-            seat = self.belief.current_player
-            legal = self.belief.legal_actions()
-            before = self.belief.clone()
-            if seat != self.person:
-                agent = self.agents[seat]
-                assert agent is not None
-                self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
-            elif not self.person_move(legal, table):
-                continue
-            table.tell(self.new_log() + self.instructions(before, seat))
+            self.step(table)
+
+    def step(self, table: Table) -> None:
+        """One move: an automaton's, or the person's decision (none when the person typed a command instead)."""
+        seat = self.belief.current_player
+        legal = self.belief.legal_actions()
+        if seat != self.person:
+            agent = self.agents[seat]
+            assert agent is not None
+            self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
+        elif not self.person_move(legal, table):
+            return
+        # the cards moved since the belief just before the move, the person's cards brought in
+        table.tell(self.new_log() + self.instructions(self.prior, seat))
 
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again)."""

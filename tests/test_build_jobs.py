@@ -1,4 +1,4 @@
-"""Builds spread over worker processes (``build --jobs N``) and the printer's speed work (issue 17): the same
+"""Builds spread over worker processes (``build --jobs N``) and the printer's speed work: the same
 bytes for any N, an exact progress, errors from workers, workers that never outlive the build, previews cut from
 the deck PDF, the fast icon reader agreeing with svgelements, icon fill rules, and rl_accel changing no byte."""
 

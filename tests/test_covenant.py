@@ -1,4 +1,4 @@
-"""Covenant of Wizards: the engine's rules and the project's rulings (README.md, "Rulings"), one or more tests
+"""Covenant of Wizards: the engine's rules and the project's rulings (docs/rulings/covenant.md), one or more tests
 each. Positions come from ``setup()``; dice are scripted (strict: an unscripted roll is an error), so every
 number asserted here is worked out by hand in the comments."""
 

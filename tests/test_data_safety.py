@@ -1,4 +1,4 @@
-"""Issue 11, the printing side: any game folder (game.toml, card files, vocabulary, layout, sheets, board,
+"""Untrusted input, the printing side: any game folder (game.toml, card files, vocabulary, layout, sheets, board,
 components, fonts, icons) is untrusted input. Every problem is one clean line naming its file and line; no
 template runs code; no name built from data leaves its folder; no input hangs or eats memory; at most 50 problem
 lines are printed. One test per class of problem, with its examples as parameters."""

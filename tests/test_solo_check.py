@@ -177,7 +177,7 @@ def test_the_length_histogram_has_sensible_bins_and_ticks() -> None:
     assert "<title>2 turns: 5 games</title>" in short
 
 
-# -- issue 15: statistics that find broken cards -------------------------------------------------------------------
+# -- statistics that find broken cards -------------------------------------------------------------------
 def _set_power(path: Path, card: str, power: int) -> None:
     text = path.read_text()
     i = text.index(f'id = "{card}"')

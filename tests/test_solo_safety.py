@@ -1,4 +1,4 @@
-"""The solo engine's inputs are untrusted (issue 11): saved games, scenario files and command-line options. Each
+"""The solo engine's inputs are untrusted: saved games, scenario files and command-line options. Each
 class of bad input gets one clean line naming where the problem is (the JSON path in a save, file:line in a
 scenario) and exit 1 (2 for an option), never a traceback; nothing the engine accepts crashes later; nothing makes
 it hang; nothing of the player's is lost (a failed save keeps the game going, Ctrl-C saves, saves are atomic)."""

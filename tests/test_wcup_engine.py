@@ -1,5 +1,5 @@
 """Wizards Cup (``../shared/rules/wizards-cup.txt``): what each seat may see while the other plans, what the search
-bot's redeal keeps and hides, the draft report, and the content's draft floor (issue 14: the automaton drafts every
+bot's redeal keeps and hides, the draft report, and the content's draft floor (the automaton drafts every
 wizard in at least 5 % of a player's games); the order in which powers come into play; what a seat knows of its
 rival's 6 after a swap (the rival panel, the redeal, the checks of a saved game). Positions come from the engine's
 scenario ``setup`` under strict chance; "P1" is seat 0 (the Black set, copies ``#1``), "P2" seat 1 (the White set,

@@ -56,7 +56,9 @@ class TablePolicy:
     - ``setup(state, person)``: the set-up from the printed components, step by step;
     - ``policy``: the game's hidden-information policy in a few sentences (shown at the start and in the docs);
     - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
-      player), whose places the program knows from the start (besides the cards it keeps for the automaton).
+      player), whose places the program knows from the start (besides the cards it keeps for the automaton);
+    - ``label(state, card)``: a card as the person finds it among the printed components, its printed id and the
+      title the card shows (default: the id and the card's name in the data).
     """
 
     place: Callable[[str, int], Place]
@@ -64,6 +66,7 @@ class TablePolicy:
     setup: Callable[[Any, int], list[str]]
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
+    label: Callable[[Any, str], str] | None = None
 
 
 # -- card identities --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The printer's shortcuts (issue 17) give what the long ways give, to the byte: the PDF operators written directly
+"""The printer's shortcuts give what the long ways give, to the byte: the PDF operators written directly
 and the objects written out by wizprint (generator/pdf.py) against reportlab's own canvas, the quick and simple
 ways of running face templates (generator/layout.py) against jinja2's, the faces a builder draws once and uses
 again (generator/faces.py) against faces drawn afresh, and the text layout's joined runs against the runs joined
