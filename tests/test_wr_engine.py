@@ -101,7 +101,7 @@ def test_the_master_wizard_of_the_first_round_is_chosen_at_random() -> None:
         masters = []
         for seed in range(1, 25):
             s = ENGINE.new_state(players, seed)
-            assert isinstance(s, WRState)
+            assert isinstance(s, WizardsAndRelicsState)
             assert s.log_texts()[0] == f"P{s.master + 1} is the Master Wizard of the first round"
             assert s.current_player == s.master  # the first to choose a deck
             masters.append(s.master)
