@@ -7,6 +7,7 @@ all problems it can find and raises one :class:`~wizprint.errors.DataErrors` hol
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import re
 from collections import Counter
@@ -143,8 +144,10 @@ def resolve_game_dir(name_or_path: str) -> Path:
     from wizprint.resources import game_ids
 
     shown = one_line(text, 80)
-    raise WizprintError(f"unknown game '{shown}' (games: {', '.join(game_ids())}; a game folder is given as a path, "
-                        f"e.g. ./{shown})")
+    close = difflib.get_close_matches(text.strip().lower(), game_ids(), n=1, cutoff=0.6)
+    hint = f": did you mean '{close[0]}'?" if close else ""
+    raise WizprintError(f"unknown game '{shown}'{hint} (games: {', '.join(game_ids())}; a game folder is given as a "
+                        f"path, e.g. ./{shown})")
 
 
 def _is_file(p: Path) -> bool:

@@ -19,6 +19,23 @@ app.add_typer(export_app, name="export")
 app.add_typer(import_app, name="import")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            say(f"wizprint {version('wizprint')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            say("wizprint (not installed: no version)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                            help="Show wizprint's version and exit.")) -> None:
+    """Print-and-play card games from one card database, and a solo engine to play them."""
+
+
 @app.command("games")
 @friendly
 def games_cmd(game: str | None = typer.Argument(None, help="A game id or the path of a game folder; default: "

@@ -126,6 +126,27 @@ def test_games_lists_one_game_with_how_it_is_played_solo() -> None:
     assert bad.returncode == 1 and bad.stderr.startswith("error: unknown game 'relc'")
 
 
+def test_version_is_the_installed_packages() -> None:
+    from importlib.metadata import version
+
+    r = run_here("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"wizprint {version('wizprint')}"
+
+
+@pytest.mark.parametrize(("args", "meant"), [(["build", "relc"], "relic"), (["validate", "Covenent"], "covenant"),
+                                            (["solo", "play", "wizard-card"], "wizard-cards"),
+                                            (["games", "wizards_cup"], "wizards-cup")])
+def test_a_mistyped_game_id_gets_did_you_mean(args: list[str], meant: str, tmp_path: Path) -> None:
+    r = run_here(*args, cwd=tmp_path)
+    assert r.returncode != 0 and f"did you mean '{meant}'?" in r.stderr and "Traceback" not in r.stderr
+    assert not list(tmp_path.iterdir())  # nothing built or saved
+
+
+def test_an_id_like_no_game_lists_the_games_without_a_guess(tmp_path: Path) -> None:
+    r = run_here("build", "zzz", cwd=tmp_path)
+    assert r.returncode == 1 and "did you mean" not in r.stderr and "games: relic, " in r.stderr
+
+
 # -- a user's error, and a fault of wizprint ----------------------------------------------------------------------
 def _build_raising(monkeypatch: pytest.MonkeyPatch, exc: BaseException, tmp_path: Path) -> tuple[int, list[str]]:
     """``wizprint build`` whose build raises ``exc``: its exit status and the lines of its stderr."""
