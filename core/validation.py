@@ -18,8 +18,8 @@ def check_game(game: Game) -> list[Issue]:
     """Every problem that stops a loaded game from being built (the faces, sheets, board, boards and tokens, the
     map, and the fonts and icons they use)."""
     from wizprint.generator.board import check_board
-    from wizprint.generator.build import check_component_files, check_faces
     from wizprint.generator.components import check_components
+    from wizprint.generator.drawing import check_component_files, check_faces
     from wizprint.generator.fonts import families
     from wizprint.generator.playmap import check_map
     from wizprint.generator.sheets import check_sheets

@@ -9,7 +9,7 @@ number or inside rules text. :func:`art_issues` reports every card whose front d
 Layouts without ``rule_icons`` are not checked. Inline icons (``:omen:`` in rules text) are text, never art.
 
 >>> from wizprint.cards.loader import load_game
->>> from wizprint.generator.build import front_scenes
+>>> from wizprint.generator.drawing import front_scenes
 >>> from wizprint.generator.faces import FaceBuilder
 >>> from wizprint.generator.layout import load_layout
 >>> game = load_game("relic"); layout = load_layout(game)

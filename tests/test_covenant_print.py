@@ -15,7 +15,7 @@ from card_pictures import art_in_svg, game_icon_problem
 
 from wizprint.cards.loader import load_game
 from wizprint.generator.artcheck import art_min_size, rule_icons
-from wizprint.generator.build import front_scenes
+from wizprint.generator.drawing import front_scenes
 from wizprint.generator.faces import FaceBuilder
 from wizprint.generator.layout import load_layout
 from wizprint.generator.scene import IconPlace, Rect
