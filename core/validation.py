@@ -19,8 +19,8 @@ def check_game(game: Game, warnings: list[Issue] | None = None) -> list[Issue]:
     map, and the fonts and icons they use). With a ``warnings`` list, what does not stop a build but should be
     looked at goes there (designs of a deck that share a picture: ``artcheck.shared_pictures``)."""
     from wizprint.generator.board import check_board
-    from wizprint.generator.build import check_component_files, check_faces
     from wizprint.generator.components import check_components
+    from wizprint.generator.drawing import check_component_files, check_faces
     from wizprint.generator.fonts import families
     from wizprint.generator.playmap import check_map
     from wizprint.generator.sheets import check_sheets
@@ -30,6 +30,7 @@ def check_game(game: Game, warnings: list[Issue] | None = None) -> list[Issue]:
     except DataErrors as exc:
         return list(exc.issues)
     issues: list[Issue] = []
+
     def faces(g: Game) -> list[Issue]:
         return check_faces(g, warnings=warnings)
 

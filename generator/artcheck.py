@@ -13,7 +13,7 @@ draw the same icon as art, for ``wizprint validate`` to warn about, unless the l
 table's ``shared`` (``[style.art] shared = ["ward"]``: a picture meant for several designs, such as a school's).
 
 >>> from wizprint.cards.loader import load_game
->>> from wizprint.generator.build import front_scenes
+>>> from wizprint.generator.drawing import front_scenes
 >>> from wizprint.generator.faces import FaceBuilder
 >>> from wizprint.generator.layout import load_layout
 >>> game = load_game("relic"); layout = load_layout(game)

@@ -180,9 +180,9 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     from wizprint.progress import for_terminal
 
     from .agents import budget_seconds, make_agent
-    from .check import MAX_GAMES, MAX_JOBS, Interrupted, ladder, run_games, summarise
     from .kernel import engine
     from .play import check_seed
+    from .playtest import MAX_GAMES, MAX_JOBS, Interrupted, ladder, run_games, summarise
     from .report import html_report
     from .runner import ASSIGN, GameResult
 
@@ -295,7 +295,7 @@ def _pts(x: float | None) -> str:
 
 
 def _print_summary(s: dict[str, Any]) -> None:
-    from .check import HEADLINE_RULE, headline_cards
+    from .playtest import HEADLINE_RULE, headline_cards
 
     n_err = len(s["errors"])
     if s.get("partial"):

@@ -21,6 +21,7 @@ import shlex
 import sys
 import tempfile
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -723,7 +724,7 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
             show(term, decision)
 
 
-def _look(s: Session, term: Terminal, obs: dict[str, Any], query: str) -> None:
+def _look(s: Session, term: Terminal, obs: Mapping[str, object], query: str) -> None:
     if not query:
         term.say("Look at what? Type 'look' and a card's id or name, e.g. 'look " + _example(s) + "'.")
         return

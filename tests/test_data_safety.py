@@ -549,7 +549,7 @@ def test_every_count_size_and_depth_has_a_limit(folder: Folder, case: str) -> No
         line = edit(v, '"Its wizard also has :{{ ability }}: **{{ ability|cap }}**."',
                     '"{% if card %}{{ sub(card.effects) }}{% endif %}"')
         from wizprint.cards.loader import load_game
-        from wizprint.generator.build import check_faces
+        from wizprint.generator.drawing import check_faces
 
         issues = check_faces(load_game(g))  # the depth of rendering is bounded: the loop is found, at its word
         assert [(i.file, i.line) for i in issues] == [(str(v), line)], issues

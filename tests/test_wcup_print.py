@@ -28,9 +28,10 @@ from test_print_pdf import _assert_aligned, cards_on, flip_point
 from wizprint.cards.loader import load_game
 from wizprint.cards.model import Effect
 from wizprint.errors import DataErrors
-from wizprint.generator.build import BuildOptions, build_game, deck_sequence
+from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.csvio import export_csv, import_csv
 from wizprint.generator.deckpdf import PrintOptions, deck_pdf
+from wizprint.generator.drawing import deck_sequence
 from wizprint.generator.faces import FaceBuilder
 from wizprint.generator.icons import load_icon
 from wizprint.generator.impose import PAPERS
@@ -205,11 +206,11 @@ def test_each_copy_prints_with_its_own_back_one_set_after_the_other(wcup) -> Non
     backs = {name: FaceBuilder(GAME, LAYOUT, 3.0).scene(face, None, "wizards")
              for name, face in LAYOUT.back_faces("wizards").items()}
     assert set(backs) == {"black", "white"}
-    seq, card_backs, groups = deck_sequence(GAME, "wizards", fronts, backs)
+    seq = deck_sequence(GAME, "wizards", fronts, backs)
     ids = [c.id for c in GAME.cards("wizards")]
-    assert [cid for cid, _ in seq] == ids + ids  # every first copy, then every second copy
-    assert card_backs == [backs["black"]] * 18 + [backs["white"]] * 18
-    assert groups == [("black", 18), ("white", 18)]
+    assert [cid for cid, _ in seq.cards] == ids + ids  # every first copy, then every second copy
+    assert seq.backs == [backs["black"]] * 18 + [backs["white"]] * 18
+    assert seq.groups == [("black", 18), ("white", 18)]
     out = next(o for o in wcup.outputs if o.file == "cards-wizards.pdf")
     assert out.extra["backs"] == {"black": 18, "white": 18} and out.extra["cards"] == 36
 

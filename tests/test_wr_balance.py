@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from wizprint.solo.check import run_games, summarise
 from wizprint.solo.kernel import engine
+from wizprint.solo.playtest import run_games, summarise
 
 GAME = "wizards-and-relics"
 

@@ -16,7 +16,7 @@ from cli_helpers import run_here
 
 from wizprint.errors import IllegalActionError, SaveError
 from wizprint.solo.agents import RandomAgent
-from wizprint.solo.games.wizards_and_relics import WRState
+from wizprint.solo.games.wizards_and_relics import WizardsAndRelicsState
 from wizprint.solo.games.wizards_and_relics.pending import Ask, Choose, Round, Setup
 from wizprint.solo.kernel import Action, Chance, engine
 
@@ -25,31 +25,31 @@ ENGINE = engine(GAME)
 D = ENGINE.data
 
 
-def mk(players: int = 2, seed: int = 1, **table: Any) -> WRState:
+def mk(players: int = 2, seed: int = 1, **table: Any) -> WizardsAndRelicsState:
     """A round about to begin (the Play phase is waiting for the Master Wizard)."""
     table.setdefault("shrine", "S05")
     s = ENGINE.setup(table, players, seed, "", Chance(strict=True))
-    assert isinstance(s, WRState)
+    assert isinstance(s, WizardsAndRelicsState)
     return s
 
 
-def dealt(players: int, master: int = 0, seed: int = 1) -> WRState:
+def dealt(players: int, master: int = 0, seed: int = 1) -> WizardsAndRelicsState:
     """The set-up itself: the four decks dealt from the seed, waiting for the Master Wizard to choose one."""
     s = ENGINE.setup({"phase": "setup", "master": master}, players, seed, "", Chance(strict=True))
-    assert isinstance(s, WRState)
+    assert isinstance(s, WizardsAndRelicsState)
     return s
 
 
-def do(s: WRState, *keys: str) -> None:
+def do(s: WizardsAndRelicsState, *keys: str) -> None:
     for k in keys:
         s.apply_key(k)
 
 
-def legal(s: WRState) -> list[str]:
+def legal(s: WizardsAndRelicsState) -> list[str]:
     return sorted(a.key for a in s.legal_actions())
 
 
-def said(s: WRState, text: str) -> int:
+def said(s: WizardsAndRelicsState, text: str) -> int:
     """The index of the first log line containing ``text`` (-1 if none)."""
     return next((i for i, e in enumerate(s.log_texts()) if text in e), -1)
 
@@ -60,7 +60,7 @@ def test_the_setup_deals_four_decks_of_30_with_15_wizards_and_15_relics_by_rarit
                     ("relic", "glorious"): 3, ("relic", "superb"): 6, ("relic", "common"): 6})
     for seed in (1, 2):
         s = ENGINE.new_state(2, seed)
-        assert isinstance(s, WRState)
+        assert isinstance(s, WizardsAndRelicsState)
         assert [len(p) for p in s.piles] == [30, 30, 30, 30]
         for p in s.piles:
             assert Counter((D[c].kind, D[c].rarity) for c in p) == want
@@ -69,7 +69,8 @@ def test_the_setup_deals_four_decks_of_30_with_15_wizards_and_15_relics_by_rarit
         assert sorted(s.shrine_pile) == D.shrines and len(D.shrines) == 24
         assert isinstance(s.stack[-1], Setup) and s.current_player == s.master
     a, b = ENGINE.new_state(2, 1), ENGINE.new_state(2, 2)
-    assert isinstance(a, WRState) and isinstance(b, WRState) and a.piles != b.piles  # each rarity pile is shuffled
+    assert isinstance(a, WizardsAndRelicsState) and isinstance(b, WizardsAndRelicsState)
+    assert a.piles != b.piles  # each rarity pile is shuffled
 
 
 def test_each_player_chooses_a_deck_clockwise_from_the_master_and_draws_7() -> None:
@@ -100,7 +101,7 @@ def test_the_master_wizard_of_the_first_round_is_chosen_at_random() -> None:
         masters = []
         for seed in range(1, 25):
             s = ENGINE.new_state(players, seed)
-            assert isinstance(s, WRState)
+            assert isinstance(s, WizardsAndRelicsState)
             assert s.log_texts()[0] == f"P{s.master + 1} is the Master Wizard of the first round"
             assert s.current_player == s.master  # the first to choose a deck
             masters.append(s.master)
@@ -325,7 +326,7 @@ def test_a_relic_ignored_in_a_battle_that_ends_in_a_tie_fires_no_loss_trigger() 
 
 
 # -- triggers that fire together -----------------------------------------------------------------------------------
-def quill_and_tome() -> WRState:
+def quill_and_tome() -> WizardsAndRelicsState:
     """P2 holds no wizard in phase 2: the hand (Dusty Tome, Owl-Feather Quill, Crystal Pendant) is discarded, P2
     Replenishes 7 (W53 ... W56), and the Tome (draw 2) and the Quill (put a card from the discard pile on top of the
     deck) fire together: P2 is asked which resolves first."""
@@ -355,7 +356,7 @@ def test_the_owner_orders_triggers_that_fire_together_and_the_order_changes_the_
     assert tome_first.current_player == 1 and legal(tome_first)[0].startswith("play ")
     # the pending triggers and the question survive a save and a clone, and a saved game is checked
     for x in (s.clone(), ENGINE.from_json(json.loads(json.dumps(s.to_json())))):
-        assert isinstance(x, WRState) and x.to_json() == s.to_json() and legal(x) == legal(s)
+        assert isinstance(x, WizardsAndRelicsState) and x.to_json() == s.to_json() and legal(x) == legal(s)
     bad = json.loads(json.dumps(s.to_json()))
     bad["stack"] = [item for item in bad["stack"] if item["kind"] != "triggers"]
     with pytest.raises(SaveError, match=r"state\.stack\[\d\]\.ask: an order of triggers is asked with no triggers"):
