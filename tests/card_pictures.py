@@ -45,10 +45,9 @@ def art_in_svg(path: Path, least: float) -> list[Drawn]:
 
 
 def credited_names() -> set[str]:
-    """The icon names that layouts/icons/CREDITS.md lists (its comma-separated list after the introduction)."""
+    """The icon names that layouts/icons/CREDITS.md lists (a line each: ``- `name`: author``)."""
     text = (layouts_dir() / "icons" / "CREDITS.md").read_text(encoding="utf-8")
-    listing = text.split("\n\n")[-1]
-    return {n.strip() for n in listing.replace("\n", " ").split(",") if n.strip()}
+    return set(re.findall(r"^- `([a-z0-9-]+)`: \S", text, re.M))
 
 
 def game_icon_problem(name: str, game: str) -> str | None:
