@@ -339,6 +339,7 @@ def restore(g: TableGame, point: tuple[State[Any], set[str], int, int], t: Termi
     state, known, told, _ = point
     undo = g.instructions_between(g.belief, state)
     g.belief, g.known, g.told = state, known, told
+    g.shown, g.pieces = None, False  # (a move told in pieces, taken back in the middle)
     t.say(["Undone: back to before your last choice."] + [f"  put back: {ln}" for ln in undo])
 
 
