@@ -232,6 +232,23 @@ class TableGame:
             for a, b in pairs:
                 self.shown[a], self.shown[b] = self.shown[b], self.shown[a]
 
+    def person_view(self) -> dict[str, Any]:
+        """The person's observation as far as the program knows it (what ``look`` reads): a card of theirs whose
+        place the program does not know is left out of it, but where an automaton's observation says the same."""
+        hide = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.PERSON and c not in self.known}
+
+        def strip(v: Any, twin: Any) -> Any:
+            if isinstance(v, dict):
+                return {k: strip(x, twin.get(k) if isinstance(twin, dict) else None) for k, x in v.items()}
+            if isinstance(v, list):
+                same = twin if isinstance(twin, list) else []
+                return [strip(x, same[i] if i < len(same) else None) for i, x in enumerate(v)
+                        if not (isinstance(x, str) and x in hide and x not in same)]
+            return v
+
+        out: dict[str, Any] = strip(self.belief.observation(self.person), self.belief.observation(self.autos[0]))
+        return out
+
     def to_learn(self, state: State[Any]) -> list[str]:
         """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
         (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
@@ -273,7 +290,7 @@ class TableGame:
                 raise Stop
             found, why = self.match(typed, sorted(self.instances))
             if not found:
-                table.tell([why[0].upper() + why[1:] + "."])
+                table.tell([sentence(why)])
                 continue
             reasons = []
             for x in found:
@@ -347,7 +364,7 @@ class TableGame:
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
                 table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else why[0].upper() + why[1:] + "."])
+                            f"is." if known else sentence(why)])
                 return []
             here = [x for x in found if zones[x] in person_zones]
             if here:
@@ -661,6 +678,11 @@ class TableGame:
         mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
                                                              else "You lose")
         return f"Game over. {o.reason}. {mine}."
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, a full stop at its end unless it asks."""
+    return text[0].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
 
 
 def follow(action: Action, pairs: Sequence[tuple[str, str]]) -> Action:

@@ -150,7 +150,7 @@ class TerminalTable:
         if word in ("help", "?"):
             self.term.say(HELP)
         elif word == "look":
-            found = g.engine.look(g.belief.observation(g.autos[0]), rest.strip()[:200]) if rest.strip() else None
+            found = g.engine.look(g.person_view(), rest.strip()[:200]) if rest.strip() else None
             for line in found or [f"Nothing is called {quote(rest.strip(), 40)}."]:
                 self.term.console.print(line, highlight=False)
         elif word == "log":
