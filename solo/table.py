@@ -146,6 +146,8 @@ class TableGame:
         if self.dice not in DICE:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
+        self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -168,8 +170,7 @@ class TableGame:
                 self.known |= self.policy.laid_out(self.belief, self.person)
             self.known -= self.in_arranged(self.belief)
         self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
-        self.pieces = False  # the move being made was told in pieces (cards came to light in the middle of it)
-        self.swaps: list[tuple[str, str]] = []  # the cards the belief exchanged since the move was last tried
+        self.ruled = False  # the move's own card moves told: what moved since, the rules moved
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def place(self, zone: str) -> Place:
@@ -184,6 +185,8 @@ class TableGame:
         return {c for c, z in zone_of(state).items() if self.arranged(z)}
 
     def label(self, card: str) -> str:
+        if self.policy.label is not None:
+            return self.policy.label(self.belief, card)
         return f"{design_of(card)} {self.names[card]}"
 
     def interchangeable(self, x: str, y: str) -> bool:
@@ -409,12 +412,12 @@ class TableGame:
             if fresh:
                 raise Halt(steps, fresh)
             clean = steps
-            self.tell_step(state, by, table)
+            self.tell_step(state, by, steps == 1, table)
 
-        self.swaps = []
+        mark = len(self.swaps)
         for _ in range(MAX_ENTRIES):
-            action = follow(action, self.swaps)  # a sample the move names may have moved
-            self.swaps = []
+            action = follow(action, self.swaps[mark:])  # a sample the move names may have moved
+            mark = len(self.swaps)
             trial = self.belief.clone()
             trial.script(dice=dice, picks=picks, strict=True)
             steps = 0
@@ -459,22 +462,27 @@ class TableGame:
         self.known |= set(self.to_learn(trial)) | set(picks)
         self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
+        self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
-    def tell_step(self, state: State[Any], by: int, table: Table) -> None:
+    def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
         """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
-        person was last told, with what to do with the components (the move is then told in pieces)."""
+        person was last told, with what to do with the components (the move is then told in pieces). ``first``:
+        before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
+        they move themselves); what moves after it, the rules move."""
         n = state.players
         public = [line_text(e) for e in state.log if all(readable(e, s) for s in range(n))]
-        if len(public) <= self.told:
+        if len(public) <= self.told and not first:
             return
         lines = public[self.told:]
         self.told = len(public)
         now = zone_of(state)
         if self.shown is not None:
-            lines += self.moves_words(self.shown, now, by, who=False)
-        self.shown, self.pieces = now, True
-        table.tell(lines)
+            lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
+        self.shown = now
+        self.ruled = True
+        if lines:
+            table.tell(lines)
 
     def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
@@ -542,22 +550,20 @@ class TableGame:
         return out
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words (since the person
-        was last told, in the middle of the move)."""
+        """What to do with the components after a move: each card that changed place, in words (the person moves
+        every component on the table, whoever's move it is; since they were last told, in the middle of a move)."""
         start = self.shown if self.shown is not None else zone_of(before)
-        words = self.moves_words(start, zone_of(self.belief), by, who=not self.pieces)
-        self.shown, self.pieces = None, False
+        words = self.moves_words(start, zone_of(self.belief), skip_own=by == self.person and not self.ruled)
+        self.shown, self.ruled = None, False
         return words
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
         """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
         told in pieces, from where the person was last told the cards are)."""
-        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), -1)
+        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), skip_own=False)
 
-    def moves_words(self, before: dict[str, str], after: dict[str, str], by: int, who: bool = True) -> list[str]:
-        """Each card that changed zone, in words (``by``: the seat whose move it is, -1 for none; ``who``: the
-        lines begin with it; not in a move told in pieces, where the rules move the cards of both sides)."""
-        head = "" if not who else "You: " if by == self.person else f"P{by + 1}: " if by >= 0 else ""
+    def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
+        """Each card that changed zone (each card's zone before and after), in words."""
         out = []
         for card, z1 in after.items():
             z0 = before.get(card, "")
@@ -566,11 +572,13 @@ class TableGame:
             p0, p1 = self.place(z0), self.place(z1)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
-            if by == self.person and p0 != Place.KEPT and p1 == Place.PERSON:
+            if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
-            what = self.label(card) if card in self.known or p0 == Place.PUBLIC else "a card"
-            out.append(f"{head}{what}, from {self.policy.name(z0, self.person)} to "
-                       f"{self.policy.name(z1, self.person)}.")
+            src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
+            if src == dst:
+                continue  # two zones of the rules' that are one place on the table
+            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known or p0 == Place.PUBLIC
+                       else f"Take a card from {src} to {dst}.")
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -584,7 +592,10 @@ class TableGame:
                 break
             card = learn[0]
             zone = zone_of(self.belief)[card]
-            prompt = f"Set-up: the card in {self.policy.name(zone, self.person)}: which card is it?"
+            cards = self.belief.zones()[zone]
+            nth = f"card {len([c for c in cards if c in self.known]) + 1} of {len(cards)} in " if len(cards) > 1 \
+                else "the card in "
+            prompt = f"Set-up: {nth}{self.policy.name(zone, self.person)}: which card is it?"
             ask = Ask(Action("setup"), -1, card=card, zone=zone, index=self.belief.zones()[zone].index(card))
 
             def ok(x: str, card: str = card) -> str:
@@ -596,24 +607,28 @@ class TableGame:
                     return "that card cannot be there"
                 return ""
 
-            self.known.add(self.enter_card(table, prompt, ask, ok))
-        lines = self.new_log()
-        if lines:
-            table.tell(lines)
+            got = self.enter_card(table, prompt, ask, ok)
+            self.known.add(got)
+            table.tell([f"{self.label(got)}: in {self.policy.name(zone, self.person)}."])
+        table.tell(self.new_log())
 
     def play(self, table: Table) -> None:
         """Play to the end of the game (or until the person stops: :class:`Stop`)."""
         while not self.belief.is_terminal():
-            seat = self.belief.current_player
-            legal = self.belief.legal_actions()
-            before = self.belief.clone()
-            if seat != self.person:
-                agent = self.agents[seat]
-                assert agent is not None
-                self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
-            elif not self.person_move(legal, table):
-                continue
-            table.tell(self.new_log() + self.instructions(before, seat))
+            self.step(table)
+
+    def step(self, table: Table) -> None:
+        """One move: an automaton's, or the person's decision (none when the person typed a command instead)."""
+        seat = self.belief.current_player
+        legal = self.belief.legal_actions()
+        if seat != self.person:
+            agent = self.agents[seat]
+            assert agent is not None
+            self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
+        elif not self.person_move(legal, table):
+            return
+        # the cards moved since the belief just before the move, the person's cards brought in
+        table.tell(self.new_log() + self.instructions(self.prior, seat))
 
     def said_in_secret(self, legal: Sequence[Action]) -> dict[Action, str]:
         """The moves the game's policy says the person makes in secret, with their words ("": a step of a secret

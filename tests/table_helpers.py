@@ -11,9 +11,15 @@ automaton that sees the same decides the same."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+import pexpect
+import pyte
 
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
@@ -191,3 +197,58 @@ def _first_diff(a: list[str], b: list[str]) -> str:
 
 def place_of(policy: TablePolicy, state: State[Any], person: int) -> dict[str, Place]:
     return {z: policy.place(z, person) for z in state.zones()}
+
+
+class Recorder(SimulatedTable):
+    """A simulated table that also writes down what its person types: the number of an option, the cards played,
+    a card's id, a die. Played again through the real command with the same seed, the same entries make the same
+    game (the program's samples of unknown cards never change an automaton's decision)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.game.belief = self.truth.clone()  # as the command starts: its own deal for the seed, none of it known
+        self.typed: list[str] = []
+
+    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
+               cards_hint: str | None) -> Entry | None:
+        entry = super().decide(question, options, actions, cards_hint)
+        assert entry is not None
+        self.typed.append(str(entry.index + 1) if entry.kind == "option" else ", ".join(entry.cards))
+        return entry
+
+    def card(self, prompt: str, ask: Ask) -> str | None:
+        got = super().card(prompt, ask)
+        assert got is not None
+        self.typed.append(design_of(got))
+        return got
+
+    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
+        got = super().roll(sides, why, ask)
+        self.typed.append(str(got))
+        return got
+
+
+PROMPTS = ("your choice> ", "card> ", "die> ")
+
+
+def play_on_terminal(game: str, args: list[str], typed: list[str], cwd: Path, rows: int = 24,
+                     cols: int = 80) -> tuple[list[list[str]], str]:
+    """``wizprint solo table GAME ARGS`` on a pseudo-terminal of ``cols`` x ``rows`` read through a terminal
+    emulator, each entry of ``typed`` answered at the next prompt. Returns the screen at every prompt and the
+    program's last words (after the last entry)."""
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(cols), LINES=str(rows))
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "table", game, *args], env=env, encoding="utf-8",
+                      timeout=60, cwd=str(cwd), dimensions=(rows, cols))
+    p.delaybeforesend = None
+    term = pyte.Screen(cols, rows)
+    stream = pyte.Stream(term)
+    screens: list[list[str]] = []
+    for entry in typed:
+        p.expect(list(PROMPTS))
+        stream.feed(p.before + p.after)
+        screens.append([row.rstrip() for row in term.display])
+        p.sendline(entry)
+    p.expect(pexpect.EOF)
+    stream.feed(p.before)
+    p.close()
+    return screens, p.before

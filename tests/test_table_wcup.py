@@ -27,7 +27,7 @@ NAMES = {w.name: d for d, w in DESIGNS.items()}
 WIZARD = re.compile("|".join(re.escape(n) for n in sorted(NAMES, key=len, reverse=True)))
 
 
-class Recorder(SimulatedTable):
+class Transcript(SimulatedTable):
     """A simulated table that keeps, in order, what the program said and asked and what the person answered."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -51,10 +51,10 @@ class Recorder(SimulatedTable):
         super().moved(action, by, dice, picks, prior)
 
 
-def games(n: int) -> list[Recorder]:
+def games(n: int) -> list[Transcript]:
     out = []
     for i in range(n):
-        st = Recorder(ENGINE, POLICY, 2, i % 2, 300 + i, player="random" if i % 2 else "automaton")
+        st = Transcript(ENGINE, POLICY, 2, i % 2, 300 + i, player="random" if i % 2 else "automaton")
         st.play()
         out.append(st)
     return out
@@ -104,13 +104,13 @@ def test_each_wizard_of_the_persons_is_asked_as_it_comes_to_light_and_the_duel_i
 def test_when_both_take_their_second_token_the_persons_waiting_card_is_asked_before_the_decks_are_counted() -> None:
     """The tie-break counts the 6 of each Deck: the person's Waiting card, which the program does not know, is
     turned face up and asked first, so the program's count is the table's."""
-    st = Recorder(ENGINE, POLICY, 2, 0, 150, player="automaton", dice="app")
+    st = Transcript(ENGINE, POLICY, 2, 0, 150, player="automaton", dice="app")
     st.play()
     outcome = st.game.belief.outcome()
     assert outcome is not None and "Both players reach 2 Victory tokens" in outcome.reason
     assert outcome == st.truth.outcome()
     asked = [text for kind, text in st.events if kind == "card"]
-    assert any(text.startswith("The card from your Waiting place (face down) goes to your discard pile") for text in
+    assert any(text.startswith("The card from your Waiting place goes to your discard pile") for text in
                asked), asked[-3:]
 
 

@@ -57,6 +57,8 @@ class TablePolicy:
     - ``policy``: the game's hidden-information policy in a few sentences (shown at the start and in the docs);
     - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
       player), whose places the program knows from the start (besides the cards it keeps for the automaton);
+    - ``label(state, card)``: a card as the person finds it among the printed components, its printed id and the
+      title the card shows (default: the id and the card's name in the data);
     - ``arranged(zone, person)``: the person's zones whose cards they may swap and order among each other in
       secret (a Deck they plan themselves): a card the program knows lies somewhere among them, not where;
     - ``secret(state, action, person)``: a move the person makes in secret, in words (its cards unnamed; the
@@ -71,6 +73,7 @@ class TablePolicy:
     setup: Callable[[Any, int], list[str]]
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
+    label: Callable[[Any, str], str] | None = None
     arranged: Callable[[str, int], bool] | None = None
     secret: Callable[[Any, Any, int], str | None] | None = None
     question: Callable[[Any, int], str | None] | None = None

@@ -17,7 +17,7 @@ from wizprint.solo.kernel.table import Place, TablePolicy
 
 from .data import DECK, SETS
 from .pending import Ask, Choose
-from .state import WCState
+from .state import WizardsCupState
 
 POLICY_TEXT = ("Each player has a set of their own, so the program keeps the automaton's: its wizards wait face "
                "down in a pile sorted by id, and you take one out only when the rules turn it face up. Its "
@@ -47,16 +47,16 @@ def name(zone: str, person: int) -> str:
     if base in PERSON_ZONES:
         if not mine:
             return f"{other}'s sorted pile"
-        return {"set": "your wizards set aside (face down)", "deck": "your Deck (face down)",
-                "plan": "your Deck (face down)", "waiting": "your Waiting place (face down)"}[base]
+        return {"set": "your wizards set aside", "deck": "your Deck", "plan": "your Deck",
+                "waiting": "your Waiting place"}[base]
     if base == "duel":
         return "the Duel zone, on your side" if mine else f"the Duel zone, on {other}'s side"
     if base == "discard":
-        return "your discard pile (face up)" if mine else f"{other}'s discard pile (face up)"
+        return "your discard pile" if mine else f"{other}'s discard pile"
     return zone
 
 
-def setup(state: WCState, person: int) -> list[str]:
+def setup(state: WizardsCupState, person: int) -> list[str]:
     auto = 1 - person
     d = state.data
 
@@ -83,7 +83,7 @@ def setup(state: WCState, person: int) -> list[str]:
     ]
 
 
-def secret(state: WCState, action: Action, person: int) -> str | None:
+def secret(state: WizardsCupState, action: Action, person: int) -> str | None:
     """The person's moves made in secret, in words; "" for the next steps of one already said (the program makes
     them without asking: the person does the whole of it on the table at once); None for the others."""
     top = state.stack[-1] if state.stack else None
@@ -103,7 +103,7 @@ def secret(state: WCState, action: Action, person: int) -> str | None:
     return None
 
 
-def question(state: WCState, person: int) -> str | None:
+def question(state: WizardsCupState, person: int) -> str | None:
     """The decisions whose words in solo play name the person's cards (which the program does not know)."""
     top = state.stack[-1] if state.stack else None
     if not isinstance(top, Choose):
