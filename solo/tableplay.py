@@ -193,8 +193,11 @@ def log_head_line(g: TableGame) -> str:
 
 # -- saves ------------------------------------------------------------------------------------------------------
 def table_json(g: TableGame) -> dict[str, Any]:
+    # saved in the middle of a move told in pieces: the belief is from before it, and the move is made again on
+    # resuming, told again from its start
+    told = min(g.told, len(g.public_log()))
     return {"format": TABLE_FORMAT, "game": g.engine.id, "person": g.person, "bots": g.bots, "dice": g.dice,
-            "seed": g.seed, "known": sorted(g.known), "told": g.told, "notes": [list(n) for n in g.notes],
+            "seed": g.seed, "known": sorted(g.known), "told": told, "notes": [list(n) for n in g.notes],
             "state": g.belief.to_json()}
 
 

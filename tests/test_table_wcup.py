@@ -15,6 +15,7 @@ from typing import Any
 
 import pexpect
 import pyte
+from cli_helpers import run_here
 from table_helpers import SimulatedTable
 
 from wizprint.solo.games.wizards_cup.table import POLICY
@@ -214,3 +215,23 @@ def test_a_whole_game_through_the_command_at_an_80_by_24_terminal(tmp_path: Path
     assert person is not None and person.swapped
     log = (tmp_path / "wizprint-wizards-cup-table-seed5.log").read_text(encoding="utf-8")
     assert "is hard to tell at arm's length" in log and "Duel 1:" in log
+
+
+def test_a_session_saved_in_the_middle_of_a_round_resumes_there_and_tells_the_move_again(tmp_path: Path) -> None:
+    """Seed 12: P1 plays C14 The Rogues first, rearranges their Deck with it (C05 The Geomancer next), and quits
+    when the third wizard is asked, in the middle of the round. Resumed, the move in progress (the rest of the
+    rearranging, then the duels) is made again and told again from its start, and no wizard already entered is
+    asked again: the next question is the third wizard."""
+    r = run_here("solo", "table", "wizards-cup", "--seed", "12", cwd=tmp_path,
+                 input="\n".join(["1", "1", "rogues", "2", "C05", "quit"]) + "\n")
+    assert r.returncode == 0, r.stdout
+    first = " ".join(r.stdout.split())
+    assert "Duel 2: P1's The Geomancer (water 8)" in first and first.count("which card is it?") == 3
+    save = "wizprint-wizards-cup-table-seed12.save.json"
+    r2 = run_here("solo", "table", "wizards-cup", "--load", save, cwd=tmp_path, input="detective\nquit\n")
+    assert r2.returncode == 0, r2.stdout
+    again = " ".join(r2.stdout.split())
+    told, _, rest = again.partition("which card is it?")
+    assert "P1 has put their Deck in a new order" in told and "Duel 2: P1's The Geomancer (water 8)" in told
+    assert "Duel 1" not in told
+    assert rest.lstrip().startswith("card>") and "Duel 3: P1's The Detective (shadow 5)" in rest
