@@ -425,8 +425,10 @@ class TableGame:
             try:
                 trial.apply(action)
             except Halt as halt:
-                self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks), steps=halt.steps),
-                            table)
+                got = self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks),
+                                                             steps=halt.steps), table)
+                if self.shown is not None:  # the prompt said where it goes: the pieces told after go on from there
+                    self.shown[got] = zone_of(trial)[halt.cards[0]]
                 continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
@@ -484,9 +486,9 @@ class TableGame:
         if lines:
             table.tell(lines)
 
-    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
+    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> str:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
-        takes it in (before the move, so the move is made again with it)."""
+        takes it in (before the move, so the move is made again with it). Returns the card entered."""
         z0 = (self.shown or zone_of(self.belief)).get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
@@ -509,8 +511,7 @@ class TableGame:
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
-        if self.shown is not None:
-            self.shown[got] = z1  # the prompt said where it goes
+        return got
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
         """A random choice made on the table (the person picks at random and says which) or, among things that are
