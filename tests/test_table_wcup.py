@@ -235,3 +235,19 @@ def test_a_session_saved_in_the_middle_of_a_round_resumes_there_and_tells_the_mo
     assert "P1 has put their Deck in a new order" in told and "Duel 2: P1's The Geomancer (water 8)" in told
     assert "Duel 1" not in told
     assert rest.lstrip().startswith("card>") and "Duel 3: P1's The Detective (shadow 5)" in rest
+
+
+def test_look_says_nothing_of_where_the_automatons_kept_wizards_or_the_persons_face_down_ones_lie(
+        tmp_path: Path) -> None:
+    """At the first planning, every wizard looked up: where the automaton's copy lies (its Deck, its set aside) is
+    the program's secret, and where the person's lies among their face-down cards the program does not know; look
+    says only what everyone has seen (the random wizards are among the 6)."""
+    looks = [f"look {d}" for d in sorted(DESIGNS)]
+    r = run_here("solo", "table", "wizards-cup", "--seed", "12", cwd=tmp_path,
+                 input="\n".join(["1", *looks, "quit"]) + "\n")
+    assert r.returncode == 0, r.stdout
+    out = " ".join(r.stdout.split())
+    assert out.count("Your opponent's copy") == len(DESIGNS)
+    for placed in ("is in your Deck", "is set aside", "is your Waiting card"):
+        assert placed not in out, placed
+    assert "Your copy is among their 6 (everyone has seen it)." in out  # C11 The Matron, the person's random one
