@@ -109,6 +109,24 @@ def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or pat
         raise typer.Exit(1)
 
 
+def _watch(game: str, opts: Any, parent: Path, quiet: bool) -> None:
+    from wizprint.cards.loader import load_game
+    from wizprint.generator.build import build_game
+    from wizprint.progress import Silent
+    from wizprint.watch import watch
+
+    first = load_game(game)  # a game that cannot be read is said now, before the watch
+    out_dir = parent / first.id
+
+    def build() -> None:
+        result = build_game(game, None, opts, Silent(), parent=parent)
+        if not quiet:
+            err(f"built {result.game}: {len(result.outputs) + 1} files, {result.printable_pages} printable pages in "
+                f"{result.out_dir}")
+
+    watch(game, build, out_dir, first.root, first.id, say, err)
+
+
 @app.command("new")
 @friendly
 def new_cmd(folder: Path = typer.Argument(..., help="The new game folder; its name is the new game's id."),
@@ -234,6 +252,9 @@ def build_cmd(
                                                           "spaces) printed as light tints with an outline; light "
                                                           "lettering on them turned dark. Saves toner."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
+    watch: bool = typer.Option(False, "--watch", help="Build, then rebuild on every save of the game's files, "
+                                                      "with proof.png showing each changed card before and after; "
+                                                      "Ctrl-C stops."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes that make the files (decks, "
                                                                "sheets, SVG, PNG) side by side; default: the "
                                                                "number of cores. The files are the same for any "
@@ -275,6 +296,11 @@ def build_cmd(
     opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink, jobs=jobs or default_jobs(),
                         only=_kinds(only, "--only"), skip=_kinds(skip, "--skip"))
     opts.kinds()  # a kind of output that is not one: said before anything is read
+    if watch:
+        if game == "all":
+            raise UsageError("--watch watches one game: name it (or its folder)")
+        _watch(game, opts, parent, quiet)
+        return
     targets = game_ids() if game == "all" else [game]
     total_files = total_pages = 0
     for gid in targets:

@@ -169,6 +169,7 @@ Give the folder's path to any command:
 ```sh
 wizprint validate ./{new_id}                # every problem at its file and line
 wizprint build ./{new_id}                   # output/{new_id}/
+wizprint build ./{new_id} --watch           # rebuild on every save, with proof.png of the changed cards
 wizprint solo play ./{new_id}               # play it against the automaton
 wizprint solo check ./{new_id} --games 200 --json before.json   # how the cards do
 ```

@@ -62,6 +62,27 @@ def contact_png(pdf: bytes, where: Sequence[tuple[int, Slot]], size: tuple[float
     return png_rgb(sheet)
 
 
+def contact_cells(png: bytes, count: int, dpi: float = 60.0, columns: int = 9) -> list[Any]:
+    """The faces of a contact sheet made by :func:`contact_png` (``count`` of them, at ``dpi``), cut out again as
+    images, in reading order."""
+    import io
+
+    from PIL import Image
+
+    sheet = Image.open(io.BytesIO(png)).convert("RGB")
+    cols = min(columns, count)
+    rows = (count + cols - 1) // cols
+    px = MM * dpi / 72.0
+    w = (sheet.width / px - GAP) / cols - GAP
+    h = (sheet.height / px - GAP) / rows - GAP
+    out = []
+    for i in range(count):
+        r, c = divmod(i, cols)
+        x, y = round((GAP + c * (w + GAP)) * px), round((GAP + r * (h + GAP)) * px)
+        out.append(sheet.crop((x, y, x + round(w * px), y + round(h * px))))
+    return out
+
+
 def png_rgb(image: Any) -> bytes:
     """An RGB image as PNG bytes: 8 bits a channel, rows unfiltered, deflated at :data:`PNG_LEVEL`. For pictures
     of flat colour this is three times faster than Pillow's writer (which tries five filters on every row) and
