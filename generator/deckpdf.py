@@ -18,6 +18,7 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 
+from . import shortcuts
 from .fonts import family
 from .impose import (
     MARK_GAP,
@@ -32,7 +33,7 @@ from .impose import (
     mirror_slot,
     page_grid,
 )
-from .pdf import PdfPainter, WizCanvas, new_canvas
+from .pdf import PdfPainter, new_canvas
 from .scene import Ellipse, IconPlace, Item, Poly, Rect, Scene, Text
 from .units import MM
 
@@ -289,8 +290,8 @@ def _mark_operators(slots: tuple[Slot, ...], bleed: float, paper: tuple[float, f
 
 
 def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> None:
-    if isinstance(c, WizCanvas):  # the same operators, written directly
-        c.add_operators(list(_mark_operators(tuple(slots), bleed, paper)), [])
+    if shortcuts.enabled():  # the same operators, in one piece
+        c.addLiteral("\n".join(_mark_operators(tuple(slots), bleed, paper)))
         return
     c.saveState()
     c.setStrokeColor(MARK_COLOUR)

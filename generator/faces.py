@@ -14,6 +14,7 @@ from wizprint.cards.model import Game, Record
 from wizprint.cards.schema import CONTROL
 from wizprint.errors import DataErrors, FitError, Issue, WizprintError, quote
 
+from . import shortcuts
 from .icons import icon_problem
 from .layout import CHOICES as _CHOICES
 from .layout import (
@@ -25,8 +26,7 @@ from .layout import (
     deck_constants_fixed,
     is_template,
     number,
-    quick_expression,
-    quick_template,
+    reads,
     render_template,
     run_expression,
 )
@@ -54,7 +54,7 @@ def _how(v: str) -> int:
         return _PLAIN
     if deck_constant(v):
         return _CONST
-    return _QUICK if quick_template(v) is not None else _SLOW
+    return _QUICK if reads(v) is not None else _SLOW
 
 
 def _template_sources(v: Any, out: list[str]) -> None:
@@ -150,16 +150,22 @@ def _element_error(exc: Exception, el: Element) -> Exception:
 
 
 class FaceBuilder:
-    """Builds scenes from a game's layout faces."""
+    """Builds scenes from a game's layout faces.
+
+    With the printer's shortcuts on (see shortcuts.py), a builder works out once, for all the records it draws,
+    what cannot change between them: values without templates, values of templates that read only what is the
+    same for the whole deck, text layouts of the same text in the same box, and the item of an element whose
+    templates give values it was drawn with already (a frame in the colour of the card's type, a rules text that
+    many cards share). What it keeps of an element is kept under the element itself (the layout's object)."""
 
     def __init__(self, game: Game, layout: GameLayout, bleed: float):
         self.game = game
         self.layout = layout
         self.bleed = bleed
         self.drawn = 0  # items drawn by this builder, all faces together (bounded: MAX_GAME_ITEMS)
-        # the values of element properties without templates, worked out once: (id of the properties, key) ->
-        # value (the properties belong to the layout, which outlives the builder)
-        self._fixed: dict[tuple[int, str], Any] = {}
+        self.quick = shortcuts.enabled()  # the shortcuts (everything below is theirs)
+        # the values of element properties without templates, worked out once: (element, key) -> value
+        self._fixed: dict[tuple[Element, str], Any] = {}
         self._layouts: dict[tuple[Any, ...], TextLayout] = {}  # text layouts by their text, box and settings
         # the values of templates that only read what is the same for every record of a deck (the style, the
         # game...): (deck, size) -> {template or (id of the properties, what): value}
@@ -167,16 +173,16 @@ class FaceBuilder:
         self._const: dict[Any, Any] | None = None  # the table of the scene being drawn (None: no such table)
         self._seen: dict[Any, Any] = {}  # the values of the templates of the scene being drawn
         self._drawing: tuple[str, tuple[float, float]] = ("", (0.0, 0.0))  # its deck and size
-        self._sources: dict[int, tuple[str, ...] | None] = {}  # id of an element -> its templates (see _drawn)
-        self._items: dict[Any, Any] = {}  # (id of an element, deck and size, its templates' values) -> its item
-        self._once: set[int] = set()  # ids of the properties of elements drawn once (no repeat, step or when)
-        self._once_when: set[int] = set()  # ... and of those drawn once when their condition holds
+        self._sources: dict[Element, tuple[str, ...] | None] = {}  # an element's templates (see _drawn)
+        self._items: dict[Any, Any] = {}  # (element, deck and size, its templates' values) -> its item
+        self._once: set[Element] = set()  # elements drawn once (no repeat, step or when)
+        self._once_when: set[Element] = set()  # ... and those drawn once when their condition holds
         self._boxes: dict[tuple[Any, ...], tuple[float, float, float, float]] = {}  # a box's values -> numbers
         self._safe: set[tuple[Any, ...]] = set()  # text boxes found inside the safe zone
         self._colours: dict[str, str | None] = {}  # colour values and what they mean
         self._missed: tuple[Any, ...] = ()  # the key of the item _again did not find
-        self._fast: dict[int, tuple[Any, tuple[tuple[str, int], ...] | None]] = {}  # see _fast_entry
-        self._text_settings: dict[int, tuple[Any, ...]] = {}  # a text's settings without templates, by its props
+        self._fast: dict[Element, tuple[Any, tuple[tuple[str, int], ...] | None]] = {}  # see _fast_entry
+        self._text_settings: dict[Element, tuple[Any, ...]] = {}  # a text's settings without templates
         self._local: dict[str, Any] = {}
 
     def scene(self, face: Face, record: Record | None, deck: str, *, size: tuple[float, float] | None = None,
@@ -200,7 +206,7 @@ class FaceBuilder:
             ctx["part"] = dict(part)
             self._const = None
         else:
-            self._const = self._consts.setdefault((deck, size), {}) if deck_constants_fixed() else None
+            self._const = self._consts.setdefault((deck, size), {}) if self.quick and deck_constants_fixed() else None
         self._seen = {}  # a new scene: new variables
         self._drawing = (deck, size)
         self._local = dict(ctx)  # the variables of its elements, with the repetition's index i
@@ -208,7 +214,7 @@ class FaceBuilder:
             bg = colour_value(self._render(face.background, ctx))
             scene = Scene(size[0], size[1], self.bleed, bg)
             for el in face.elements:
-                item = self._again(el)
+                item: Any = self._again(el) if self.quick else _UNKNOWN
                 if item is _MISSED:
                     item = self._draw_missed(el, face, size, who)
                 if item is _UNKNOWN:
@@ -237,17 +243,17 @@ class FaceBuilder:
                  ) -> list[Item]:
         try:
             p = el.props
-            if id(p) in self._once:  # no repeat, step or condition: drawn once, with i = 0 (as the loop below)
+            if el in self._once:  # no repeat, step or condition: drawn once, with i = 0 (as the loop below)
                 local = self._local
                 local["i"] = 0
                 item = self._drawn(el, local, face, size, who)
                 return [] if item is None else [item]
             rep = p.get("repeat", 1)  # an expression (text) or a number
-            if rep == 1 and type(rep) is int and "step" not in p:
-                (self._once_when if "when" in p else self._once).add(id(p))
+            if self.quick and rep == 1 and type(rep) is int and "step" not in p:
+                (self._once_when if "when" in p else self._once).add(el)
             n = int(number("repeat", self._eval(rep, ctx) or 0)) if isinstance(rep, str) else \
-                int(self._fixed_or(p, "repeat", 1, ctx, lambda v: number("repeat", v or 0)))
-            step = self._fixed_or(p, "step", [0, 0], ctx,
+                int(self._fixed_or(el, "repeat", 1, ctx, lambda v: number("repeat", v or 0)))
+            step = self._fixed_or(el, "step", [0, 0], ctx,
                                   lambda v: [number("step", self._render(x, ctx)) for x in v])
             out: list[Item] = []
             local = self._local
@@ -271,7 +277,7 @@ class FaceBuilder:
         its templates give values it was drawn with already (see _drawn): the same work as _element and _drawn,
         with less of it. _UNKNOWN when that is not so (the element is then drawn the ordinary way, which reports
         any problem)."""
-        fast = self._fast.get(id(el))
+        fast = self._fast.get(el)
         if fast is None:
             fast = self._fast_entry(el)
             if fast is None:
@@ -288,7 +294,7 @@ class FaceBuilder:
         if sources is None:
             return _UNKNOWN
         if not sources:
-            return self._items.get((id(el), self._drawing), _UNKNOWN)
+            return self._items.get((el, self._drawing), _UNKNOWN)
         seen, const = self._seen, self._const
         values = []
         try:
@@ -307,7 +313,7 @@ class FaceBuilder:
                 values.append(v)
         except Exception:  # the ordinary way reports it
             return _UNKNOWN
-        drawn = (id(el), self._drawing, tuple(values))
+        drawn = (el, self._drawing, tuple(values))
         item = self._items.get(drawn, _UNKNOWN)
         if item is _UNKNOWN:
             self._missed = drawn  # for _draw_missed
@@ -317,19 +323,18 @@ class FaceBuilder:
     def _fast_entry(self, el: Element) -> tuple[Any, tuple[tuple[str, int], ...] | None] | None:
         """What _again needs of an element, once _element and _drawn have learnt it: its condition (None: none),
         and its templates with what each is (see _how); None while any of that is unknown or not for _again."""
-        p = el.props
-        if id(p) in self._once:
+        if el in self._once:
             when = None
-        elif id(p) in self._once_when:
-            when = p["when"]
+        elif el in self._once_when:
+            when = el.props["when"]
         else:
             return None
-        sources = self._sources.get(id(el))
-        if id(el) not in self._sources or sources is None or any(_HOW.get(src) is None for src in sources):
+        sources = self._sources.get(el)
+        if el not in self._sources or sources is None or any(_HOW.get(src) is None for src in sources):
             # not drawn yet (a condition that has not held so far): only the condition, for now
             return (when, None) if when is not None else None
         fast = (when, tuple((src, _HOW[src]) for src in sources))
-        self._fast[id(el)] = fast
+        self._fast[el] = fast
         return fast
 
     def _draw_missed(self, el: Element, face: Face, size: tuple[float, float], who: str) -> Item | None:
@@ -348,19 +353,21 @@ class FaceBuilder:
         """``_one``, once for each set of values of the element's templates: an element whose templates give the
         values they gave for an earlier record (a frame in the colour of the card's type, a rules text that many
         cards share) draws the same item, so that item is used again. Only for elements whose templates only read
-        (see layout.quick_template); any problem takes the ordinary way, which reports it."""
-        sources = self._sources.get(id(el), ())
+        (see layout.reads); any problem takes the ordinary way, which reports it."""
+        if not self.quick:
+            return self._one(el, ctx, face, size, who)
+        sources = self._sources.get(el, ())
         if sources == ():
-            if id(el) in self._sources:  # no templates: the same item for every record
-                key0 = (id(el), self._drawing)
+            if el in self._sources:  # no templates: the same item for every record
+                key0 = (el, self._drawing)
                 item = self._items.get(key0, _UNKNOWN)
                 if item is _UNKNOWN:
                     item = self._items[key0] = self._one(el, ctx, face, size, who)
                 return cast(Item | None, item)
             found: list[str] = []
             _template_sources([v for k, v in el.props.items() if k not in ("when", "repeat", "step")], found)
-            quick = all(quick_template(src) is not None for src in found)
-            sources = self._sources[id(el)] = tuple(dict.fromkeys(found)) if quick else None
+            quick = all(reads(src) is not None for src in found)
+            sources = self._sources[el] = tuple(dict.fromkeys(found)) if quick else None
             if sources == ():
                 return self._drawn(el, ctx, face, size, who)
         if sources is None:
@@ -369,7 +376,7 @@ class FaceBuilder:
             values = tuple([self._render(src, ctx) for src in sources])
         except Exception:  # the ordinary way reports it
             return self._one(el, ctx, face, size, who)
-        key = (id(el), self._drawing, values)
+        key = (el, self._drawing, values)
         item = self._items.get(key, _UNKNOWN)
         if item is _UNKNOWN:
             item = self._items[key] = self._one(el, ctx, face, size, who)
@@ -377,7 +384,7 @@ class FaceBuilder:
 
     def _eval(self, expr: Any, ctx: Mapping[str, Any]) -> Any:
         """:func:`eval_expr`, once per scene (and repetition) for an expression that only reads."""
-        if not isinstance(expr, str) or quick_expression(expr) is None:
+        if not self.quick or not isinstance(expr, str) or reads(expr, is_expression=True) is None:
             return eval_expr(expr, ctx)
         key = ("*expr", expr, ctx.get("i"))
         got = self._seen.get(key, _UNKNOWN)
@@ -388,6 +395,8 @@ class FaceBuilder:
     def _render(self, v: Any, ctx: Mapping[str, Any]) -> Any:
         """:func:`render_value`, each template that reads only what is the same for the whole deck rendered once
         per deck, and each other template that only reads once per scene (and repetition)."""
+        if not self.quick:
+            return render_value(v, ctx)
         if type(v) is str:
             how = _HOW.get(v)
             if how is None:
@@ -418,51 +427,53 @@ class FaceBuilder:
             return any(self._varies(x) for x in v)
         return is_template(v) and (self._const is None or not deck_constant(v))
 
-    def _fixed_or(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any],
+    def _fixed_or(self, el: Element, key: str, default: Any, ctx: Mapping[str, Any],
                   convert: Callable[[Any], Any]) -> Any:
-        """``convert(p[key])`` (``default`` when missing), worked out once for a value without templates (a value
-        that fails to convert fails every time, as it did the first)."""
-        k = (id(p), key)
+        """``convert(el.props[key])`` (``default`` when missing), worked out once for a value without templates (a
+        value that fails to convert fails every time, as it did the first)."""
+        k = (el, key)
         got = self._fixed.get(k, _UNKNOWN)
         if got is not _UNKNOWN:
             return got
-        raw = p.get(key, default)
+        raw = el.props.get(key, default)
         value = convert(raw)
-        if not _templated(raw):
+        if self.quick and not _templated(raw):
             self._fixed[k] = value
         return value
 
-    def _num(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any]) -> float:
-        return float(self._fixed_or(p, key, default, ctx, lambda v: number(key, self._render(v, ctx))))
+    def _num(self, el: Element, key: str, default: Any, ctx: Mapping[str, Any]) -> float:
+        return float(self._fixed_or(el, key, default, ctx, lambda v: number(key, self._render(v, ctx))))
 
-    def _box(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    def _box(self, el: Element, ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
         def convert(raw: Any) -> tuple[float, float, float, float]:
             box = self._render(raw, ctx)
             if not isinstance(box, list) or len(box) != 4:
                 raise ValueError("box must be a list of 4 numbers")
             key = tuple(box)
-            got = self._boxes.get(key) if all(type(v) in _HASHED for v in key) else None
+            hashed = self.quick and all(type(v) in _HASHED for v in key)
+            got = self._boxes.get(key) if hashed else None
             if got is not None:  # the same values as an earlier box: the same numbers
                 return got
             x, y, w, h = (number("box", v) for v in box)
-            if all(type(v) in _HASHED for v in key):
+            if hashed:
                 self._boxes[key] = (x, y, w, h)
             return x, y, w, h
 
-        result: tuple[float, float, float, float] = self._fixed_or(p, "box", None, ctx, convert)
+        result: tuple[float, float, float, float] = self._fixed_or(el, "box", None, ctx, convert)
         return result
 
     def _colour(self, value: Any) -> str | None:
         """colour_value, once for each text."""
-        if type(value) is str:
+        if self.quick and type(value) is str:
             got = self._colours.get(value, _UNKNOWN)
             if got is _UNKNOWN:
                 got = self._colours[value] = colour_value(value)
             return cast(str | None, got)
         return colour_value(value)
 
-    def _paint(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> Paint:
-        k = (id(p), "*paint")
+    def _paint(self, el: Element, ctx: Mapping[str, Any]) -> Paint:
+        p = el.props
+        k = (el, "*paint")
         got = self._fixed.get(k)
         if got is not None:
             return cast(Paint, got)
@@ -477,7 +488,9 @@ class FaceBuilder:
                       stroke_width=number("stroke_width", self._render(p.get("stroke_width", 0.3), ctx)), dash=dash,
                       opacity=number("opacity", self._render(p.get("opacity", 1.0), ctx)))
         keys = ("fill", "stroke", "stroke_width", "dash", "opacity")
-        if not any(_templated(p.get(key)) for key in keys):
+        if not self.quick:
+            pass
+        elif not any(_templated(p.get(key)) for key in keys):
             self._fixed[k] = paint
         elif const is not None and not any(self._varies(p.get(key)) for key in keys):
             const[k] = paint
@@ -489,7 +502,7 @@ class FaceBuilder:
         kind = el.kind
         item: Item
         if kind == "rect":
-            x, y, w, h = self._box(p, ctx)
+            x, y, w, h = self._box(el, ctx)
             if p.get("bleed"):
                 b = self.bleed
                 W, H = size
@@ -501,16 +514,16 @@ class FaceBuilder:
                     w = W + b - x
                 if y + h >= H:
                     h = H + b - y
-            item = Rect(x, y, w, h, self._paint(p, ctx), self._num(p, "radius", 0, ctx))
+            item = Rect(x, y, w, h, self._paint(el, ctx), self._num(el, "radius", 0, ctx))
         elif kind == "ellipse":
-            x, y, w, h = self._box(p, ctx)
-            item = Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, self._paint(p, ctx))
+            x, y, w, h = self._box(el, ctx)
+            item = Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, self._paint(el, ctx))
         elif kind in ("line", "polygon"):
             pts = [number("points", self._render(v, ctx)) for v in p["points"]]
             pairs = tuple((pts[i], pts[i + 1]) for i in range(0, len(pts) - 1, 2))
-            item = Poly(pairs, self._paint(p, ctx), closed=(kind == "polygon"))
+            item = Poly(pairs, self._paint(el, ctx), closed=(kind == "polygon"))
         elif kind == "text":
-            x, y, w, h = self._box(p, ctx)
+            x, y, w, h = self._box(el, ctx)
             if w <= 0 or h <= 0:
                 raise ValueError(f"a text box needs a width and a height above 0, not {w:g} x {h:g}")
             markup = str(self._render(p.get("text", ""), ctx))
@@ -518,10 +531,10 @@ class FaceBuilder:
                 return None
             if (bad := CONTROL.search(markup)) is not None:
                 raise ValueError(f"the text holds a control character (character {bad.start() + 1})")
-            settings = self._text_settings.get(id(p))
+            settings = self._text_settings.get(el)
             if settings is None:
                 fam = str(self._render(p.get("font", "text"), ctx))
-                sz = self._num(p, "size", 8, ctx)
+                sz = self._num(el, "size", 8, ctx)
                 mins = p.get("min_size")
                 align = str(self._render(p.get("align", "left"), ctx))
                 valign = str(self._render(p.get("valign", "top"), ctx))
@@ -529,17 +542,17 @@ class FaceBuilder:
                     if v not in _CHOICES[key]:
                         raise ValueError(f"{key} must be one of {', '.join(_CHOICES[key])}, not {quote(v)}")
                 min_size = number("min_size", self._render(mins, ctx)) if mins is not None else None
-                leading = self._num(p, "leading", 1.2, ctx)
-                para_gap = self._num(p, "para_gap", 0.35, ctx)
+                leading = self._num(el, "leading", 1.2, ctx)
+                para_gap = self._num(el, "para_gap", 0.35, ctx)
                 max_lines = int(number("max_lines", self._render(p["max_lines"], ctx))) if "max_lines" in p else None
-                if not any(_templated(p.get(k)) for k in _TEXT_SETTINGS):  # the same for every record
-                    self._text_settings[id(p)] = (fam, sz, align, valign, min_size, leading, para_gap, max_lines)
+                if self.quick and not any(_templated(p.get(k)) for k in _TEXT_SETTINGS):  # the same for each record
+                    self._text_settings[el] = (fam, sz, align, valign, min_size, leading, para_gap, max_lines)
             else:
                 fam, sz, align, valign, min_size, leading, para_gap, max_lines = settings
             # the same text in the same box lays out the same way: once per builder (a title line, a rules text
             # that many cards share)
             args = (markup, w, h, fam, sz, min_size, leading, para_gap, align, valign, max_lines)
-            lay = self._layouts.get(args)
+            lay = self._layouts.get(args) if self.quick else None
             if lay is None:
                 lay = layout_text(markup, w, h, family_name=fam, size=sz, min_size=min_size, leading=leading,
                                   para_gap=para_gap, align=align, valign=valign, max_lines=max_lines)
@@ -548,16 +561,18 @@ class FaceBuilder:
                         problem = icon_problem(r.icon, self.game.id)
                         if problem:
                             raise ValueError(f"in the text: {problem}")
-                self._layouts[args] = lay
+                if self.quick:
+                    self._layouts[args] = lay
             rot = number("rotate", self._render(p.get("rotate", 0), ctx) or 0)
             safe = (x, y, w, h, rot, face.safe, size)
             if safe not in self._safe:  # a box checked once is inside the safe zone for every record
                 self._check_safe(x, y, w, h, rot, face, size, el)
-                self._safe.add(safe)
+                if self.quick:
+                    self._safe.add(safe)
             item = Text(x, y, w, h, lay, self._colour(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000",
                         self.game.id)
         elif kind == "icon":
-            x, y, w, h = self._box(p, ctx)
+            x, y, w, h = self._box(el, ctx)
             name = str(self._render(p.get("name", ""), ctx)).strip()
             if not name:
                 return None
@@ -569,10 +584,10 @@ class FaceBuilder:
                              colour_value(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000", self.game.id)
         else:  # pragma: no cover - load_layout rejects unknown kinds
             raise ValueError(kind)
-        rot = self._num(p, "rotate", 0, ctx)
+        rot = self._num(el, "rotate", 0, ctx)
         if rot:
             if "box" in p:
-                x, y, w, h = self._box(p, ctx)
+                x, y, w, h = self._box(el, ctx)
                 cx, cy = x + w / 2, y + h / 2
             else:
                 cx, cy = size[0] / 2, size[1] / 2

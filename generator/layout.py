@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any, cast
 
 import jinja2
+import jinja2.meta
 import tomli
-from jinja2.utils import missing
+from jinja2 import nodes
 
 from wizprint.cards.lines import TomlLines
 from wizprint.cards.loader import display_path, read_toml_text
@@ -44,6 +45,8 @@ from wizprint.cards.schema import (
 from wizprint.cards.vocab import SafeEnvironment
 from wizprint.errors import DataErrors, Issue, quote
 from wizprint.resources import inside, layouts_dir
+
+from . import shortcuts
 
 ELEMENT_KINDS = ("rect", "ellipse", "line", "polygon", "text", "icon")
 DEFAULT_SAFE = 3.0
@@ -90,23 +93,11 @@ FACE_NAMES = ("game", "style", "W", "H", "deck", "version", "short", "fx", "name
 class _FaceEnvironment(SafeEnvironment):
     """The sandbox of face templates, with jinja2's attribute look-up made quicker for the plain values a face
     reads (its dicts, text and numbers, wizprint's own records and declarations): for these the sandbox's check
-    (is_safe_attribute) passes for every name that does not start with "_", so it is skipped for those names;
-    anything else is looked up as jinja2's sandbox does."""
-
-    last_code = ""  # jinja2's Python code of the template compiled last (see _compile)
-    last_template: jinja2.Template | None = None  # the template made last (an expression's, see expression())
-
-    def _compile(self, source: str, filename: str) -> types.CodeType:
-        self.last_code = source
-        return super()._compile(source, filename)
-
-    def from_string(self, source: Any, globals: Any = None, template_class: Any = None) -> jinja2.Template:
-        t = super().from_string(source, globals, template_class)
-        self.last_template = t
-        return t
+    (is_safe_attribute) passes for every name that does not start with "_", so it is skipped for those names (a
+    shortcut, see shortcuts.py); anything else is looked up as jinja2's sandbox does."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if attribute[:1] == "_" or not _plain(type(obj)):
+        if attribute[:1] == "_" or not shortcuts.enabled() or not _plain(type(obj)):
             return super().getattr(obj, attribute)
         try:
             value = getattr(obj, attribute)
@@ -154,10 +145,7 @@ def template(source: str) -> jinja2.Template:
     t = _templates.get(source)
     if t is None:
         _note_mutators(source)
-        FACE_ENV.last_code = ""
-        t = FACE_ENV.from_string(source)
-        _quick_templates[source] = _quick(FACE_ENV.last_code, t)
-        _templates[source] = t
+        t = _templates[source] = FACE_ENV.from_string(source)
     return t
 
 
@@ -166,61 +154,39 @@ def expression(source: str) -> Any:
     f = _expressions.get(source)
     if f is None:
         _note_mutators(source)
-        FACE_ENV.last_code, FACE_ENV.last_template = "", None
-        f = FACE_ENV.compile_expression(source)
-        # jinja2 compiles an expression as a template that sets `result`: the last template it made
-        t = FACE_ENV.last_template
-        _quick_expressions[source] = _quick(FACE_ENV.last_code, t) if t is not None else None
-        _expressions[source] = f
+        f = _expressions[source] = FACE_ENV.compile_expression(source)
     return f
 
 
-# -- the quick way to run a template ------------------------------------------------------------------------------
-# jinja2's Template.render makes a new Context for every call (a merge of dicts and a dozen attributes), which costs
-# more than most face values' own code. A template whose compiled code only reads variables (no calls, loops,
-# blocks, macros or filters that see the context) runs just as well on a context that only answers those reads:
-# the same code of jinja2's, on the same values, gives the same result. Any exception on the quick way runs the
-# template again the ordinary way, which raises the ordinary error (such a template has no side effects to repeat).
+# -- what a template reads ----------------------------------------------------------------------------------------
+# A template that only reads its variables gives the same value for the same variables, so a FaceBuilder may work it
+# out once per card (or once per deck, when it reads only what is the same for the whole deck). Whether it only
+# reads is found in jinja2's parse tree (Environment.parse, jinja2.meta): it calls nothing (a call such as
+# setdefault() could change a table); filters and tests are the sandbox's own, which change nothing.
 
-class _Reads:
-    """The one part of a jinja2 Context that read-only template code uses (and the ``result`` an expression
-    sets)."""
-
-    __slots__ = ("exported_vars", "resolve_or_missing", "vars")
-
-    def __init__(self, ctx: Mapping[str, Any]):
-        self.vars: dict[str, Any] = {}
-        self.exported_vars: set[str] = set()
-        get = ctx.get
-        self.resolve_or_missing = lambda key: get(key, missing)
+_reads: dict[tuple[str, bool], frozenset[str] | None] = {}
+_DELIMITERS = ("{{", "}}", "{%", "%}", "{#", "#}")
 
 
-_ALLOWED_USE = re.compile(r"\bdef root\(context, missing=missing, environment=environment\)|"
-                          r"\bcontext\.resolve_or_missing\b|\bcontext\.vars\['result'\] = |"
-                          r"\bcontext\.exported_vars\.add\('result'\)|\benvironment\.call_binop\(context, ")
-_NOT_QUICK = re.compile(r"\bcontext\b|LoopContext|\bblocks\[|_each|yield from|Macro|\bcall\(")
-_quick_templates: dict[str, Any] = {}
-_quick_expressions: dict[str, Any] = {}
-
-
-def _reads_only(code: str) -> bool:
-    """Whether jinja2's code of a template only reads variables through its context (and hands it to the
-    sandbox's binary operators, which do not look at it)."""
-    start = code.find("def root(")
-    return start >= 0 and "\ndef " not in code[start + 1:] and not _NOT_QUICK.search(_ALLOWED_USE.sub("", code[start:]))
-
-
-def _quick(code: str, t: jinja2.Template) -> Any:
-    """The root render function of a template compiled from ``code`` when it may run on :class:`_Reads`, else
-    None; and the names it reads (for deck_constant)."""
-    if not code or not _reads_only(code):
-        return None
-    _reads[t.root_render_func] = frozenset(_RESOLVE.findall(code))
-    return t.root_render_func
-
-
-_RESOLVE = re.compile(r"\bresolve\('([^']*)'\)")
-_reads: dict[Any, frozenset[str]] = {}  # root render function of a quick template -> the names it reads
+def reads(source: str, is_expression: bool = False) -> frozenset[str] | None:
+    """The variables a template (or a ``when`` or ``repeat`` expression) reads, when it does nothing but read
+    them; None when it may do more, or does not compile."""
+    key = (source, is_expression)
+    if key in _reads:
+        return _reads[key]
+    if (simple_expression(source) if is_expression else simple_template(source)) is not None:
+        return _reads[key]  # set by simple_template or simple_expression
+    got: frozenset[str] | None = None
+    if not is_expression or not any(d in source for d in _DELIMITERS):
+        try:
+            (template if not is_expression else expression)(source)  # compiled and checked by the sandbox
+            tree = FACE_ENV.parse("{{ (" + source + ") }}" if is_expression else source)
+        except jinja2.TemplateSyntaxError:
+            tree = None
+        if tree is not None and next(tree.find_all(nodes.Call), None) is None:
+            got = frozenset(jinja2.meta.find_undeclared_variables(tree))
+    _reads[key] = got
+    return got
 
 
 # -- the simplest templates, without jinja2 ----------------------------------------------------------------------
@@ -259,7 +225,7 @@ def simple_template(source: str) -> Any:
         if len(parts) <= 12 and not _KEYWORDS.intersection(parts) and a[0] in FACE_NAMES and (
                 b is None or b[0] in FACE_NAMES):
             got = _path_template(a, b, c)
-            _reads[got] = frozenset((a[0], *(b[:1] if b else ())))
+            _reads[source, False] = frozenset((a[0], *(b[:1] if b else ())))
             _note_mutators(source)
     _simple_templates[source] = got
     return got
@@ -290,19 +256,6 @@ def _path_template(a: list[str], b: list[str] | None, c: list[str]) -> Any:
     return run
 
 
-def quick_template(source: str) -> Any:
-    """The root render function of a face value's template when it may run on :class:`_Reads` (else None); for
-    a simple template (see simple_template), its function."""
-    simple = simple_template(source)
-    if simple is not None:
-        return simple
-    got = _quick_templates.get(source, _UNSET)
-    if got is _UNSET:
-        template(source)  # compiled and checked the ordinary way
-        got = _quick_templates[source]
-    return got
-
-
 _SIMPLE_EXPRESSION = re.compile(rf"\s*(?P<a>{_PATH})(?:\s*(?P<op>==|!=)\s*'(?P<s>[A-Za-z0-9 _-]*)')?\s*\Z")
 _simple_expressions: dict[str, Any] = {}
 
@@ -320,6 +273,7 @@ def simple_expression(source: str) -> Any:
         parts = m["a"].split(".")
         if len(parts) <= 12 and not _KEYWORDS.intersection(parts) and parts[0] in FACE_NAMES:
             got = _path_expression(parts, m["op"], m["s"])
+            _reads[source, True] = frozenset(parts[:1])
             _note_mutators(source)
     _simple_expressions[source] = got
     return got
@@ -342,20 +296,6 @@ def _path_expression(parts: list[str], op: str | None, text: str | None) -> Any:
     return run
 
 
-def quick_expression(source: str) -> Any:
-    """The root render function of a ``when`` or ``repeat`` expression (``{% set result = ... %}``, as jinja2
-    compiles it) when it may run on :class:`_Reads` (else None); for a simple expression (see
-    simple_expression), its function."""
-    simple = simple_expression(source)
-    if simple is not None:
-        return simple
-    got = _quick_expressions.get(source, _UNSET)
-    if got is _UNSET:
-        expression(source)  # compiled and checked the ordinary way
-        got = _quick_expressions[source]
-    return got
-
-
 # the variables of a face that are the same for every record of a deck (see faces.card_context)
 DECK_NAMES = frozenset(("game", "style", "W", "H", "deck", "version", "short"))
 _deck_constants: dict[str, bool] = {}
@@ -374,48 +314,32 @@ def deck_constants_fixed() -> bool:
 
 
 def deck_constant(source: str) -> bool:
-    """Whether a template reads only :data:`DECK_NAMES` and runs the quick way (no calls: nothing but reads)."""
+    """Whether a template does nothing but read :data:`DECK_NAMES` (see :func:`reads`)."""
     got = _deck_constants.get(source)
     if got is None:
-        fn = quick_template(source)
-        got = _deck_constants[source] = fn is not None and _reads[fn] <= DECK_NAMES
+        names = reads(source)
+        got = _deck_constants[source] = names is not None and names <= DECK_NAMES
     return got
 
 
 def render_template(source: str, ctx: Mapping[str, Any]) -> Any:
     """A face value's template rendered with ``ctx`` (as ``FACE_ENV.render(template(source), ctx)``)."""
-    simple = simple_template(source)
+    simple = simple_template(source) if shortcuts.enabled() else None
     if simple is not None:
         try:
             return simple(ctx)
         except Exception:  # the ordinary way below gives the ordinary result or error
-            return FACE_ENV.render(template(source), ctx)
-    fn = quick_template(source)
-    if fn is not None:
-        try:
-            return FACE_ENV.concat(fn(_Reads(ctx)))
-        except Exception:  # the ordinary way below raises the ordinary error
             pass
     return FACE_ENV.render(template(source), ctx)
 
 
 def run_expression(source: str, ctx: Mapping[str, Any]) -> Any:
     """A ``when`` or ``repeat`` expression's value for ``ctx`` (as ``FACE_ENV.run(expression(source), **ctx)``)."""
-    simple = simple_expression(source)
+    simple = simple_expression(source) if shortcuts.enabled() else None
     if simple is not None:
         try:
             return simple(ctx)
         except Exception:  # the ordinary way below gives the ordinary result or error
-            return FACE_ENV.run(expression(source), **ctx)
-    fn = quick_expression(source)
-    if fn is not None:
-        try:
-            reads = _Reads(ctx)
-            for _ in fn(reads):
-                pass
-            value = reads.vars["result"]
-            return None if isinstance(value, jinja2.Undefined) else value
-        except Exception:  # the ordinary way below raises the ordinary error
             pass
     return FACE_ENV.run(expression(source), **ctx)
 
@@ -472,8 +396,11 @@ def size_presets() -> dict[str, tuple[float, float]]:
     return {k: (float(v[0]), float(v[1])) for k, v in data.items()}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Element:
+    """One element of a face. Two elements are the same only if they are one object (what a FaceBuilder works out
+    for an element is kept under the element itself)."""
+
     kind: str
     props: Mapping[str, Any]
     line: int = 0
@@ -591,7 +518,7 @@ LAYOUT_FILE = Table({
 
 
 def _template_problem(value: Any, is_expression: bool = False) -> str | None:
-    if (simple_expression(value) if is_expression else simple_template(value)) is not None:
+    if shortcuts.enabled() and (simple_expression(value) if is_expression else simple_template(value)) is not None:
         return None  # compiles for sure (see simple_template)
     try:
         if is_expression:
