@@ -24,6 +24,7 @@ from typing import Any
 
 from bench_solo import random_play as solo_random_play
 from bench_solo import search_states
+from results import recorded
 
 from wizprint.solo.agents import RandomAgent
 from wizprint.solo.kernel import State, engine, engine_games
@@ -307,4 +308,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("engine speed"):
+        main()

@@ -11,6 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from results import recorded
+
 from wizprint.generator.build import BuildOptions, build_game
 from wizprint.resources import cards_dir, layouts_dir
 
@@ -97,4 +99,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("print sizes"):
+        main()

@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from results import recorded
+
 from wizprint.solo.agents import RandomAgent
 from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.check import run_games
@@ -121,4 +123,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("solo engine speed"):
+        main()

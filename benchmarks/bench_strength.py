@@ -19,11 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from results import write_section
 
 from wizprint.solo.agents import make_agent
 from wizprint.solo.kernel import engine, engine_games
@@ -31,7 +34,7 @@ from wizprint.solo.kernel.rng import derive
 
 SEED = 2024
 HERE = Path(__file__).resolve().parent
-SECTION = "search bot strength"
+SECTION = "search bot strength"  # its section of benchmarks/RESULTS.md
 
 
 @dataclass
@@ -130,19 +133,6 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def write_results(lines: list[str], command: str) -> None:
-    """Replace this benchmark's section of ``benchmarks/RESULTS.md`` (the other sections stay)."""
-    path = HERE / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n\nEach benchmark writes its last run here.\n"
-    start, end = f"<!-- {SECTION} -->", f"<!-- /{SECTION} -->"
-    body = "\n".join([start, f"## Search bot strength (`{command}`)", "", *lines, end])
-    if start in text and end in text:
-        text = text[:text.index(start)] + body + text[text.index(end) + len(end):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + body + "\n"
-    path.write_text(text)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200)
@@ -161,8 +151,8 @@ def main() -> None:
                   f"is each game's own budget ({budgets}); move times are CPU seconds of the search on the machine "
                   f"of the run, only for moves with a choice."]
     print("\n".join(lines))
-    cmd = "python benchmarks/bench_strength.py" + (f" --games {a.games}" if a.games != 200 else "")
-    write_results(lines, cmd)
+    cmd = "python benchmarks/bench_strength.py" + "".join(f" {x}" for x in sys.argv[1:])
+    write_section(SECTION, cmd, lines)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from results import recorded
+
 from wizprint.generator.ink import ink
 
 
@@ -17,4 +19,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("ink coverage"):
+        main()

@@ -21,12 +21,14 @@ app.add_typer(import_app, name="import")
 
 @app.command("games")
 @friendly
-def games_cmd() -> None:
-    """List the games, their decks, components and counts."""
+def games_cmd(game: str | None = typer.Argument(None, help="A game id or the path of a game folder; default: "
+                                                           "every shipped game.")) -> None:
+    """List the games: their decks, components and counts, and how they are played solo (players, variants or
+    scenarios)."""
     from wizprint.cards.loader import load_game
     from wizprint.resources import game_ids
 
-    for gid in game_ids():
+    for gid in [game] if game is not None else game_ids():
         g = load_game(gid)
         d = g.decl
         players = f"{d.players_min}" if d.players_min == d.players_max else f"{d.players_min}-{d.players_max}"
@@ -47,6 +49,16 @@ def games_cmd() -> None:
             say(f"  {k.name}: {len(g.of_kind(k.id))}")
         for comp in d.components:
             say(f"  {comp.kind} {comp.id}: {comp.name} x{comp.count}")
+        e = d.engine
+        if e is not None:
+            lo, hi = e.players_min or d.players_min, e.players_max or d.players_max
+            solo = f"  solo play: {lo if lo == hi else f'{lo}-{hi}'} players"
+            if e.variant_kind:
+                solo += f"; {e.variant_kind}s (--variant): " + ", ".join(
+                    f"{r.id} {r.name}" for r in sorted(g.of_kind(e.variant_kind), key=lambda r: r.id))
+            elif e.variants:
+                solo += f"; variants (--variant): {', '.join(e.variants)}"
+            say(solo)
 
 
 def _split(g: Any, type_id: str, fields: tuple[str, ...]) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 
 from wizprint.resources import layouts_dir
 
-from .icons import Icon, Seg, Shape
+from .iconshapes import Icon, Seg, Shape
 
 HEADER = b"wizprint icon cache 2\n"
 CACHE_NAME = "icons.cache"

@@ -1,6 +1,7 @@
 """Icons: small SVG files in ``layouts/icons`` (and ``layouts/<game>/icons``), parsed once per process into
-filled/stroked paths in their view box, drawn by both back ends: plain files (paths and basic shapes painted by
-attributes, most icons) by the fast reader of :mod:`.svgfast`, any other by svgelements, with the same result.
+filled/stroked paths in their view box (the values of :mod:`.iconshapes`), drawn by both back ends: a shipped icon
+from the cache of :mod:`.iconcache`, other plain files (paths and basic shapes painted by attributes, most icons) by
+the fast reader of :mod:`.svgfast`, any other by svgelements, with the same result.
 
 An icon's name comes from data (layouts, ``:icon:`` in card text), so it must be a plain name (lower-case
 letters, digits and '-') and the file it names must lie inside an icon folder. An icon file is read only if it is
@@ -14,15 +15,20 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from wizprint.errors import WizprintError, one_line, quote
 from wizprint.files import FileProblem, read_file
 from wizprint.resources import inside, layouts_dir
+
+from .iconcache import cached_icon
+from .iconshapes import CURRENT as CURRENT
+from .iconshapes import Icon as Icon
+from .iconshapes import Seg as Seg
+from .iconshapes import Shape as Shape
+from .svgfast import read_plain
 
 if TYPE_CHECKING:
     import svgelements as se
@@ -31,37 +37,7 @@ ICON_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 MAX_ICON_BYTES = 1024 * 1024
 MAX_ICON_SEGMENTS = 20_000
 
-CURRENT = "currentColor"
 _PLACEHOLDER = "#fe00fe"  # svgelements resolves currentColor to its `color` argument: we pass this and map it back
-
-
-class Seg(NamedTuple):
-    """A path segment: ``op`` is M, L, C or Z; ``pts`` its points in icon units (0-100, y down). (A named tuple:
-    an icon has thousands, made faster so.)"""
-
-    op: str
-    pts: tuple[tuple[float, float], ...]
-
-
-@dataclass(frozen=True)
-class Shape:
-    segs: tuple[Seg, ...]
-    fill: str | None  # "#rrggbb", CURRENT or None
-    stroke: str | None
-    stroke_width: float
-    evenodd: bool
-
-    @cached_property
-    def d(self) -> str:
-        """The path in SVG syntax, for the SVG back end."""
-        return path_d(self.segs)
-
-
-@dataclass(frozen=True, eq=False)  # compared and hashed by identity: load_icon makes each icon once
-class Icon:
-    name: str
-    shapes: tuple[Shape, ...]
-    size: float = 100.0
 
 
 def _colour(c: se.Color | None, raw: str | None) -> str | None:
@@ -111,14 +87,6 @@ def _shape(el: se.Shape) -> Shape | None:
     sw = float(el.stroke_width) if stroke else 0.0
     evenodd = str(el.values.get("fill-rule", "nonzero")) == "evenodd"
     return Shape(tuple(segs), fill, stroke, sw, evenodd)
-
-
-def path_d(segs: Sequence[Seg]) -> str:
-    """Segments as SVG path data (for the SVG back end)."""
-    parts = []
-    for s in segs:
-        parts.append(s.op + " ".join(f"{x:.2f},{y:.2f}" for x, y in s.pts))
-    return "".join(parts)
 
 
 def icon_dirs(game: str | None) -> list[Path]:
@@ -185,13 +153,9 @@ def read_icon_file(path: Path, name: str, *, cached: bool = True) -> Icon:
             why = f"larger than {MAX_ICON_BYTES // 1024} KiB" if exc.kind == "size" else exc.detail
             raise WizprintError(f"{shown}: cannot read icon: {why}") from None
         if cached:
-            from .iconcache import cached_icon
-
             known = cached_icon(data, name)
             if known is not None:
                 return known
-        from .svgfast import read_plain
-
         plain = read_plain(data, name)  # most icons are plain SVG; the general reader takes the rest
         size, found = (plain.size, list(plain.shapes)) if plain is not None else _read_general(data)
         if not (math.isfinite(size) and 0 < size <= 100_000):

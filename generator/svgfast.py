@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
-from .icons import CURRENT, Icon, Seg, Shape
+from .iconshapes import CURRENT, Icon, Seg, Shape
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 _SHAPES = {"path", "circle", "ellipse", "rect", "line", "polygon", "polyline"}

@@ -1,22 +1,27 @@
-"""SVG back end: draws scenes with the same geometry as the PDF back end.
+"""SVG back end: draws scenes with the same geometry as the PDF back end, written by svgwrite.
 
 Icons become ``<symbol>`` elements placed with ``<use>``; text uses the font family names of
-``layouts/fonts/fonts.toml`` (install those fonts to see the exact faces). The document is built as a small tree
-of :class:`El` and written as text directly (the markup svgwrite and ElementTree would write for it, attributes in
-alphabetical order, at a fraction of their time).
+``layouts/fonts/fonts.toml`` (install those fonts to see the exact faces). Numbers are written as fixed strings
+(:func:`_n`, at most three decimals) and svgwrite writes attributes in alphabetical order, so the same scene gives
+the same bytes. svgwrite's validation (each element and attribute checked against the SVG 1.1 profile) is off in
+builds, where it would take three times as long, and on in the tests (``validate=True``).
 """
 
 from __future__ import annotations
 
-import re
+import io
 from functools import cache
 from typing import Any
 
+import svgwrite
+
 from .fonts import families
 from .icons import CURRENT, load_icon
-from .scene import Ellipse, Group, IconPlace, Item, Poly, Rect, Scene, Text
+from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 from .textlayout import Run, icon_box
 from .units import PT
+
+Element = Any  # an svgwrite element (svgwrite has no type information)
 
 
 def _n(v: float) -> str:
@@ -24,88 +29,12 @@ def _n(v: float) -> str:
     return s if s not in ("-0", "") else "0"
 
 
-_ATTR_ENTITIES = {'"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"}  # as ElementTree escapes attributes
-
-
-_TEXT_SPECIAL = re.compile("[&<>]")
-_ATTR_SPECIAL = re.compile('[&<>"\r\n\t]')
-
-
-def _escape_text(text: str) -> str:
-    if not _TEXT_SPECIAL.search(text):
-        return text  # nothing to escape: the text itself
-    from xml.sax.saxutils import escape  # here, not at the top: it imports urllib.request (a tenth of a build's start)
-
-    return escape(text)
-
-
-def _escape_attr(text: str) -> str:
-    if not _ATTR_SPECIAL.search(text):
-        return text
-    from xml.sax.saxutils import escape
-
-    return escape(text, _ATTR_ENTITIES)
-
-
-class El:
-    """An SVG element: a tag, attributes (empty ones are left out), text and children."""
-
-    __slots__ = ("attrs", "children", "tag", "text")
-
-    def __init__(self, tag: str, text: str = "", **attrs: str) -> None:
-        self.tag = tag
-        self.text = text
-        self.attrs: dict[str, str] = {k.replace("_", "-"): v for k, v in attrs.items()}
-        self.children: list[El] = []
-
-    def __setitem__(self, name: str, value: str) -> None:
-        self.attrs[name] = value
-
-    def add(self, child: El) -> El:
-        self.children.append(child)
-        return child
-
-    def write(self, out: list[str]) -> None:
-        out.append("<" + self.tag)
-        for name in sorted(self.attrs):
-            value = self.attrs[name]
-            if value:
-                out.append(f' {name}="{_escape_attr(value)}"')
-        if self.text or self.children:
-            out.append(">")
-            if self.text:
-                out.append(_escape_text(self.text))
-            for ch in self.children:
-                ch.write(out)
-            out.append(f"</{self.tag}>")
-        else:
-            out.append(" />")
-
-
-class Document:
-    """An SVG document: the root element, its ``<defs>`` and an optional title."""
-
-    def __init__(self, width: str, height: str, view_box: str, title: str = "") -> None:
-        self.root = El("svg", baseProfile="full", height=height, version="1.1", viewBox=view_box, width=width,
-                       xmlns="http://www.w3.org/2000/svg")
-        self.root["xmlns:ev"] = "http://www.w3.org/2001/xml-events"
-        self.root["xmlns:xlink"] = "http://www.w3.org/1999/xlink"
-        if title:
-            self.root.add(El("title", title))
-        self.defs = self.root.add(El("defs"))
-
-    def add(self, child: El) -> El:
-        return self.root.add(child)
-
-    def tostring(self) -> str:
-        out: list[str] = []
-        self.root.write(out)
-        return "".join(out)
-
-
 class SvgPainter:
-    def __init__(self, doc: Document):
-        self.doc = doc
+    """Draws scenes into one svgwrite drawing: each element is made by the drawing's factory (so it shares the
+    drawing's validation setting), each icon once as a symbol in the drawing's ``<defs>``."""
+
+    def __init__(self, dwg: Element) -> None:
+        self.dwg = dwg
         self.symbols: dict[tuple[str, str | None], str] = {}
         self._faces = _faces()
 
@@ -115,9 +44,9 @@ class SvgPainter:
         if sid is None:
             icon = load_icon(name, game)
             sid = f"icon-{name}"
-            sym = El("symbol", id=sid, viewBox=f"0 0 {_n(icon.size)} {_n(icon.size)}")
+            sym = self.dwg.symbol(id=sid, viewBox=f"0 0 {_n(icon.size)} {_n(icon.size)}")
             for sh in icon.shapes:
-                path = sym.add(El("path", d=sh.d, fill=sh.fill if sh.fill else "none"))
+                path = sym.add(self.dwg.path(d=sh.d, fill=sh.fill if sh.fill else "none"))
                 if sh.stroke:
                     path["stroke"] = sh.stroke
                     path["stroke-width"] = _n(sh.stroke_width)
@@ -125,11 +54,11 @@ class SvgPainter:
                     path["stroke-linecap"] = "round"
                 if sh.evenodd:
                     path["fill-rule"] = "evenodd"
-            self.doc.defs.add(sym)
+            self.dwg.defs.add(sym)
             self.symbols[key] = sid
         return sid
 
-    def _paint(self, el: El, p: Any) -> None:
+    def _paint(self, el: Element, p: Paint) -> None:
         el["fill"] = p.fill if p.fill else "none"
         if p.stroke and p.stroke_width > 0:
             el["stroke"] = p.stroke
@@ -139,31 +68,32 @@ class SvgPainter:
         if p.opacity < 1:
             el["opacity"] = _n(p.opacity)
 
-    def draw_scene(self, parent: El | Document, scene: Scene, elem_id: str | None = None) -> El:
+    def draw_scene(self, parent: Element, scene: Scene, elem_id: str | None = None) -> Element:
         """Draw a scene into ``parent`` with the trim box's top-left at (0, 0) (bleed at negative coordinates)."""
-        g = El("g", id=elem_id) if elem_id else El("g")
+        g = self.dwg.g(id=elem_id) if elem_id else self.dwg.g()
         b = scene.bleed
         if scene.background:
-            g.add(El("rect", x=_n(-b), y=_n(-b), width=_n(scene.w + 2 * b), height=_n(scene.h + 2 * b),
-                     fill=scene.background))
+            g.add(self.dwg.rect(insert=(_n(-b), _n(-b)), size=(_n(scene.w + 2 * b), _n(scene.h + 2 * b)),
+                                fill=scene.background))
         for it in scene.items:
             self.item(g, it)
         parent.add(g)
         return g
 
-    def item(self, parent: El, it: Item) -> None:
+    def item(self, parent: Element, it: Item) -> None:
+        dwg = self.dwg
         if isinstance(it, Rect):
-            el = El("rect", x=_n(it.x), y=_n(it.y), width=_n(it.w), height=_n(it.h))
-            if it.radius:
-                el["rx"] = el["ry"] = _n(it.radius)
+            r = _n(it.radius) if it.radius else None
+            el = dwg.rect(insert=(_n(it.x), _n(it.y)), size=(_n(it.w), _n(it.h)), rx=r, ry=r)
             self._paint(el, it.paint)
             parent.add(el)
         elif isinstance(it, Ellipse):
-            el = El("ellipse", cx=_n(it.cx), cy=_n(it.cy), rx=_n(it.rx), ry=_n(it.ry))
+            el = dwg.ellipse(center=(_n(it.cx), _n(it.cy)), r=(_n(it.rx), _n(it.ry)))
             self._paint(el, it.paint)
             parent.add(el)
         elif isinstance(it, Poly):
-            el = El("polygon" if it.closed else "polyline", points=" ".join(f"{_n(x)},{_n(y)}" for x, y in it.points))
+            points = [(_n(x), _n(y)) for x, y in it.points]
+            el = dwg.polygon(points) if it.closed else dwg.polyline(points)
             self._paint(el, it.paint)
             if not it.closed:
                 el["fill"] = "none"
@@ -173,7 +103,7 @@ class SvgPainter:
         elif isinstance(it, IconPlace):
             self._use(parent, it.name, it.x, it.y, it.size, it.color, it.game)
         elif isinstance(it, Group):
-            g = El("g", id=it.id) if it.id else El("g")
+            g = dwg.g(id=it.id) if it.id else dwg.g()
             tf = []
             if it.tx or it.ty:
                 tf.append(f"translate({_n(it.tx)},{_n(it.ty)})")
@@ -194,7 +124,7 @@ class SvgPainter:
         family = f"{css}, serif" if css == "Vollkorn" else f"{css}, sans-serif"
         return family, weight, style
 
-    def _text(self, parent: El, it: Text) -> None:
+    def _text(self, parent: Element, it: Text) -> None:
         """Each line of laid-out text as one ``<text>`` whose ``<tspan>`` runs carry bold and italic: the renderer
         spaces the words itself with its own font metrics. Inline icons are placed where the layout put them, and
         the run after an icon starts at the layout's position (its ``x``), so text never runs under an icon."""
@@ -211,7 +141,7 @@ class SvgPainter:
                     self._use(parent, r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)
             self._line(parent, it, line)
 
-    def _line(self, parent: El, it: Text, line: list[Run]) -> None:
+    def _line(self, parent: Element, it: Text, line: list[Run]) -> None:
         words = [r for r in line if not r.icon]
         if not words:
             return
@@ -224,7 +154,7 @@ class SvgPainter:
             x, anchor = it.x + it.w, "end"
         else:
             x, anchor = it.x + words[0].x, ""
-        t = El("text", x=_n(x), y=_n(it.y + words[0].baseline), fill=it.color)
+        t = self.dwg.text("", insert=(_n(x), _n(it.y + words[0].baseline)), fill=it.color)
         t["font-family"] = base_family
         t["font-size"] = _n(base_size * PT)
         if anchor:
@@ -249,7 +179,7 @@ class SvgPainter:
             prev = r
         for text, face, size, pin in spans:
             family, weight, style = self._font(face)
-            span = El("tspan", text)
+            span = self.dwg.tspan(text)
             if pin is not None:
                 span["x"] = _n(pin)
             if family != base_family:
@@ -263,10 +193,9 @@ class SvgPainter:
             t.add(span)
         parent.add(t)
 
-    def _use(self, parent: El, name: str, x: float, y: float, size: float, col: str, game: str | None) -> None:
+    def _use(self, parent: Element, name: str, x: float, y: float, size: float, col: str, game: str | None) -> None:
         sid = self.symbol(name, game)
-        u = El("use", x=_n(x), y=_n(y), width=_n(size), height=_n(size))
-        u["xlink:href"] = f"#{sid}"
+        u = self.dwg.use(f"#{sid}", insert=(_n(x), _n(y)), size=(_n(size), _n(size)))
         icon = load_icon(name, game)
         if any(s.fill == CURRENT or s.stroke == CURRENT for s in icon.shapes):
             u["color"] = col
@@ -283,14 +212,19 @@ def _faces() -> dict[str, tuple[str, str, str]]:
     return faces
 
 
-def scene_svg(scene: Scene, title: str = "") -> str:
-    """A standalone SVG of one face, bleed included, sized in millimetres."""
+def scene_svg(scene: Scene, title: str = "", *, validate: bool = False) -> str:
+    """A standalone SVG of one face, bleed included, sized in millimetres. With ``validate``, svgwrite checks each
+    element and attribute against the SVG 1.1 full profile as it is added (and raises on one it does not allow)."""
     b = scene.bleed
     w, h = scene.w + 2 * b, scene.h + 2 * b
-    doc = Document(f"{_n(w)}mm", f"{_n(h)}mm", f"{_n(-b)} {_n(-b)} {_n(w)} {_n(h)}", title)
-    painter = SvgPainter(doc)
-    painter.draw_scene(doc, scene, elem_id="face")
+    dwg = svgwrite.Drawing(size=(f"{_n(w)}mm", f"{_n(h)}mm"), viewBox=f"{_n(-b)} {_n(-b)} {_n(w)} {_n(h)}",
+                           profile="full", debug=validate)
+    if title:
+        dwg.set_desc(title=title)
+    SvgPainter(dwg).draw_scene(dwg, scene, elem_id="face")
     if b > 0:
-        doc.add(El("rect", x="0", y="0", width=_n(scene.w), height=_n(scene.h), fill="none", stroke="#00a0ff",
-                   stroke_width="0.1", id="trim", stroke_dasharray="1,1", display="none"))
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + doc.tostring() + "\n"
+        dwg.add(dwg.rect(insert=("0", "0"), size=(_n(scene.w), _n(scene.h)), fill="none", stroke="#00a0ff",
+                         stroke_width="0.1", id="trim", stroke_dasharray="1,1", display="none"))
+    out = io.StringIO()
+    dwg.write(out)
+    return out.getvalue() + "\n"

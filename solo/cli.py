@@ -79,6 +79,53 @@ def _play(game: str, players: int | None, bot: str, seed: int | None, seat: int,
     raise typer.Exit(code)
 
 
+@solo_app.command("table")
+def table_cmd(
+    game: str = typer.Argument(..., help="Game id, or the path of a game folder."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the minimum)."),
+    seat: int = typer.Option(0, "--seat", help="Your seat (0 moves first)."),
+    bot: str = typer.Option("automaton", "--bot", help="The program's seats: automaton, mcts, mcts:N ..."),
+    dice: str = typer.Option("physical", "--dice", help="physical: you roll and type the result; app: the program "
+                                                       "rolls and says it."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the program's choices (default: a new random "
+                                                         "seed, shown at the start)."),
+    variant: str = typer.Option("", "--variant", help="A rules variant or scenario."),
+    load: Path | None = typer.Option(None, "--load", help="Resume a saved table session."),
+    log_file: Path | None = typer.Option(None, "--log-file", help="Where to write the session's transcript."),
+    save_file: Path | None = typer.Option(None, "--save-file", help="Where 'save' and Ctrl-D write the session."),
+) -> None:
+    """Play the printed cards on a real table: the program keeps the state, runs the automaton's seats and asks
+    you only for what happens on the table."""
+    friendly(_table)(game, players, seat, bot, dice, seed, variant, load, log_file, save_file)
+
+
+def _table(game: str, players: int | None, seat: int, bot: str, dice: str, seed: int | None, variant: str,
+           load: Path | None, log_file: Path | None, save_file: Path | None) -> None:
+    from .kernel import engine
+    from .tableplay import load_table, new_table, run_table, start_names
+
+    if dice not in ("physical", "app"):
+        raise UsageError(f"--dice must be physical or app, not {quote(dice, 20)}")
+    if load is not None:
+        try:
+            g = load_table(engine(game), load)
+        except SaveError as exc:
+            _save_problems(load, exc)
+        save_path = save_file or load
+        log_path = log_file or load.with_name(load.name.removesuffix(".save.json") + ".log")
+        code = run_table(g, save_path, log_path, fresh=False)
+    else:
+        drawn = seed is None
+        g = new_table(game, players, bot, seed, seat, variant, dice)
+        save_path, log_path, notes = start_names(g, save_file, log_file)
+        if drawn:
+            notes.insert(0, f"Seed {g.seed}: play this deal again with --seed {g.seed}.")
+        for n in notes:
+            say(n)
+        code = run_table(g, save_path, log_path)
+    raise typer.Exit(code)
+
+
 def _save_problems(path: Path, exc: SaveError) -> NoReturn:
     """One line per problem of a saved game, each with its JSON path (at most 50, then the count of the rest)."""
     for line in capped(exc.problems):

@@ -114,3 +114,13 @@ def test_sheet_block_too_tall_is_an_error_with_its_line(tmp_path: Path) -> None:
     res = run_here("build", str(g), "-o", str(tmp_path / "out"), "--no-svg", "--no-png")
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert "sheets.toml:8: [ability-sheet] block 2:" in res.stderr and "taller than a column" in res.stderr
+
+
+def test_games_lists_one_game_with_how_it_is_played_solo() -> None:
+    r = run_here("games", "relic")
+    assert r.returncode == 0 and r.stdout.startswith("relic: Relic")
+    assert "solo play: 2-4 players; scenarios (--variant): SC01 The Mystery Beyond," in r.stdout
+    assert "wizard-cards" not in r.stdout
+    assert "variants (--variant): hectic, constructed" in run_here("games", "wizard-cards").stdout
+    bad = run_here("games", "relc")
+    assert bad.returncode == 1 and bad.stderr.startswith("error: unknown game 'relc'")

@@ -20,12 +20,15 @@ from wizprint.generator.board import BoardBuilder, board_scene, load_board_layou
 from wizprint.generator.csvio import BOM, RECORD_NAME, export_csv, import_csv, printed_titles, record_key
 from wizprint.generator.faces import FaceBuilder
 from wizprint.generator.layout import load_layout
+from wizprint.generator.lowink import low_ink
 from wizprint.generator.pdf import PdfPainter, new_canvas
+from wizprint.generator.playmap import load_map
 from wizprint.generator.scene import Ellipse, Group, Item, Paint, Poly, Rect, Scene, Text, text_items
 from wizprint.generator.sheets import load_sheets, sheet_pdf
 from wizprint.generator.svgout import scene_svg
 from wizprint.generator.textlayout import layout_text
 from wizprint.generator.units import MM
+from wizprint.resources import game_ids
 
 SVG = "{http://www.w3.org/2000/svg}"
 RELIC = load_game("relic")
@@ -310,6 +313,29 @@ def test_svg_text_after_an_inline_icon_starts_where_the_icon_ends() -> None:
     pinned = [s for s in el if s.get("x") is not None]
     assert len(pinned) == 1 and float(pinned[0].get("x", "nan")) == pytest.approx(laid.x + after.x, abs=1e-3)
     assert pinned[0].text and pinned[0].text.startswith("Adventurer")
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_kind_of_svg_a_build_writes_passes_svgwrites_validation(game_id: str) -> None:
+    """Builds write the SVG files with svgwrite's validation off; on, svgwrite checks each element's children, each
+    attribute and its value against the SVG 1.1 full profile and raises on one the profile does not allow. The
+    board, the map, a front of each face of each deck and every back, in colour and low-ink, pass it, and the
+    validation changes no byte."""
+    game = load_game(game_id)
+    layout = load_layout(game)
+    fb = FaceBuilder(game, layout, 3.0)
+    scenes: list[Scene] = []
+    if (board := board_scene(game)) is not None:
+        scenes.append(board)
+    if (pmap := load_map(game, layout)) is not None:
+        scenes.append(pmap.scene(f"{game.id}/{pmap.component}"))
+    for deck in game.decl.decks:
+        firsts = {c.type: c for c in reversed(game.cards(deck))}  # a card of each type: each front face
+        scenes += [fb.scene(layout.front_face(deck, c.type), c, deck) for c in firsts.values()]
+        scenes += [fb.scene(face, None, deck) for face in layout.back_faces(deck).values()]
+    assert scenes
+    for scene in [*scenes, *map(low_ink, scenes)]:
+        assert scene_svg(scene, "title", validate=True) == scene_svg(scene, "title")
 
 
 def test_a_scenario_slot_larger_than_the_centre_space_is_an_error_at_its_line(game_copy: Any) -> None:

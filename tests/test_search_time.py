@@ -24,7 +24,7 @@ from wizprint.solo.agents.mcts import MctsAgent
 from wizprint.solo.kernel import State, engine, engine_games
 from wizprint.solo.play import new_session
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+SAFETY = Path(__file__).resolve().parents[1] / "docs" / "safety.md"
 
 
 def a_decision(game: str, seed: int = 3) -> State[Any]:
@@ -37,7 +37,7 @@ def a_decision(game: str, seed: int = 3) -> State[Any]:
     return s
 
 
-def test_every_search_by_count_has_a_ceiling_of_time_that_the_help_and_the_readme_state() -> None:
+def test_every_search_by_count_has_a_ceiling_of_time_that_the_help_and_the_safety_page_state() -> None:
     eng = engine("wizards-cup")
     for spec in ("mcts", "mcts:1000000"):
         a = make_agent(spec, eng)
@@ -55,7 +55,7 @@ def test_every_search_by_count_has_a_ceiling_of_time_that_the_help_and_the_readm
                                                                                      "budget_seconds")):
         text = " ".join(inspect.signature(command).parameters[option].default.help.split())
         assert rule.replace("after ", "") in text, (option, text)
-    assert rule in " ".join(README.read_text(encoding="utf-8").split())
+    assert rule in " ".join(SAFETY.read_text(encoding="utf-8").split())
 
 
 @pytest.mark.parametrize("game", ["wizards-cup", "wizards-and-relics"])  # the tree search and the paired one

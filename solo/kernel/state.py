@@ -42,6 +42,15 @@ ZONE = "wizprint.zone"
 SLOTS = "wizprint.slots"
 MAX_PLAYERS = 16
 
+class ChanceNeeded(EngineError):
+    """A die or a random choice that strict chance does not script: a scenario's mistake, or in table mode the
+    question to put to the person (roll a die with ``sides``, or pick one of ``options`` at random)."""
+
+    def __init__(self, message: str, sides: int = 0, options: tuple[str, ...] = (), what: str = ""):
+        super().__init__(message)
+        self.sides, self.options, self.what = sides, options, what
+
+
 # the statistics a new state records from its first card on (solo checks: opening hands count as drawn); only a
 # state made by its constructor while this is set gets it, never a clone
 RECORDING: ContextVar[Stats | None] = ContextVar("wizprint_recording", default=None)
@@ -430,7 +439,7 @@ class State(Declared, ABC, Generic[D]):
                 raise EngineError(f"scripted die {v} is not a d{sides} result")
             return v
         if ch.strict:
-            raise EngineError("a die was rolled that the scenario does not script (strict mode)")
+            raise ChanceNeeded("a die was rolled that the scenario does not script (strict mode)", sides=sides)
         return 1 + self.rng.below(sides)  # randint(1, sides)
 
     def pick(self, options: Sequence[str], what: str) -> str:
@@ -450,8 +459,8 @@ class State(Declared, ABC, Generic[D]):
         if ch.strict and len(opts) == 1:
             return opts[0]  # no chance in a choice of one
         if ch.strict:
-            raise EngineError(f"a random {what} was chosen that the scenario does not script (strict mode; "
-                              f"add picks = [...] with one of {', '.join(opts[:8])})")
+            raise ChanceNeeded(f"a random {what} was chosen that the scenario does not script (strict mode; "
+                               f"add picks = [...] with one of {', '.join(opts[:8])})", options=tuple(opts), what=what)
         return opts[self.rng.below(len(opts))]
 
     def say(self, text: str, seats: Iterable[int] | None = None) -> None:

@@ -1,5 +1,5 @@
 """Covenant of Wizards (``../shared/rules/covenant.txt``): 2-4 players build covenants of wizards from one shared
-deck; the first to 25 victory points wins. The project's rulings (README.md, section "Rulings") settle what the
+deck; the first to 25 victory points wins. The project's rulings (docs/rulings/covenant.md) settle what the
 rulebook leaves open.
 
 - ``data.py``: the cards as the engine reads them, one compiling handler per effect word (``TRAITS``);

@@ -7,7 +7,7 @@ says what it does in the words of ``vocabulary.toml``, and the engine interprets
 card's, space's, character's or scenario's name or id. The only board id the engine knows is fixed by the
 rulebook itself: the space where vanquished players go (``VANQUISHED_SPACE``, St. Antias' Sanctuary). The Warp
 Rift is the ``to`` of the ``enter_inner`` movement box; the scenario space is the space of the ``centre`` tier.
-The project's rulings (README.md, Rulings: Relic) settle what the rulebook leaves open.
+The project's rulings (docs/rulings/relic.md) settle what the rulebook leaves open.
 
 A turn: Movement (roll one die, or play a Power card's number instead; choose a direction; movement boxes),
 Exploration (draw Threat cards up to the icons), Engagement (Threat cards: events, battles, encounters, assets;

@@ -1,0 +1,191 @@
+"""The kernel of table mode: a game played with the printed cards on a real table, the program keeping a *belief*
+of the state and running the automaton's seats.
+
+The belief is a full state of the game, as the engines play it, in which some cards are *unconfirmed*: the program
+does not know which physical card is there (the person's secret cards, and the order of face-down piles). An
+unconfirmed card is a sample, as the search bot's redeal makes one. When a physical card comes to light (turned
+from a pile, played by the person, revealed), the person enters it, and the belief *relabels* its cards: the
+sample there and the entered card exchange identities everywhere in the state (``relabel``), as if they had always
+been in each other's places. A relabel is allowed only between unconfirmed cards and only when no automaton seat's
+observation changes (``same_view``): the automaton decides on its observation alone, so no relabel can change what
+it did or will do. That is the honesty of table mode, and the test of it: rearranging the person's unknown cards
+never changes an automaton decision.
+
+What is confirmed is read from the observations: a card an automaton seat sees (on the table, in its own hand) is
+confirmed; a card the program keeps for the automaton (its own deck, in games where each seat has one) is
+confirmed too (the policy says which zones). Every other card is unconfirmed.
+
+Each game states how its zones lie on the table (:class:`TablePolicy`): which are public, which are the person's
+secret, which piles are face down for everyone, which the program keeps for the automaton, and their physical
+names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, TypeVar
+
+from .fields import ROLE
+from .state import State
+
+S = TypeVar("S", bound=State[Any])
+
+
+class Place(enum.Enum):
+    """Where a zone's cards are, on the table."""
+
+    PUBLIC = "public"  # face up: everyone (and the program) knows each card
+    HIDDEN = "hidden"  # a face-down pile nobody looks into (a shared deck, a seat's own shuffled deck)
+    PERSON = "person"  # the person's secret cards (hand, face-down plays): the program learns them when entered
+    KEPT = "kept"  # the automaton's secret cards, kept by the program off the table until the rules reveal them
+
+
+@dataclass(frozen=True)
+class TablePolicy:
+    """How a game's zones lie on a real table.
+
+    - ``place(zone, person)``: where the cards of zone ``zone`` (a name of ``State.zones()``, e.g. ``hand.1``) are
+      when the person plays seat ``person``;
+    - ``name(zone, person)``: the zone in words, as the person finds it on the table ("your hand", "the red Threat
+      deck", "the automaton's relic slot");
+    - ``setup(state, person)``: the set-up from the printed components, step by step;
+    - ``policy``: the game's hidden-information policy in a few sentences (shown at the start and in the docs);
+    - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
+      player), whose places the program knows from the start (besides the cards it keeps for the automaton).
+    """
+
+    place: Callable[[str, int], Place]
+    name: Callable[[str, int], str]
+    setup: Callable[[Any, int], list[str]]
+    policy: str
+    laid_out: Callable[[Any, int], set[str]] | None = None
+
+
+# -- card identities --------------------------------------------------------------------------------------------
+@cache
+def _token(instances: frozenset[str]) -> re.Pattern[str]:
+    """A card instance id as a whole token (``PW20#2``, ``10H``): not inside a longer id."""
+    alts = "|".join(re.escape(x) for x in sorted(instances, key=len, reverse=True))
+    return re.compile(rf"(?<![A-Za-z0-9#])(?:{alts})(?![A-Za-z0-9#])")
+
+
+def cards_in(value: Any, instances: frozenset[str]) -> set[str]:
+    """The card instance ids a JSON-able value mentions (whole strings and tokens in strings)."""
+    pat = _token(instances)
+    out: set[str] = set()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, str):
+            if v in instances:
+                out.add(v)
+            elif " " in v:
+                out.update(pat.findall(v))
+        elif isinstance(v, Mapping):
+            for k, x in v.items():
+                walk(k)
+                walk(x)
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            for x in v:
+                walk(x)
+
+    walk(value)
+    return out
+
+
+def view(state: State[Any], seat: int) -> dict[str, Any]:
+    """What a seat decides on: its observation without the log (the log is the same events in words; a relabel
+    leaves the words of lines only the person reads as they were)."""
+    return {k: v for k, v in state.observation(seat).items() if k not in ("log", "heading")}
+
+
+def seen_by(state: State[Any], seats: Iterable[int]) -> set[str]:
+    """The cards the given seats see (in their observations, the log left out)."""
+    inst = frozenset(state.data.instances)
+    out: set[str] = set()
+    for s in seats:
+        out |= cards_in(view(state, s), inst)
+    return out
+
+
+def same_view(a: State[Any], b: State[Any], seats: Iterable[int]) -> bool:
+    return all(view(a, s) == view(b, s) for s in seats)
+
+
+def zone_of(state: State[Any]) -> dict[str, str]:
+    """Each card's zone."""
+    return {c: z for z, cards in state.zones().items() for c in cards}
+
+
+def relabel(state: S, pairs: Mapping[str, str]) -> S:
+    """A copy of ``state`` in which cards exchange identities: each ``x: y`` of ``pairs`` (which holds ``y: x`` too)
+    puts card ``y`` wherever ``x`` was, in every field (zones, pending work, commitments, action keys in strings),
+    except the log, whose lines keep their words."""
+    inst = frozenset(state.data.instances)
+    pat = _token(inst)
+    swap = dict(pairs)
+
+    def text(v: str) -> str:
+        if v in swap:
+            return swap[v]
+        if " " in v:
+            return pat.sub(lambda m: swap.get(m.group(0), m.group(0)), v)
+        return v
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            return text(v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, tuple):
+            if hasattr(v, "_fields"):  # a named tuple (an Action)
+                return type(v)(*(walk(x) for x in v))
+            return tuple(walk(x) for x in v)
+        if isinstance(v, dict):
+            return {walk(k): walk(x) for k, x in v.items()}
+        if isinstance(v, (set, frozenset)):
+            return type(v)(walk(x) for x in v)
+        if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            out = object.__new__(type(v))
+            for f in dataclasses.fields(v):
+                x = getattr(v, f.name)
+                object.__setattr__(out, f.name, x if f.metadata.get(ROLE) else walk(x))
+            return out
+        return v
+
+    new = state.clone()
+    for f in dataclasses.fields(new):
+        if f.name == "log" or f.metadata.get(ROLE):
+            continue
+        object.__setattr__(new, f.name, walk(getattr(new, f.name)))
+    new._legal = None  # noqa: SLF001 - the legal moves were those of the old identities
+    new.next_legal = None
+    return new
+
+
+def designs(state: State[Any]) -> dict[str, list[str]]:
+    """Each design's instances (a card printed in several copies has one instance a copy)."""
+    from .values import design_of
+
+    out: dict[str, list[str]] = {}
+    for x in sorted(state.data.instances):
+        out.setdefault(design_of(x), []).append(x)
+    return out
+
+
+def zones_moved(before: State[Any], after: State[Any]) -> list[tuple[str, str, str]]:
+    """The cards that changed zone: (card, from, to), in the order of the zones after."""
+    a, b = zone_of(before), zone_of(after)
+    return [(c, a.get(c, ""), z) for c, z in b.items() if a.get(c) != z]
+
+
+def unconfirmed(state: State[Any], person: int, policy: TablePolicy, autos: Sequence[int]) -> set[str]:
+    """The cards whose physical identity the program does not know: those no automaton seat sees, in a zone that is
+    face down for everyone or the person's secret."""
+    seen = seen_by(state, autos)
+    return {c for z, cards in state.zones().items() if policy.place(z, person) in (Place.HIDDEN, Place.PERSON)
+            for c in cards if c not in seen}

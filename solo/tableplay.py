@@ -1,0 +1,357 @@
+"""``wizprint solo table`` at the terminal: the person's side of :class:`~wizprint.solo.table.TableGame`, with its
+commands (``look``, ``log``, ``note``, ``undo``, ``save``, ``quit``, ``help``), its saves and its playtest record.
+
+A save holds the program's belief (samples where it does not know a card), which cards it knows, the notes and the
+seats: ``--load`` resumes exactly. The log file is the transcript of the session: every line said to everyone, the
+notes where they were written, what the program asked and what was typed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import shlex
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.markup import escape
+
+from wizprint.atomic import write_atomic
+from wizprint.errors import SaveError, UsageError, WizprintError, quote
+
+from .agents import make_agent
+from .kernel import Action, Checks, Engine, State, engine
+from .kernel.checks import reason
+from .kernel.table import TablePolicy
+from .play import MAX_SEED, _what, _whole, check_seed, claim_names, random_seed, read_save
+from .table import Ask, Entry, Stop, TableGame, parse_cards
+from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
+
+TABLE_FORMAT = "wizprint-table-save/1"
+TABLE_KEYS = ("format", "game", "person", "bots", "dice", "seed", "known", "told", "notes", "state")
+HELP = ("Type the number of a choice, or the id or name of the card you play when the prompt says so. At a card "
+        "or die prompt, type what you see on the table. Other commands: 'look X' shows a card's whole text; 'log' "
+        "the game so far; 'note TEXT' writes a note into the playtest record at this point; 'undo' takes back your "
+        "last choice (the screen says what to put back); 'save [FILE]' saves the session; 'quit' saves and stops; "
+        "'help' or '?' this text. Ctrl-D or Ctrl-C also save and stop.")
+
+
+def policy_of(eng: Engine) -> TablePolicy:
+    """The game's table policy (``table.py`` in its engine package)."""
+    try:
+        mod = importlib.import_module(f"wizprint.solo.games.{eng.decl.module}.table")
+    except ImportError:
+        raise UsageError(f"{eng.name} cannot be played on a table yet") from None
+    policy: TablePolicy = mod.POLICY
+    return policy
+
+
+class Undo(Exception):
+    """The person took back their last choice."""
+
+
+@dataclass
+class TerminalTable:
+    """The person at the terminal: what the program says is printed, what is asked is read, commands handled."""
+
+    term: Terminal
+    game: TableGame
+    path: Path
+    log_path: Path | None = None
+    transcript: list[str] = field(default_factory=list)
+
+    def say(self, lines: Sequence[str]) -> None:
+        for ln in lines:
+            self.term.say(ln)
+            self.transcript.append(ln)
+        self.write_log()
+
+    def write_log(self) -> None:
+        if self.log_path is None:
+            return
+        with contextlib.suppress(WizprintError, ValueError):
+            write_atomic(self.log_path, "\n".join([f"{log_head_line(self.game)}", *self.transcript]) + "\n")
+
+    # -- the Table protocol --------------------------------------------------------------------------------------
+    def tell(self, lines: Sequence[str]) -> None:
+        if lines:
+            self.say([f"  > {ln}" for ln in lines])
+
+    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
+               cards_hint: str | None) -> Entry | None:
+        rows = decision_rows(self.term.console, question, list(options))
+        show(self.term, rows)
+        if cards_hint:
+            self.term.say(f"({cards_hint})")
+        while True:
+            answer = self.ask("your choice> ")
+            if answer is None:
+                return None
+            if answer.isascii() and answer.isdigit():
+                k = int(answer) - 1
+                if 0 <= k < len(options):
+                    self.transcript.append(f"your choice> {answer}: {options[k]}")
+                    return Entry("option", k)
+                self.term.say(f"There is no choice {k + 1}: type a number from 1 to {len(options)}.")
+                continue
+            if self.command(answer):
+                show(self.term, rows)
+                continue
+            if cards_hint:
+                self.transcript.append(f"your choice> {answer}")
+                return Entry("cards", cards=parse_cards(answer))
+            self.term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(options)}, or 'help'.")
+
+    def card(self, prompt: str, ask: Ask) -> str | None:
+        self.term.say(prompt)
+        while True:
+            answer = self.ask("card> ")
+            if answer is None:
+                return None
+            if self.command(answer):
+                self.term.say(prompt)
+                continue
+            self.transcript.append(f"{prompt} {answer}")
+            return answer
+
+    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
+        prompt = f"Roll a d{sides} ({why}): what does it show?"
+        self.term.say(prompt)
+        while True:
+            answer = self.ask("die> ")
+            if answer is None:
+                return None
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= sides:
+                self.transcript.append(f"{prompt} {answer}")
+                return int(answer)
+            if self.command(answer):
+                self.term.say(prompt)
+                continue
+            self.term.say(f"A d{sides} shows a number from 1 to {sides}.")
+
+    def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
+        return None
+
+    # -- commands -----------------------------------------------------------------------------------------------
+    def ask(self, prompt: str) -> str | None:
+        line = self.term.ask(prompt)
+        return None if line is None else line[:2000]
+
+    def command(self, answer: str) -> bool:
+        """Handle a command typed at any prompt; False when it is none."""
+        word, _, rest = answer.strip().partition(" ")
+        word = word.lower()
+        g = self.game
+        if word in ("help", "?"):
+            self.term.say(HELP)
+        elif word == "look":
+            found = g.engine.look(g.belief.observation(g.autos[0]), rest.strip()[:200]) if rest.strip() else None
+            for line in found or [f"Nothing is called {quote(rest.strip(), 40)}."]:
+                self.term.console.print(line, highlight=False)
+        elif word == "log":
+            for ln in g.public_log()[-200:]:
+                self.term.say(f"  {ln}")
+        elif word == "note":
+            if not rest.strip():
+                self.term.say("A note needs its text: 'note the icons of W23 are too small'.")
+            else:
+                g.notes.append((g.belief.steps, rest.strip()))
+                self.transcript.append(f"NOTE (step {g.belief.steps}): {rest.strip()}")
+                self.write_log()
+                self.term.say("Noted.")
+        elif word == "undo":
+            raise Undo
+        elif word in ("save", "quit"):
+            where = Path(rest.strip()) if rest.strip() else self.path
+            try:
+                done = save_table(g, where)
+            except WizprintError as exc:
+                self.term.say(f"Not saved: {reason(exc)}.")
+                return True
+            self.term.say(f"Saved to {done}. Resume with: wizprint solo table {g.engine.id} --load "
+                          f"{shlex.quote(str(done))}")
+            if word == "quit":
+                raise Stop(saved=True)
+        else:
+            return False
+        return True
+
+
+def log_head_line(g: TableGame) -> str:
+    return f"wizprint solo play: {g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
+
+
+# -- saves ------------------------------------------------------------------------------------------------------
+def table_json(g: TableGame) -> dict[str, Any]:
+    return {"format": TABLE_FORMAT, "game": g.engine.id, "person": g.person, "bots": g.bots, "dice": g.dice,
+            "seed": g.seed, "known": sorted(g.known), "told": g.told, "notes": [list(n) for n in g.notes],
+            "state": g.belief.to_json()}
+
+
+def save_table(g: TableGame, path: Path) -> Path:
+    text = json.dumps(table_json(g), indent=1) + "\n"
+    try:
+        with interrupts_held():
+            return write_atomic(path, text)
+    except ValueError as exc:
+        raise WizprintError(f"cannot write {quote(str(path))}: {exc}") from None
+
+
+def load_table(eng: Engine, path: Path) -> TableGame:
+    """A saved table session, every value checked (it is untrusted input)."""
+    data = read_save(path)
+    if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+        raise SaveError([f"format: not a wizprint table session (expected {TABLE_FORMAT!r})"])
+    if data.get("game") != eng.id:
+        raise SaveError([f"game: this is a session of {quote(data.get('game'), 40)}, not {eng.id}"])
+    chk = Checks(16)
+    for k in data:
+        if k not in TABLE_KEYS:
+            chk.fail(k if len(k) < 40 else quote(k, 40), "unknown key")
+    for k in TABLE_KEYS:
+        if k not in data:
+            chk.fail(k, "missing")
+    chk.done()
+    state = eng.from_json(data["state"])
+    person, bots, dice, seed = data["person"], data["bots"], data["dice"], data["seed"]
+    if not _whole(person) or not 0 <= person < state.players:
+        chk.fail("person", f"expected a seat from 0 to {state.players - 1}, got {_what(person)}")
+    if not isinstance(bots, list) or len(bots) != state.players or not all(isinstance(b, str) for b in bots):
+        chk.fail("bots", f"expected a list of {state.players} bot names, got {_what(bots)}")
+    else:
+        for i, b in enumerate(bots):
+            if i != person and b:
+                try:
+                    make_agent(b, eng)
+                except WizprintError as exc:
+                    chk.fail(f"bots[{i}]", str(exc))
+    if dice not in ("physical", "app"):
+        chk.fail("dice", f"expected 'physical' or 'app', got {_what(dice)}")
+    if not _whole(seed) or not 0 <= seed <= MAX_SEED:
+        chk.fail("seed", f"expected a whole number from 0 to 2**64-1, got {_what(seed)}")
+    known = data["known"]
+    inst = set(state.data.instances)
+    if not isinstance(known, list) or not all(isinstance(c, str) and c in inst for c in known):
+        chk.fail("known", "expected a list of the game's card ids")
+    told = data["told"]
+    if not _whole(told) or told < 0:
+        chk.fail("told", f"expected a whole number from 0, got {_what(told)}")
+    notes = data["notes"]
+    if not isinstance(notes, list) or not all(isinstance(n, list) and len(n) == 2 and _whole(n[0])
+                                              and isinstance(n[1], str) and len(n[1]) <= 2000 for n in notes):
+        chk.fail("notes", "expected a list of [step, text] pairs")
+    chk.done()
+    g = TableGame(eng, state, person, list(bots), policy_of(eng), dice=dice, seed=seed, known=set(known),
+                  told=told, notes=[(n[0], n[1]) for n in notes])
+    return g
+
+
+# -- the session --------------------------------------------------------------------------------------------------
+def new_table(game: str, players: int | None, bot: str, seed: int | None, seat: int, variant: str,
+              dice: str) -> TableGame:
+    eng = engine(game)
+    n = eng.min_players if players is None else players
+    eng.check_players(n)
+    if not 0 <= seat < n:
+        raise UsageError(f"--seat must be between 0 and {n - 1}, not {seat}")
+    seed = random_seed() if seed is None else seed
+    check_seed(seed)
+    eng.check_variant(variant)
+    make_agent(bot, eng)
+    policy = policy_of(eng)
+    state = eng.new_state(n, seed, variant)
+    return TableGame(eng, state, seat, ["" if i == seat else bot for i in range(n)], policy, dice=dice, seed=seed)
+
+
+def run_table(g: TableGame, save_path: Path, log_path: Path | None, inp: TextIO | None = None,
+              out: TextIO | None = None, width: int | None = None, fresh: bool = True) -> int:
+    """Play the session at the terminal; 0 when it ends or is saved, 1 when it could not be saved."""
+    console = WholeLines(file=out or sys.stdout, width=width, highlight=False)
+    term = Terminal(inp or sys.stdin, console)
+    t = TerminalTable(term, g, save_path, log_path)
+    console.print(f"[bold]{escape(g.engine.name)}[/bold] on the table - you are P{g.person + 1}; "
+                  f"{escape(', '.join(f'P{i + 1} {b}' for i, b in enumerate(g.bots) if b))} played by the program; "
+                  f"dice: {g.dice}. Type 'help' for help.")
+    t.say([g.policy.policy])
+    try:
+        if fresh:
+            g.start(t)
+        snapshot = save_point(g)
+        while not g.belief.is_terminal():
+            try:
+                if g.belief.current_player == g.person:
+                    snapshot = save_point(g)
+                step(g, t)
+            except Undo:
+                restore(g, snapshot, t)
+        t.say([g.outcome_words()])
+        with contextlib.suppress(WizprintError):
+            save_table(g, save_path)
+        return 0
+    except (Stop, KeyboardInterrupt) as stop:
+        if isinstance(stop, Stop) and stop.saved:
+            return 0
+        try:
+            done = save_table(g, save_path)
+        except WizprintError as exc:
+            term.say(f"Cannot save to {save_path}: {reason(exc)}")
+            return 1
+        term.say(f"Saved to {done}. Resume with: wizprint solo table {g.engine.id} --load {shlex.quote(str(done))}")
+        return 0
+    except WizprintError as exc:
+        term.say(f"error: {reason(exc)}")
+        with contextlib.suppress(WizprintError):
+            save_table(g, save_path)
+        return 1
+    except Exception as exc:
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        term.say(f"error: the table driver failed ({reason(exc)}, at {Path(tb.filename).name}:{tb.lineno})")
+        with contextlib.suppress(WizprintError):
+            save_table(g, save_path)
+        return 1
+
+
+def step(g: TableGame, t: TerminalTable) -> None:
+    """One move of the game (an automaton's, or the person's decision)."""
+    seat = g.belief.current_player
+    legal = g.belief.legal_actions()
+    before = g.belief.clone()
+    if seat != g.person:
+        agent = g.agents[seat]
+        assert agent is not None
+        g.commit(legal[0] if len(legal) == 1 else agent.choose(g.belief, seat), seat, t)
+    elif not g.person_move(legal, t):
+        return
+    t.tell(g.new_log() + g.instructions(before, seat))
+
+
+def save_point(g: TableGame) -> tuple[State[Any], set[str], int, int]:
+    return g.belief.clone(), set(g.known), g.told, len(g.notes)
+
+
+def restore(g: TableGame, point: tuple[State[Any], set[str], int, int], t: TerminalTable) -> None:
+    """Back to before the person's last choice: the belief as it was, and what to put back on the table."""
+    state, known, told, _ = point
+    undo = g.instructions_between(g.belief, state)
+    g.belief, g.known, g.told = state, known, told
+    t.say(["Undone: back to before your last choice."] + [f"  put back: {ln}" for ln in undo])
+
+
+def start_names(g: TableGame, save_file: Path | None, log_file: Path | None) -> tuple[Path, Path, list[str]]:
+    """The session's save and log files: free names, as a new game of `solo play` takes them."""
+    from .play import Session
+
+    s = Session(g.engine, g.belief, g.person, g.bots, g.seed)
+    want_save = save_file or Path(f"wizprint-{g.engine.id}-table-seed{g.seed}.save.json")
+    want_log = log_file or Path(f"wizprint-{g.engine.id}-table-seed{g.seed}.log")
+    notes = claim_names(s, want_save, want_log, save_given=save_file is not None, log_given=log_file is not None)
+    assert s.save_path is not None and s.log_path is not None
+    with contextlib.suppress(WizprintError):
+        save_table(g, s.save_path)
+    return s.save_path, s.log_path, notes
+

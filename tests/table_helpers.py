@@ -1,0 +1,183 @@
+"""A simulated table for `wizprint solo table`: a person who owns a shuffled physical copy of the printed components
+(the *truth*: a full state of the game as it really lies on the table), answers the program's questions from it as a
+person would, and never reads the automaton's secret cards.
+
+The program starts from what it can know: the truth with every card it has not been shown put elsewhere among the
+cards of its kind (its belief). After every move the simulated table makes the same move on the truth (with the
+same dice and picks), and checks that every automaton seat sees the same in the belief and in the truth (copies of a
+card, physically the same, are compared by their printed id) and that both logs say the same to everyone: an
+automaton that sees the same decides the same."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from wizprint.solo.agents import RandomAgent, make_agent
+from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
+from wizprint.solo.kernel.state import ChanceNeeded
+from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, zone_of
+from wizprint.solo.table import Ask, Entry, TableGame
+
+
+def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
+    """The truth as the program starts from it: every card it does not know (not kept for the automaton) given the
+    place of another card of its kind, at random."""
+    classes: dict[tuple[str, str], list[str]] = {}
+    for c in sorted(truth.data.instances):
+        if c not in game.known:
+            classes.setdefault(game.home[c], []).append(c)
+    mapping: dict[str, str] = {}
+    for cards in classes.values():
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        mapping.update(zip(cards, shuffled, strict=True))
+    return relabel(truth, mapping)
+
+
+def printed(value: Any, instances: frozenset[str]) -> str:
+    """A view with every card named by its printed id (copies are the same card on the table)."""
+    text = json.dumps(value, sort_keys=True, default=str)
+    for c in sorted(cards_in(value, instances), key=len, reverse=True):
+        if "#" in c:
+            text = text.replace(f'"{c}"', f'"{design_of(c)}"')
+    return text
+
+
+class SimulatedTable:
+    """The person and the physical table of one game."""
+
+    def __init__(self, engine: Engine, policy: TablePolicy, players: int, person: int, seed: int, variant: str = "",
+                 dice: str = "physical", bot: str = "automaton", player: str = "random", samples: int | None = None,
+                 agents: list[Any] | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.truth = engine.new_state(players, seed, variant)
+        self.game = TableGame(engine, self.truth.clone(), person, ["" if s == person else bot for s in range(players)],
+                              policy, dice=dice, seed=seed, agents=agents or [])
+        # what the program starts from: the cards it does not know, elsewhere among their kind (``samples``: the
+        # seed of that, the truth's by default)
+        self.game.belief = ignorance(self.truth, self.game, random.Random(seed if samples is None else samples))
+        self.person = person
+        self.player = RandomAgent(seed) if player == "random" else make_agent(player, engine, seed)
+        self.secret: Action | None = None  # the real move behind a move taken in secret
+        self.intended: Action | None = None
+        self.lines: list[str] = []
+        self.moves = 0
+        self.decisions: list[str] = []  # the automaton's moves, in order (the honesty test compares them)
+        self.instances = frozenset(self.truth.data.instances)
+
+    # -- the Table protocol --------------------------------------------------------------------------------------
+    def tell(self, lines: Sequence[str]) -> None:
+        self.lines.extend(lines)
+
+    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
+               cards_hint: str | None) -> Entry | None:
+        if self.intended is None:
+            legal = self.truth.legal_actions()
+            self.intended = legal[0] if len(legal) == 1 else self.player.choose(self.truth, self.person)
+        want = self.intended
+        keys = [a.key for a in actions]
+        if want.key in keys:
+            return Entry("option", keys.index(want.key))
+        printed_want = self.printed_key(want)
+        for i, a in enumerate(actions):
+            if self.printed_key(a) == printed_want and "(in secret" not in options[i]:
+                return Entry("option", i)
+        for i, a in enumerate(actions):
+            if a.kind == want.kind and "(in secret" in options[i]:
+                self.secret = want
+                return Entry("option", i)
+        mine = [c for c in want.key.split()[1:] if c in self.instances]
+        assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
+        return Entry("cards", cards=tuple(design_of(c) for c in mine))
+
+    def printed_key(self, a: Action) -> str:
+        return " ".join(design_of(w) if w in self.instances else w for w in a.key.split())
+
+    def card(self, prompt: str, ask: Ask) -> str | None:
+        if ask.by == -1:  # set-up: the card lying there
+            return self.truth.zones()[ask.zone][ask.index]
+        trial = self.truth.clone()
+        self.align(ask.action, trial, self.game.belief)
+        action = self.real(ask)
+        trial.script(dice=ask.dice, picks=ask.picks, strict=True)
+        try:
+            trial.apply(action)
+        except ChanceNeeded as need:  # a random pick: made on the table, at random
+            assert need.options, need
+            return self.rng.choice(need.options)
+        return trial.zones()[ask.zone][ask.index]
+
+    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
+        return self.rng.randint(1, sides)
+
+    def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
+        real = self.secret if by == self.person and self.secret is not None else action
+        self.secret = self.intended = None
+        self.align(real, self.truth, prior)
+        self.truth.script(dice=dice, picks=picks, strict=True)
+        self.truth.apply(real)
+        self.truth.script(strict=False)
+        if by != self.person:
+            self.decisions.append(action.key)
+        self.moves += 1
+        self.check()
+
+    # -- following the program ----------------------------------------------------------------------------------
+    def real(self, ask: Ask) -> Action:
+        return self.secret if ask.by == self.person and self.secret is not None else ask.action
+
+    def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
+        """Copies of a card are the same on the table: where the program (``belief``, before the move) names another
+        copy than the one the truth holds there, the truth's copies take each other's places."""
+        bz, tz = zone_of(belief), zone_of(state)
+        for c in cards_in(action.key, self.instances):
+            if bz.get(c) == tz.get(c) or "#" not in c:
+                continue
+            twin = next((d for d, z in tz.items() if z == bz.get(c) and design_of(d) == design_of(c)
+                         and d != c), None)
+            if twin is not None:
+                new = relabel(state, {c: twin, twin: c})
+                state.__dict__.update(new.__dict__)
+
+    def check(self) -> None:
+        """The belief and the truth look the same to every automaton seat and to everyone."""
+        g, t, b = self.game, self.truth, self.game.belief
+        for s in g.autos:
+            vb = {k: v for k, v in b.observation(s).items() if k not in ("log", "heading")}
+            vt = {k: v for k, v in t.observation(s).items() if k not in ("log", "heading")}
+            pb, pt = printed(vb, self.instances), printed(vt, self.instances)
+            assert pb == pt, f"after move {self.moves}, P{s + 1} would see otherwise than on the table:\n" + \
+                _diff(vb, vt)
+        n = t.players
+        lb = [line_text(e) for e in b.log if all(readable(e, s) for s in range(n))]
+        lt = [line_text(e) for e in t.log if all(readable(e, s) for s in range(n))]
+        assert lb == lt, f"after move {self.moves}, the public logs differ: {_first_diff(lb, lt)}"
+
+    def play(self, max_moves: int = 20_000) -> State[Any]:
+        self.game.start(self)
+        self.check()
+        self.game.play(self)
+        assert self.truth.is_terminal() and self.game.belief.is_terminal()
+        assert self.truth.outcome() == self.game.belief.outcome() or (
+            self.truth.outcome() is not None and self.game.belief.outcome() is not None
+            and self.truth.outcome().winners == self.game.belief.outcome().winners)  # type: ignore[union-attr]
+        return self.truth
+
+
+def _diff(a: dict[str, Any], b: dict[str, Any]) -> str:
+    keys = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    return "\n".join(f"  {k}: program {str(a.get(k))[:300]} / table {str(b.get(k))[:300]}" for k in keys[:6])
+
+
+def _first_diff(a: list[str], b: list[str]) -> str:
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return f"line {i}: program {x!r} / table {y!r}"
+    return f"lengths {len(a)} and {len(b)}"
+
+
+def place_of(policy: TablePolicy, state: State[Any], person: int) -> dict[str, Place]:
+    return {z: policy.place(z, person) for z in state.zones()}
