@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, cast
 
 import jinja2
@@ -33,8 +34,7 @@ from .layout import (
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 from .textlayout import TextLayout, layout_text
 
-_is_template = is_template
-_UNKNOWN = object()
+_UNKNOWN = object()  # not worked out yet (None is a value: an element that draws nothing)
 
 
 def _templated(v: Any) -> bool:
@@ -42,19 +42,6 @@ def _templated(v: Any) -> bool:
     if isinstance(v, list):
         return any(_templated(x) for x in v)
     return is_template(v)
-_MISSED = object()  # _again: new values (see _draw_missed)
-_HASHED = frozenset((int, float, str))  # the values of a box that key the numbers worked out from them
-_TEXT_SETTINGS = ("font", "size", "min_size", "align", "valign", "leading", "para_gap", "max_lines")
-_PLAIN, _CONST, _QUICK, _SLOW = range(4)  # what a text value of a face is (see FaceBuilder._render)
-_HOW: dict[str, int] = {}
-
-
-def _how(v: str) -> int:
-    if not is_template(v):
-        return _PLAIN
-    if deck_constant(v):
-        return _CONST
-    return _QUICK if reads(v) is not None else _SLOW
 
 
 def _template_sources(v: Any, out: list[str]) -> None:
@@ -64,6 +51,21 @@ def _template_sources(v: Any, out: list[str]) -> None:
             _template_sources(x, out)
     elif is_template(v):
         out.append(v)
+
+
+_TEXT_SETTINGS = ("font", "size", "min_size", "align", "valign", "leading", "para_gap", "max_lines")
+_PLAIN, _DECK, _READS, _OTHER = range(4)  # what a text value of a face is (see _kind)
+
+
+@cache
+def _kind(v: str) -> int:
+    """What a face's text value is: plain text; a template that only reads what is the same for every record of a
+    deck; one that only reads (see layout.reads); or any other template."""
+    if not is_template(v):
+        return _PLAIN
+    if deck_constant(v):
+        return _DECK
+    return _READS if reads(v) is not None else _OTHER
 
 
 MAX_FACE_ITEMS = 2_000  # items one face may draw (repeats counted)
@@ -152,37 +154,37 @@ def _element_error(exc: Exception, el: Element) -> Exception:
 class FaceBuilder:
     """Builds scenes from a game's layout faces.
 
-    With the printer's shortcuts on (see shortcuts.py), a builder works out once, for all the records it draws,
-    what cannot change between them: values without templates, values of templates that read only what is the
-    same for the whole deck, text layouts of the same text in the same box, and the item of an element whose
-    templates give values it was drawn with already (a frame in the colour of the card's type, a rules text that
-    many cards share). What it keeps of an element is kept under the element itself (the layout's object)."""
+    With the printer's shortcuts on (see shortcuts.py), a builder keeps what it works out that is the same for
+    every record giving it the same inputs, in four tables:
+
+    - ``_fixed``: what an element's properties without templates come to (a number, its paint, its text settings,
+      the list of its templates), by element and property: a layout's element is the same for every record;
+    - ``_deck_values``: the values of templates that only read what is the same for every record of a deck (the
+      style, the game...), by deck and size;
+    - ``_items``: the item an element drew, by element, deck, size and the values of its templates: templates that
+      give the values they gave for an earlier record draw the same item (a frame in the colour of the card's
+      type, a rules text many cards share);
+    - ``_layouts``: text layouts, by text, box and settings: the same text in the same box lays out the same way;
+
+    and, for the scene being drawn, the value of each of its templates that only read (``_scene_values``: a
+    template several elements share, or that an item's key and the item both need, is rendered once). With the
+    shortcuts off, each value is worked out every time."""
 
     def __init__(self, game: Game, layout: GameLayout, bleed: float):
         self.game = game
         self.layout = layout
         self.bleed = bleed
         self.drawn = 0  # items drawn by this builder, all faces together (bounded: MAX_GAME_ITEMS)
-        self.quick = shortcuts.enabled()  # the shortcuts (everything below is theirs)
-        # the values of element properties without templates, worked out once: (element, key) -> value
+        self.quick = shortcuts.enabled()
         self._fixed: dict[tuple[Element, str], Any] = {}
-        self._layouts: dict[tuple[Any, ...], TextLayout] = {}  # text layouts by their text, box and settings
-        # the values of templates that only read what is the same for every record of a deck (the style, the
-        # game...): (deck, size) -> {template or (id of the properties, what): value}
-        self._consts: dict[tuple[str, tuple[float, float]], dict[Any, Any]] = {}
-        self._const: dict[Any, Any] | None = None  # the table of the scene being drawn (None: no such table)
-        self._seen: dict[Any, Any] = {}  # the values of the templates of the scene being drawn
-        self._drawing: tuple[str, tuple[float, float]] = ("", (0.0, 0.0))  # its deck and size
-        self._sources: dict[Element, tuple[str, ...] | None] = {}  # an element's templates (see _drawn)
-        self._items: dict[Any, Any] = {}  # (element, deck and size, its templates' values) -> its item
-        self._once: set[Element] = set()  # elements drawn once (no repeat, step or when)
-        self._once_when: set[Element] = set()  # ... and those drawn once when their condition holds
-        self._boxes: dict[tuple[Any, ...], tuple[float, float, float, float]] = {}  # a box's values -> numbers
-        self._safe: set[tuple[Any, ...]] = set()  # text boxes found inside the safe zone
-        self._colours: dict[str, str | None] = {}  # colour values and what they mean
-        self._missed: tuple[Any, ...] = ()  # the key of the item _again did not find
-        self._fast: dict[Element, tuple[Any, tuple[tuple[str, int], ...] | None]] = {}  # see _fast_entry
-        self._text_settings: dict[Element, tuple[Any, ...]] = {}  # a text's settings without templates
+        self._deck_values: dict[tuple[str, tuple[float, float]], dict[Any, Any]] = {}
+        self._items: dict[tuple[Element, tuple[str, tuple[float, float]], tuple[Any, ...]], Item | None] = {}
+        self._layouts: dict[tuple[Any, ...], TextLayout] = {}
+        # the scene being drawn: its deck and size, its table of _deck_values (None: none may be kept, see
+        # layout.deck_constants_fixed), the values of its templates, and its variables with the repetition's index
+        self._drawing: tuple[str, tuple[float, float]] = ("", (0.0, 0.0))
+        self._deck_table: dict[Any, Any] | None = None
+        self._scene_values: dict[Any, Any] = {}
         self._local: dict[str, Any] = {}
 
     def scene(self, face: Face, record: Record | None, deck: str, *, size: tuple[float, float] | None = None,
@@ -204,26 +206,21 @@ class FaceBuilder:
         ctx = card_context(self.game, self.layout, record, size, deck, text)
         if part is not None:
             ctx["part"] = dict(part)
-            self._const = None
+            self._deck_table = None
+        elif self.quick and deck_constants_fixed():
+            self._deck_table = self._deck_values.setdefault((deck, size), {})
         else:
-            self._const = self._consts.setdefault((deck, size), {}) if self.quick and deck_constants_fixed() else None
-        self._seen = {}  # a new scene: new variables
+            self._deck_table = None
+        self._scene_values = {}  # a new scene: new variables
         self._drawing = (deck, size)
-        self._local = dict(ctx)  # the variables of its elements, with the repetition's index i
+        self._local = dict(ctx)
         try:
             bg = colour_value(self._render(face.background, ctx))
             scene = Scene(size[0], size[1], self.bleed, bg)
             for el in face.elements:
-                item: Any = self._again(el) if self.quick else _UNKNOWN
-                if item is _MISSED:
-                    item = self._draw_missed(el, face, size, who)
-                if item is _UNKNOWN:
-                    items = self._element(el, ctx, face, size, who)
-                    scene.items.extend(items)
-                    self.drawn += len(items)
-                elif item is not None:
-                    scene.items.append(item)
-                    self.drawn += 1
+                items = self._element(el, ctx, face, size, who)
+                scene.items.extend(items)
+                self.drawn += len(items)
                 if len(scene.items) > MAX_FACE_ITEMS:
                     raise ElementError(f"the face draws more than {MAX_FACE_ITEMS:,} items", el.line)
                 if self.drawn > MAX_GAME_ITEMS:
@@ -243,14 +240,7 @@ class FaceBuilder:
                  ) -> list[Item]:
         try:
             p = el.props
-            if el in self._once:  # no repeat, step or condition: drawn once, with i = 0 (as the loop below)
-                local = self._local
-                local["i"] = 0
-                item = self._drawn(el, local, face, size, who)
-                return [] if item is None else [item]
             rep = p.get("repeat", 1)  # an expression (text) or a number
-            if self.quick and rep == 1 and type(rep) is int and "step" not in p:
-                (self._once_when if "when" in p else self._once).add(el)
             n = int(number("repeat", self._eval(rep, ctx) or 0)) if isinstance(rep, str) else \
                 int(self._fixed_or(el, "repeat", 1, ctx, lambda v: number("repeat", v or 0)))
             step = self._fixed_or(el, "step", [0, 0], ctx,
@@ -272,104 +262,19 @@ class FaceBuilder:
         except _ERRORS as exc:
             raise _element_error(exc, el) from None
 
-    def _again(self, el: Element) -> Any:
-        """The item of an element drawn once (no repeat, step or condition) whose templates all only read, when
-        its templates give values it was drawn with already (see _drawn): the same work as _element and _drawn,
-        with less of it. _UNKNOWN when that is not so (the element is then drawn the ordinary way, which reports
-        any problem)."""
-        fast = self._fast.get(el)
-        if fast is None:
-            fast = self._fast_entry(el)
-            if fast is None:
-                return _UNKNOWN
-        when, sources = fast
-        local = self._local
-        local["i"] = 0
-        if when is not None:
-            try:  # drawn once when its condition holds (as the loop of _element, with i = 0)
-                if not self._eval(when, local):
-                    return None
-            except Exception:  # the ordinary way reports it
-                return _UNKNOWN
-        if sources is None:
-            return _UNKNOWN
-        if not sources:
-            return self._items.get((el, self._drawing), _UNKNOWN)
-        seen, const = self._seen, self._const
-        values = []
-        try:
-            for src, how in sources:
-                if how == _CONST and const is not None:
-                    v = const.get(src, _UNKNOWN)
-                    if v is _UNKNOWN:
-                        v = const[src] = render_template(src, local)
-                elif how in (_CONST, _QUICK):
-                    key = (src, 0)
-                    v = seen.get(key, _UNKNOWN)
-                    if v is _UNKNOWN:
-                        v = seen[key] = render_template(src, local)
-                else:
-                    return _UNKNOWN
-                values.append(v)
-        except Exception:  # the ordinary way reports it
-            return _UNKNOWN
-        drawn = (el, self._drawing, tuple(values))
-        item = self._items.get(drawn, _UNKNOWN)
-        if item is _UNKNOWN:
-            self._missed = drawn  # for _draw_missed
-            return _MISSED
-        return item
-
-    def _fast_entry(self, el: Element) -> tuple[Any, tuple[tuple[str, int], ...] | None] | None:
-        """What _again needs of an element, once _element and _drawn have learnt it: its condition (None: none),
-        and its templates with what each is (see _how); None while any of that is unknown or not for _again."""
-        if el in self._once:
-            when = None
-        elif el in self._once_when:
-            when = el.props["when"]
-        else:
-            return None
-        sources = self._sources.get(el)
-        if el not in self._sources or sources is None or any(_HOW.get(src) is None for src in sources):
-            # not drawn yet (a condition that has not held so far): only the condition, for now
-            return (when, None) if when is not None else None
-        fast = (when, tuple((src, _HOW[src]) for src in sources))
-        self._fast[el] = fast
-        return fast
-
-    def _draw_missed(self, el: Element, face: Face, size: tuple[float, float], who: str) -> Item | None:
-        """The item of an element that _again found with values not drawn yet: _one, as _element and _drawn
-        would call it, its problems reported as _element reports them."""
-        key = self._missed
-        try:
-            item = self._one(el, self._local, face, size, who)
-        except _ERRORS as exc:
-            raise _element_error(exc, el) from None
-        self._items[key] = item
-        return item
-
     def _drawn(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
                ) -> Item | None:
-        """``_one``, once for each set of values of the element's templates: an element whose templates give the
-        values they gave for an earlier record (a frame in the colour of the card's type, a rules text that many
-        cards share) draws the same item, so that item is used again. Only for elements whose templates only read
-        (see layout.reads); any problem takes the ordinary way, which reports it."""
+        """``_one``, once for each set of values of the element's templates (see the class's docstring), for an
+        element whose templates only read (see layout.reads); any problem takes the ordinary way, which reports
+        it."""
         if not self.quick:
             return self._one(el, ctx, face, size, who)
-        sources = self._sources.get(el, ())
-        if sources == ():
-            if el in self._sources:  # no templates: the same item for every record
-                key0 = (el, self._drawing)
-                item = self._items.get(key0, _UNKNOWN)
-                if item is _UNKNOWN:
-                    item = self._items[key0] = self._one(el, ctx, face, size, who)
-                return cast(Item | None, item)
+        sources = self._fixed.get((el, "*templates"), _UNKNOWN)
+        if sources is _UNKNOWN:
             found: list[str] = []
             _template_sources([v for k, v in el.props.items() if k not in ("when", "repeat", "step")], found)
             quick = all(reads(src) is not None for src in found)
-            sources = self._sources[el] = tuple(dict.fromkeys(found)) if quick else None
-            if sources == ():
-                return self._drawn(el, ctx, face, size, who)
+            sources = self._fixed[el, "*templates"] = tuple(dict.fromkeys(found)) if quick else None
         if sources is None:
             return self._one(el, ctx, face, size, who)
         try:
@@ -387,9 +292,9 @@ class FaceBuilder:
         if not self.quick or not isinstance(expr, str) or reads(expr, is_expression=True) is None:
             return eval_expr(expr, ctx)
         key = ("*expr", expr, ctx.get("i"))
-        got = self._seen.get(key, _UNKNOWN)
+        got = self._scene_values.get(key, _UNKNOWN)
         if got is _UNKNOWN:
-            got = self._seen[key] = eval_expr(expr, ctx)
+            got = self._scene_values[key] = eval_expr(expr, ctx)
         return got
 
     def _render(self, v: Any, ctx: Mapping[str, Any]) -> Any:
@@ -398,24 +303,19 @@ class FaceBuilder:
         if not self.quick:
             return render_value(v, ctx)
         if type(v) is str:
-            how = _HOW.get(v)
-            if how is None:
-                how = _HOW[v] = _how(v)
-            if how == _PLAIN:
+            kind = _kind(v)
+            if kind == _PLAIN:
                 return v
-            if how == _CONST:
-                const = self._const
-                if const is not None:
-                    got = const.get(v, _UNKNOWN)
-                    if got is _UNKNOWN:
-                        got = const[v] = render_template(v, ctx)
-                    return got
-            elif how == _SLOW:
+            if kind == _OTHER:
                 return render_template(v, ctx)
-            key = (v, ctx.get("i"))
-            got = self._seen.get(key, _UNKNOWN)
+            table = self._deck_table
+            if kind == _DECK and table is not None:
+                key: Any = v
+            else:
+                table, key = self._scene_values, (v, ctx.get("i"))
+            got = table.get(key, _UNKNOWN)
             if got is _UNKNOWN:
-                got = self._seen[key] = render_template(v, ctx)
+                got = table[key] = render_template(v, ctx)
             return got
         if isinstance(v, list):
             return [self._render(x, ctx) for x in v]
@@ -425,7 +325,7 @@ class FaceBuilder:
         """Whether a property's value may differ from one record of a deck to the next."""
         if isinstance(v, list):
             return any(self._varies(x) for x in v)
-        return is_template(v) and (self._const is None or not deck_constant(v))
+        return is_template(v) and (self._deck_table is None or not deck_constant(v))
 
     def _fixed_or(self, el: Element, key: str, default: Any, ctx: Mapping[str, Any],
                   convert: Callable[[Any], Any]) -> Any:
@@ -449,27 +349,11 @@ class FaceBuilder:
             box = self._render(raw, ctx)
             if not isinstance(box, list) or len(box) != 4:
                 raise ValueError("box must be a list of 4 numbers")
-            key = tuple(box)
-            hashed = self.quick and all(type(v) in _HASHED for v in key)
-            got = self._boxes.get(key) if hashed else None
-            if got is not None:  # the same values as an earlier box: the same numbers
-                return got
             x, y, w, h = (number("box", v) for v in box)
-            if hashed:
-                self._boxes[key] = (x, y, w, h)
             return x, y, w, h
 
         result: tuple[float, float, float, float] = self._fixed_or(el, "box", None, ctx, convert)
         return result
-
-    def _colour(self, value: Any) -> str | None:
-        """colour_value, once for each text."""
-        if self.quick and type(value) is str:
-            got = self._colours.get(value, _UNKNOWN)
-            if got is _UNKNOWN:
-                got = self._colours[value] = colour_value(value)
-            return cast(str | None, got)
-        return colour_value(value)
 
     def _paint(self, el: Element, ctx: Mapping[str, Any]) -> Paint:
         p = el.props
@@ -477,9 +361,9 @@ class FaceBuilder:
         got = self._fixed.get(k)
         if got is not None:
             return cast(Paint, got)
-        const = self._const
-        if const is not None:
-            got = const.get(k)
+        table = self._deck_table
+        if table is not None:
+            got = table.get(k)
             if got is not None:
                 return cast(Paint, got)
         dash = tuple(number("dash", self._render(v, ctx)) for v in p.get("dash", ()))
@@ -492,8 +376,8 @@ class FaceBuilder:
             pass
         elif not any(_templated(p.get(key)) for key in keys):
             self._fixed[k] = paint
-        elif const is not None and not any(self._varies(p.get(key)) for key in keys):
-            const[k] = paint
+        elif table is not None and not any(self._varies(p.get(key)) for key in keys):
+            table[k] = paint
         return paint
 
     def _one(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
@@ -531,7 +415,7 @@ class FaceBuilder:
                 return None
             if (bad := CONTROL.search(markup)) is not None:
                 raise ValueError(f"the text holds a control character (character {bad.start() + 1})")
-            settings = self._text_settings.get(el)
+            settings = self._fixed.get((el, "*text"))
             if settings is None:
                 fam = str(self._render(p.get("font", "text"), ctx))
                 sz = self._num(el, "size", 8, ctx)
@@ -545,12 +429,10 @@ class FaceBuilder:
                 leading = self._num(el, "leading", 1.2, ctx)
                 para_gap = self._num(el, "para_gap", 0.35, ctx)
                 max_lines = int(number("max_lines", self._render(p["max_lines"], ctx))) if "max_lines" in p else None
+                settings = (fam, sz, align, valign, min_size, leading, para_gap, max_lines)
                 if self.quick and not any(_templated(p.get(k)) for k in _TEXT_SETTINGS):  # the same for each record
-                    self._text_settings[el] = (fam, sz, align, valign, min_size, leading, para_gap, max_lines)
-            else:
-                fam, sz, align, valign, min_size, leading, para_gap, max_lines = settings
-            # the same text in the same box lays out the same way: once per builder (a title line, a rules text
-            # that many cards share)
+                    self._fixed[el, "*text"] = settings
+            fam, sz, align, valign, min_size, leading, para_gap, max_lines = settings
             args = (markup, w, h, fam, sz, min_size, leading, para_gap, align, valign, max_lines)
             lay = self._layouts.get(args) if self.quick else None
             if lay is None:
@@ -564,12 +446,8 @@ class FaceBuilder:
                 if self.quick:
                     self._layouts[args] = lay
             rot = number("rotate", self._render(p.get("rotate", 0), ctx) or 0)
-            safe = (x, y, w, h, rot, face.safe, size)
-            if safe not in self._safe:  # a box checked once is inside the safe zone for every record
-                self._check_safe(x, y, w, h, rot, face, size, el)
-                if self.quick:
-                    self._safe.add(safe)
-            item = Text(x, y, w, h, lay, self._colour(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000",
+            self._check_safe(x, y, w, h, rot, face, size, el)
+            item = Text(x, y, w, h, lay, colour_value(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000",
                         self.game.id)
         elif kind == "icon":
             x, y, w, h = self._box(el, ctx)

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import os
 import re
-import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import jinja2
 import jinja2.meta
@@ -45,8 +44,6 @@ from wizprint.cards.schema import (
 from wizprint.cards.vocab import SafeEnvironment
 from wizprint.errors import DataErrors, Issue, quote
 from wizprint.resources import inside, layouts_dir
-
-from . import shortcuts
 
 ELEMENT_KINDS = ("rect", "ellipse", "line", "polygon", "text", "icon")
 DEFAULT_SAFE = 3.0
@@ -90,48 +87,9 @@ FACE_NAMES = ("game", "style", "W", "H", "deck", "version", "short", "fx", "name
               "effects", "effect", "i", "part")
 
 
-class _FaceEnvironment(SafeEnvironment):
-    """The sandbox of face templates, with jinja2's attribute look-up made quicker for the plain values a face
-    reads (its dicts, text and numbers, wizprint's own records and declarations): for these the sandbox's check
-    (is_safe_attribute) passes for every name that does not start with "_", so it is skipped for those names (a
-    shortcut, see shortcuts.py); anything else is looked up as jinja2's sandbox does."""
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if attribute[:1] == "_" or not shortcuts.enabled() or not _plain(type(obj)):
-            return super().getattr(obj, attribute)
-        try:
-            value = getattr(obj, attribute)
-        except AttributeError:
-            try:
-                return obj[attribute]
-            except (TypeError, LookupError):
-                pass
-            return self.undefined(obj=obj, name=attribute)
-        return value
-
-
-_PLAIN_BUILTINS = frozenset((dict, str, int, float, bool, list, tuple, type(None)))
-_INTERNAL = (type, types.FunctionType, types.MethodType, types.BuiltinFunctionType, types.CodeType,
-             types.TracebackType, types.FrameType, types.GeneratorType, types.CoroutineType,
-             types.AsyncGeneratorType)
-_plain_types: dict[type, bool] = {}
-
-
-def _plain(cls: type) -> bool:
-    """Whether jinja2's sandbox finds every attribute of an instance of ``cls`` safe but those starting with "_"
-    (is_internal_attribute looks further only at functions, methods, classes, code, frames, tracebacks and
-    generators): Python's plain values and wizprint's own classes."""
-    got = _plain_types.get(cls)
-    if got is None:
-        got = _plain_types[cls] = (cls in _PLAIN_BUILTINS or cls.__module__.startswith("wizprint.")) and not \
-            issubclass(cls, _INTERNAL)
-    return got
-
-
-FACE_ENV = _FaceEnvironment(known=FACE_NAMES)
+FACE_ENV = SafeEnvironment(known=FACE_NAMES)
 _templates: dict[str, jinja2.Template] = {}
 _expressions: dict[str, Any] = {}
-_UNSET = object()
 _MUTATORS = re.compile(r"\b(setdefault|append)\b")
 _mutators: list[str] = []  # templates and expressions that name a method that changes a table or a list
 
@@ -174,8 +132,6 @@ def reads(source: str, is_expression: bool = False) -> frozenset[str] | None:
     key = (source, is_expression)
     if key in _reads:
         return _reads[key]
-    if (simple_expression(source) if is_expression else simple_template(source)) is not None:
-        return _reads[key]  # set by simple_template or simple_expression
     got: frozenset[str] | None = None
     if not is_expression or not any(d in source for d in _DELIMITERS):
         try:
@@ -187,113 +143,6 @@ def reads(source: str, is_expression: bool = False) -> frozenset[str] | None:
             got = frozenset(jinja2.meta.find_undeclared_variables(tree))
     _reads[key] = got
     return got
-
-
-# -- the simplest templates, without jinja2 ----------------------------------------------------------------------
-# Most face values are one variable or attribute path, "{{ style.ink }}" or "{{ style.colour[card.type] }}". jinja2
-# compiles each (parse, Python code, Python compile: a good part of loading a layout) into code that looks each
-# name up, calls the sandbox's getattr and getitem in turn and yields str(finalize(value)). Such a template is run
-# here by the same calls in the same order, without compiling it; it always compiles (plain names the face sees,
-# no name starting with "_", shallow), so checking it needs no compiling either. Anything unusual on the way (a
-# missing variable, an undefined attribute, any error) runs the compiled template the ordinary way, which gives the
-# ordinary result or error.
-
-_NAME = r"[A-Za-z][A-Za-z0-9_]*"
-_PATH = rf"{_NAME}(?:\.{_NAME})*"
-_SIMPLE = re.compile(rf"\{{\{{[ ]?(?P<a>{_PATH})(?:\[(?P<b>{_PATH})\](?P<c>(?:\.{_NAME})*))?[ ]?\}}\}}\Z")
-_KEYWORDS = frozenset(("true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if",
-                       "else", "elif", "endif", "for", "endfor", "recursive", "block", "endblock", "extends", "set",
-                       "endset", "with", "endwith", "import", "from", "as", "include", "macro", "endmacro", "call",
-                       "endcall", "filter", "endfilter", "raw", "endraw", "loop", "self", "super", "varargs",
-                       "kwargs", "caller", "namespace"))
-_simple_templates: dict[str, Any] = {}
-
-
-def simple_template(source: str) -> Any:
-    """For a template that is one variable path (``{{ a.b.c }}``, ``{{ a.b[c.d] }}``, ``{{ a.b[c.d].e }}``) of
-    the names a face sees, a function of the variables that gives what jinja2's code gives; None for any other."""
-    got = _simple_templates.get(source, _UNSET)
-    if got is not _UNSET:
-        return got
-    got = None
-    m = _SIMPLE.match(source) if len(source) <= 300 and source.isascii() else None
-    if m is not None:
-        a = m["a"].split(".")
-        b = m["b"].split(".") if m["b"] else None
-        c = m["c"][1:].split(".") if m["c"] else []
-        parts = [*a, *(b or ()), *c]
-        if len(parts) <= 12 and not _KEYWORDS.intersection(parts) and a[0] in FACE_NAMES and (
-                b is None or b[0] in FACE_NAMES):
-            got = _path_template(a, b, c)
-            _reads[source, False] = frozenset((a[0], *(b[:1] if b else ())))
-            _note_mutators(source)
-    _simple_templates[source] = got
-    return got
-
-
-def _path_template(a: list[str], b: list[str] | None, c: list[str]) -> Any:
-    getattr_, getitem, concat = FACE_ENV.getattr, FACE_ENV.getitem, FACE_ENV.concat
-    finalize = cast(Callable[[Any], Any], FACE_ENV.finalize)
-    first, rest = a[0], a[1:]
-    index = (b[0], b[1:]) if b is not None else None
-
-    def run(ctx: Mapping[str, Any]) -> str:
-        value = ctx[first]  # a missing variable: the ordinary way (jinja2's undefined)
-        for name in rest:
-            value = getattr_(value, name)
-        if index is not None:
-            key = ctx[index[0]]
-            for name in index[1]:
-                key = getattr_(key, name)
-            value = getitem(value, key)
-            for name in c:
-                value = getattr_(value, name)
-        if isinstance(value, jinja2.Undefined):  # str() of it raises: the ordinary way reports it
-            raise LookupError
-        result: str = concat([str(finalize(value))])
-        return result
-
-    return run
-
-
-_SIMPLE_EXPRESSION = re.compile(rf"\s*(?P<a>{_PATH})(?:\s*(?P<op>==|!=)\s*'(?P<s>[A-Za-z0-9 _-]*)')?\s*\Z")
-_simple_expressions: dict[str, Any] = {}
-
-
-def simple_expression(source: str) -> Any:
-    """For a ``when`` expression that is one variable path of the names a face sees (``c.vp``), or such a path
-    compared with a plain text (``card.type == 'wizard'``), a function of the variables that gives what jinja2's
-    code gives (an undefined value is None, as for any expression); None for any other."""
-    got = _simple_expressions.get(source, _UNSET)
-    if got is not _UNSET:
-        return got
-    got = None
-    m = _SIMPLE_EXPRESSION.match(source) if len(source) <= 300 and source.isascii() else None
-    if m is not None:
-        parts = m["a"].split(".")
-        if len(parts) <= 12 and not _KEYWORDS.intersection(parts) and parts[0] in FACE_NAMES:
-            got = _path_expression(parts, m["op"], m["s"])
-            _reads[source, True] = frozenset(parts[:1])
-            _note_mutators(source)
-    _simple_expressions[source] = got
-    return got
-
-
-def _path_expression(parts: list[str], op: str | None, text: str | None) -> Any:
-    getattr_ = FACE_ENV.getattr
-    first, rest = parts[0], parts[1:]
-
-    def run(ctx: Mapping[str, Any]) -> Any:
-        value = ctx[first]  # a missing variable: the ordinary way (jinja2's undefined)
-        for name in rest:
-            value = getattr_(value, name)
-        if op is None:
-            return None if isinstance(value, jinja2.Undefined) else value
-        if isinstance(value, jinja2.Undefined):  # comparing it raises: the ordinary way reports it
-            raise LookupError
-        return value == text if op == "==" else value != text
-
-    return run
 
 
 # the variables of a face that are the same for every record of a deck (see faces.card_context)
@@ -323,24 +172,12 @@ def deck_constant(source: str) -> bool:
 
 
 def render_template(source: str, ctx: Mapping[str, Any]) -> Any:
-    """A face value's template rendered with ``ctx`` (as ``FACE_ENV.render(template(source), ctx)``)."""
-    simple = simple_template(source) if shortcuts.enabled() else None
-    if simple is not None:
-        try:
-            return simple(ctx)
-        except Exception:  # the ordinary way below gives the ordinary result or error
-            pass
+    """A face value's template rendered with ``ctx``."""
     return FACE_ENV.render(template(source), ctx)
 
 
 def run_expression(source: str, ctx: Mapping[str, Any]) -> Any:
-    """A ``when`` or ``repeat`` expression's value for ``ctx`` (as ``FACE_ENV.run(expression(source), **ctx)``)."""
-    simple = simple_expression(source) if shortcuts.enabled() else None
-    if simple is not None:
-        try:
-            return simple(ctx)
-        except Exception:  # the ordinary way below gives the ordinary result or error
-            pass
+    """A ``when`` or ``repeat`` expression's value for ``ctx``."""
     return FACE_ENV.run(expression(source), **ctx)
 
 
@@ -518,8 +355,6 @@ LAYOUT_FILE = Table({
 
 
 def _template_problem(value: Any, is_expression: bool = False) -> str | None:
-    if shortcuts.enabled() and (simple_expression(value) if is_expression else simple_template(value)) is not None:
-        return None  # compiles for sure (see simple_template)
     try:
         if is_expression:
             expression(value)

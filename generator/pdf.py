@@ -11,9 +11,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import shortcuts
 from .icons import CURRENT, Icon, load_icon
-from .pdfops import Drawn, Operators, colour, plain_items
+from .pdfops import Operators, colour, plain_items
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
-from .shortcuts import ByIdentity
 from .textlayout import icon_box
 from .units import MM
 
@@ -80,8 +79,6 @@ class PdfPainter:
         self.forms: dict[str, str] = {}
         self.icon_forms: dict[tuple[str, str, str | None], str] = {}
         self.shortcuts = shortcuts.enabled()
-        self.defined: ByIdentity[Item, bool] = ByIdentity()  # the items whose icons have forms (walked once)
-        self.drawn: ByIdentity[Item, Drawn] = ByIdentity()  # each item's operators in this document (see pdfops)
 
     # -- forms ------------------------------------------------------------------------------------------------
     def form(self, scene: Scene) -> str:
@@ -96,7 +93,7 @@ class PdfPainter:
         c = self.c
         box = (0, 0, (scene.w + 2 * b) * MM, (scene.h + 2 * b) * MM)
         if self.shortcuts and plain_items(scene.items):
-            drawn = Operators(c, self._icon_form, self.drawn).scene(scene)
+            drawn = Operators(c, self._icon_form).scene(scene)
             c.beginForm(name, *box)
             drawn.write(c)
             c.endForm()
@@ -108,12 +105,7 @@ class PdfPainter:
         return name
 
     def _define_icons(self, items: list[Item] | tuple[Item, ...], scene: Scene) -> None:
-        defined = self.defined
         for it in items:
-            if self.shortcuts:
-                if it in defined:  # an item of an earlier face: its icons are defined
-                    continue
-                defined.put(it, True)
             if isinstance(it, IconPlace):
                 self._icon_form(it.name, it.color, it.game)
             elif isinstance(it, Text):

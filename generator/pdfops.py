@@ -17,7 +17,6 @@ from wizprint.errors import BuildError, quote
 
 from .icons import load_icon
 from .scene import Ellipse, Group, IconPlace, Item, Poly, Rect, Scene, Text
-from .shortcuts import ByIdentity
 from .textlayout import icon_box
 from .units import MM
 
@@ -45,11 +44,11 @@ _NAMED = {"black": "#000000", "white": "#ffffff", "red": "#ff0000", "blue": "#00
 
 # -- a face's operators in one piece ------------------------------------------------------------------------------
 # reportlab's canvas spends most of a face's time in its drawing calls' bookkeeping (the graphics state it tracks for
-# every call). A face whose shapes have no dash and no opacity (so no graphics state of reportlab's own: see _plain)
-# is written here instead as the code entries that PdfPainter.draw_scene's calls add to the canvas: the same numbers
-# through the same fp_str, paths through reportlab's own PDFPathObject, texts through reportlab's own text objects.
-# Each item's entries are worked out once per document and used again wherever the same item is drawn. The canvas
-# gets them through addLiteral and doForm, so the PDF is the same to the byte (tests/test_print_shortcuts.py).
+# every call). A face whose shapes have no dash and no opacity (so no graphics state of reportlab's own: see
+# plain_items) is written here instead as the code entries that PdfPainter.draw_scene's calls add to the canvas: the
+# same numbers through the same fp_str, paths through reportlab's own PDFPathObject, texts through reportlab's own
+# text objects. The canvas gets them through addLiteral and doForm, so the PDF is the same to the byte
+# (tests/test_print_shortcuts.py builds every game with this shortcut and without it).
 
 _FILL_EVEN_ODD_FILL = "f*"  # reportlab's PATH_OPS for a fill with its default (even-odd) fill mode
 _PATH_OPS = {(0, 0): "n", (1, 0): "S", (0, 1): "f*", (1, 1): "B*"}  # (stroke, fill), even-odd, as reportlab's
@@ -104,11 +103,6 @@ class Drawn:
         self.code: list[str] = []
         self.forms: list[tuple[int, str]] = []  # (index of the entry in code, form name)
 
-    def extend(self, other: Drawn) -> None:
-        at = len(self.code)
-        self.code.extend(other.code)
-        self.forms.extend((at + i, name) for i, name in other.forms)
-
     def write(self, canvas: Any) -> None:
         """Add the entries to the canvas's current page or form: the runs between forms as one literal each (the
         canvas joins its entries by new lines, so the bytes are the same), each form by doForm."""
@@ -123,15 +117,11 @@ class Drawn:
 
 
 class Operators:
-    """The code entries of one face, as reportlab's canvas would write them (see above). ``drawn`` holds each
-    item's entries for the document (an item drawn again draws the same entries: an item starts with no matrix
-    that could merge with the entry before it, and a text's characters keep the subset codes they were given the
-    first time)."""
+    """The code entries of one face, as reportlab's canvas would write them (see above)."""
 
-    def __init__(self, canvas: Any, icon_form: Any, drawn: ByIdentity[Item, Drawn]):
+    def __init__(self, canvas: Any, icon_form: Any):
         self.canvas = canvas
         self.icon_form = icon_form
-        self.drawn = drawn
         self.out = Drawn()
 
     def transform(self, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
@@ -165,20 +155,6 @@ class Operators:
         return self.out
 
     def item(self, it: Item) -> None:
-        """An item's code entries, worked out once per document for each item (the faces of a deck share the items
-        that are the same on every card: see FaceBuilder)."""
-        got = self.drawn.get(it)
-        if got is None:
-            outer = self.out
-            self.out = Drawn()
-            try:
-                self._item(it)
-                got = self.drawn.put(it, self.out)
-            finally:
-                self.out = outer
-        self.out.extend(got)
-
-    def _item(self, it: Item) -> None:
         code = self.out.code
         if isinstance(it, (Rect, Ellipse, Poly)):
             p = it.paint

@@ -1,9 +1,14 @@
 """The printer's shortcuts, under one switch.
 
-A shortcut is a quicker way to the same bytes: the PDF operators of a face written in one piece (:mod:`.pdfops`),
-the simplest face templates run without jinja2's render (:mod:`.layout`), and the values, items and text layouts a
-:class:`~.faces.FaceBuilder` works out once and uses again. Each goes through its library's public API only, and
-each has a plain way beside it that gives the same bytes; ``tests/test_print_shortcuts.py`` builds every game both
+A shortcut is a quicker way to the same bytes, through its library's public API only:
+
+- a face's PDF operators written in one piece and handed to reportlab's canvas through ``addLiteral`` and
+  ``doForm`` (:mod:`.pdfops`), instead of one canvas call for each shape and text;
+- what a :class:`~.faces.FaceBuilder` works out once and uses again: the values of an element's properties without
+  templates, the values of templates that only read what is the same for a whole deck, the item an element drew
+  for the same values of its templates, and the layout of the same text in the same box.
+
+Each has a plain way beside it that gives the same bytes; ``tests/test_print_shortcuts.py`` builds every game both
 ways and compares the files.
 
 The switch is on unless the environment sets ``WIZPRINT_SHORTCUTS=0`` (read when this module is imported, so a
@@ -16,10 +21,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Generic, TypeVar
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 _on = [os.environ.get("WIZPRINT_SHORTCUTS", "1") != "0"]
 
@@ -38,25 +39,3 @@ def disabled() -> Iterator[None]:
         yield
     finally:
         _on[0] = was
-
-
-class ByIdentity(Generic[K, V]):
-    """A table of values worked out once for each object, found by the object itself rather than by its value (for
-    objects that are costly to compare, or cannot be hashed): it holds every key, so no other object can take a
-    key's place while the table lives."""
-
-    __slots__ = ("table",)
-
-    def __init__(self) -> None:
-        self.table: dict[int, tuple[K, V]] = {}
-
-    def get(self, key: K) -> V | None:
-        got = self.table.get(id(key))
-        return got[1] if got is not None else None
-
-    def put(self, key: K, value: V) -> V:
-        self.table[id(key)] = (key, value)
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        return id(key) in self.table

@@ -1,13 +1,11 @@
 """The printer's shortcuts (generator/shortcuts.py) give what the plain ways give, to the byte: every file of every
-game built with the shortcuts and without them, the simplest face templates run without jinja2's render against
-jinja2's, what a template reads as found in jinja2's parse tree, the faces a builder draws once and uses again
-against faces drawn afresh and faces drawn the plain way, and the text layout's joined runs against the runs joined
-afterwards."""
+game built with the shortcuts and without them, what a template reads as found in jinja2's parse tree, the faces a
+builder draws once and uses again against faces drawn afresh and faces drawn the plain way, and the text layout's
+joined runs against the runs joined afterwards."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +15,8 @@ from wizprint.cards.loader import load_game
 from wizprint.generator import calibrate, shortcuts, textlayout
 from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.deckpdf import PrintOptions
-from wizprint.generator.faces import FaceBuilder, card_context
-from wizprint.generator.layout import (
-    FACE_ENV,
-    deck_constant,
-    expression,
-    is_template,
-    load_layout,
-    reads,
-    render_template,
-    run_expression,
-    simple_expression,
-    simple_template,
-    template,
-)
+from wizprint.generator.faces import FaceBuilder
+from wizprint.generator.layout import deck_constant, load_layout, reads
 from wizprint.generator.textlayout import ICON_EM, ICON_PAD, Run, TextLayout, layout_text
 from wizprint.generator.units import PT
 
@@ -61,74 +47,6 @@ def test_calibration_sheet_is_the_same_without_the_shortcuts(paper: str) -> None
     quick = calibrate.calibration_pdf(paper, "long", (0.0, 0.0))
     with shortcuts.disabled():
         assert calibrate.calibration_pdf(paper, "long", (0.0, 0.0)) == quick
-
-
-def _templates(value: Any) -> Iterator[str]:
-    if isinstance(value, list):
-        for v in value:
-            yield from _templates(v)
-    elif is_template(value):
-        yield value
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_face_templates_match_jinja(game: str) -> None:
-    """Each face template and expression of a shipped layout, for each of (some of) its game's cards, gives what
-    jinja2's ordinary render gives, or raises the same error."""
-    g = load_game(game)
-    layout = load_layout(g)
-    sources: set[str] = set()
-    expressions: set[str] = set()
-    for face in layout.faces.values():
-        sources.update(_templates(face.background))
-        for el in face.elements:
-            for key, value in el.props.items():
-                if key in ("when", "repeat") and isinstance(value, str) and not is_template(value):
-                    expressions.add(value)
-                else:
-                    sources.update(_templates(value))
-    assert sources
-    assert any(simple_template(src) is not None for src in sources)  # the shortcut is taken
-    for deck in g.decl.decks:
-        size = layout.size_of(deck)
-        for card in g.cards(deck)[:12]:
-            ctx = card_context(g, layout, card, size, deck)
-            for i in (0, 1):
-                local = dict(ctx, i=i)
-                for src in sorted(sources):
-                    _same(lambda s=src, v=local: render_template(s, v),
-                          lambda s=src, v=local: FACE_ENV.render(template(s), v))
-                for src in sorted(expressions):
-                    _same(lambda s=src, v=local: run_expression(s, v),
-                          lambda s=src, v=local: FACE_ENV.run(expression(s), **v))
-
-
-def _same(quick: Any, ordinary: Any) -> None:
-    try:
-        want: Any = ordinary()
-    except Exception as exc:
-        with pytest.raises(type(exc)) as got:
-            quick()
-        assert str(got.value) == str(exc)
-        return
-    assert quick() == want
-
-
-def test_simple_templates_fail_as_jinja_does() -> None:
-    g = load_game("covenant")
-    layout = load_layout(g)
-    card = g.cards("main")[0]
-    ctx = card_context(g, layout, card, layout.size_of("main"), "main")
-    for src in ("{{ style.nope }}", "{{ card.nope }}", "{{ c.nope }}", "{{ part.player }}", "{{ style.colour[c.x] }}",
-                "{{ style.colour[card.type].x }}", "{{ style }}", "{{ c.vp }}", "{{ W }}"):
-        assert simple_template(src) is not None, src
-        _same(lambda s=src: render_template(s, ctx), lambda s=src: FACE_ENV.render(template(s), ctx))
-    for src in ("c.nope", "card.type == 'wizard'", "card.nope != 'x'", "part", "c.vp", "style.colour"):
-        assert simple_expression(src) is not None, src
-        _same(lambda s=src: run_expression(s, ctx), lambda s=src: FACE_ENV.run(expression(s), **ctx))
-    # not simple: a keyword, a name starting with _, an unknown name, an index that is a number
-    for src in ("{{ none }}", "{{ style._x }}", "{{ nope.x }}", "{{ style.colour[0] }}", "{{ style.ink|upper }}"):
-        assert simple_template(src) is None, src
 
 
 def test_what_a_template_reads() -> None:
