@@ -32,7 +32,7 @@ from .layout import (
     run_expression,
 )
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
-from .textlayout import TextLayout, layout_text
+from .textlayout import layout_text
 
 _UNKNOWN = object()  # not worked out yet (None is a value: an element that draws nothing)
 
@@ -155,7 +155,7 @@ class FaceBuilder:
     """Builds scenes from a game's layout faces.
 
     With the printer's shortcuts on (see shortcuts.py), a builder keeps what it works out that is the same for
-    every record giving it the same inputs, in four tables:
+    every record giving it the same inputs, in three tables:
 
     - ``_fixed``: what an element's properties without templates come to (a number, its paint, its text settings,
       the list of its templates), by element and property: a layout's element is the same for every record;
@@ -164,7 +164,6 @@ class FaceBuilder:
     - ``_items``: the item an element drew, by element, deck, size and the values of its templates: templates that
       give the values they gave for an earlier record draw the same item (a frame in the colour of the card's
       type, a rules text many cards share);
-    - ``_layouts``: text layouts, by text, box and settings: the same text in the same box lays out the same way;
 
     and, for the scene being drawn, the value of each of its templates that only read (``_scene_values``: a
     template several elements share, or that an item's key and the item both need, is rendered once). With the
@@ -179,7 +178,6 @@ class FaceBuilder:
         self._fixed: dict[tuple[Element, str], Any] = {}
         self._deck_values: dict[tuple[str, tuple[float, float]], dict[Any, Any]] = {}
         self._items: dict[tuple[Element, tuple[str, tuple[float, float]], tuple[Any, ...]], Item | None] = {}
-        self._layouts: dict[tuple[Any, ...], TextLayout] = {}
         # the scene being drawn: its deck and size, its table of _deck_values (None: none may be kept, see
         # layout.deck_constants_fixed), the values of its templates, and its variables with the repetition's index
         self._drawing: tuple[str, tuple[float, float]] = ("", (0.0, 0.0))
@@ -433,18 +431,13 @@ class FaceBuilder:
                 if self.quick and not any(_templated(p.get(k)) for k in _TEXT_SETTINGS):  # the same for each record
                     self._fixed[el, "*text"] = settings
             fam, sz, align, valign, min_size, leading, para_gap, max_lines = settings
-            args = (markup, w, h, fam, sz, min_size, leading, para_gap, align, valign, max_lines)
-            lay = self._layouts.get(args) if self.quick else None
-            if lay is None:
-                lay = layout_text(markup, w, h, family_name=fam, size=sz, min_size=min_size, leading=leading,
-                                  para_gap=para_gap, align=align, valign=valign, max_lines=max_lines)
-                for r in lay.runs:  # every inline icon of the text is a run of its layout
-                    if r.icon:
-                        problem = icon_problem(r.icon, self.game.id)
-                        if problem:
-                            raise ValueError(f"in the text: {problem}")
-                if self.quick:
-                    self._layouts[args] = lay
+            lay = layout_text(markup, w, h, family_name=fam, size=sz, min_size=min_size, leading=leading,
+                              para_gap=para_gap, align=align, valign=valign, max_lines=max_lines)
+            for r in lay.runs:  # every inline icon of the text is a run of its layout
+                if r.icon:
+                    problem = icon_problem(r.icon, self.game.id)
+                    if problem:
+                        raise ValueError(f"in the text: {problem}")
             rot = number("rotate", self._render(p.get("rotate", 0), ctx) or 0)
             self._check_safe(x, y, w, h, rot, face, size, el)
             item = Text(x, y, w, h, lay, colour_value(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000",

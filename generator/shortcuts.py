@@ -5,8 +5,8 @@ A shortcut is a quicker way to the same bytes, through its library's public API 
 - a face's PDF operators written in one piece and handed to reportlab's canvas through ``addLiteral`` and
   ``doForm`` (:mod:`.pdfops`), instead of one canvas call for each shape and text;
 - what a :class:`~.faces.FaceBuilder` works out once and uses again: the values of an element's properties without
-  templates, the values of templates that only read what is the same for a whole deck, the item an element drew
-  for the same values of its templates, and the layout of the same text in the same box.
+  templates, the values of templates that only read what is the same for a whole deck, and the item an element
+  drew for the same values of its templates.
 
 Each has a plain way beside it that gives the same bytes; ``tests/test_print_shortcuts.py`` builds every game both
 ways and compares the files.
