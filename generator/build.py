@@ -80,6 +80,8 @@ def previous_build(folder: Path, shown_as: Path | None = None) -> dict[str, str]
     refuse = (f"output folder {where} is not empty and is not a wizprint build ({{}}); wizprint leaves it alone: "
               f"choose a new or empty folder")
     if mpath.is_symlink() or not mpath.is_file():
+        if _only_exports(folder):  # the exports' own build folders (output/<game>/tts/), made before the game's
+            return {}
         raise BuildError(refuse.format("it has no manifest.json"))
     try:
         data = loads_json(read_file(mpath, MAX_MANIFEST_BYTES).decode("utf-8"))  # NaN, Infinity: not wizprint's
@@ -291,6 +293,16 @@ def _write(stage: StagedFolder, result: BuildResult, files: dict[str, Made], las
     for f in finals:
         progress.step(f.name)
     progress.finish()
+
+
+def _only_exports(folder: Path) -> bool:
+    """Whether ``folder`` holds nothing but exports' build folders, each with its manifest."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return False
+    return all(p.name in exports() and p.is_dir() and not p.is_symlink() and (p / MANIFEST).is_file()
+               for p in entries)
 
 
 def _export_file(folder: Path, rel: str) -> bool:
