@@ -96,11 +96,11 @@ def _split(g: Any, type_id: str, fields: tuple[str, ...]) -> str:
 def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or paths to game folders; "
                                                                    "default: every game.")) -> None:
     """Check card data: schema, ids, effect words, counts, and that every text fits its box."""
-    from wizprint.validation import validate
+    from wizprint.validation import WARNING, validate
 
     report = validate(targets or [])
     for line, ok in report:
-        if ok:
+        if ok and not line.startswith(WARNING):
             say(line)
         else:
             err(line)

@@ -112,17 +112,26 @@ def check_component_files(game: Game, sheets: bool = True) -> list[Issue]:
                   f"folder has no such file (and wizprint ships none for a game '{game.id}')") for i, c in missing]
 
 
-def check_faces(game: Game, bleed: float = 3.0) -> list[Issue]:
-    """Everything that stops the faces of a game from being drawn (used by ``validate``)."""
+def check_faces(game: Game, bleed: float = 3.0, warnings: list[Issue] | None = None) -> list[Issue]:
+    """Everything that stops the faces of a game from being drawn (used by ``validate``); with a ``warnings`` list,
+    also what does not stop them but should be looked at (designs of a deck that share a picture) goes there."""
     try:
         layout = load_layout(game)
     except DataErrors as exc:
         return list(exc.issues)
     fb = FaceBuilder(game, layout, bleed)
     issues: list[Issue] = []
+    if warnings is not None:
+        from .artcheck import shared_key_issues
+
+        warnings.extend(shared_key_issues(game, layout))
     for deck in game.decl.decks:
         try:
-            front_scenes(game, layout, fb, deck)
+            scenes = front_scenes(game, layout, fb, deck)
+            if warnings is not None:
+                from .artcheck import shared_pictures
+
+                warnings.extend(shared_pictures(game, layout, deck, scenes))
             for face in layout.back_faces(deck).values():
                 fb.scene(face, None, deck)
         except DataErrors as exc:
