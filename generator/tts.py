@@ -400,14 +400,15 @@ def tts_plan(drawn: Drawn, opts: BuildOptions) -> Plan:
         part = images[k:k + TILE_A_JOB]
         jobs.append(Job(tuple(i.name for i in part), partial(_images, part), cost=20.0 * len(part)))
         listed += [i.name for i in part]
+    sizes = _image_sizes(by_deck, images)
     for d, shs in by_deck.items():
         name = f"deck-{d}.json"
         text = saved_object(game.decl.decks[d].name, [t.deck_object(d, shs)])
-        jobs.append(Job((name,), partial(_json_file, name, text, d), cost=1.0))
+        jobs.append(Job((name,), partial(_json_file, name, text, d, sizes), cost=1.0))
         listed.append(name)
     placed = _lay_out(t, things, drawn)
     name = f"{game.id}.json"
-    jobs.append(Job((name,), partial(_json_file, name, saved_object(game.name, placed), ""), cost=2.0))
+    jobs.append(Job((name,), partial(_json_file, name, saved_object(game.name, placed), "", sizes), cost=2.0))
     listed.append(name)
     return Plan(jobs, listed=listed, preload=_preload)
 
@@ -423,7 +424,27 @@ def _images(images: Sequence[Image]) -> list[Made]:
     return [made(i.name, "tts", png_bytes(im), 1, px=list(im.size)) for i, im in zip(images, rendered)]
 
 
-def _json_file(name: str, text: str, deck: str) -> list[Made]:
+def _image_sizes(by_deck: Mapping[str, list[Sheet]], images: Sequence[Image]) -> dict[str, tuple[int, int, str]]:
+    """Each image the build makes, by name: its size and mode (for the preflight of its saved objects)."""
+    sizes: dict[str, tuple[int, int, str]] = {}
+    for shs in by_deck.values():
+        for sh in shs:
+            sizes[sh.face_file] = (*sh.size, "RGB")
+            sizes[sh.back_file] = (*(sh.size if sh.unique_back else sh.cell), "RGB")
+    for i in images:
+        sizes[i.name] = (*i.page.size, "RGBA" if i.page.alpha else "RGB")
+    return sizes
+
+
+def _json_file(name: str, text: str, deck: str, sizes: Mapping[str, tuple[int, int, str]]) -> list[Made]:
+    """A saved object, checked as the preflight checks one (its grids, images, card ids) before it is made."""
+    from urllib.parse import unquote
+
+    from .preflight import check_tts
+
+    problems = check_tts(json.loads(text), name, lambda url: sizes.get(unquote(url.rsplit("/", 1)[-1])))
+    if problems:  # wizprint's own saved object breaks the limits it was made to
+        raise WizprintBug(f"{name}: {problems[0]}")
     extra = {"deck": deck} if deck else {}
     return [made(name, "tts", text, 1, **extra)]
 
@@ -558,8 +579,8 @@ def _token_things(t: Tts, drawn: Drawn, sets: list[Mapping[str, Any]], images: l
             tag = f"{comp}-{colour}" if colour else comp
             front = token_face(game, d, col, s.get("icon"), s.get("text"), str(s.get("text_colour", "#ffffff")),
                                f"{game.id}/token/{k}/{colour}/front")
-            px = max(1, min(max_px, round(d / 25.4 * 300)))
-            images.append(Image(f"token-{tag}.png", trim_page(front, (px, px), alpha=True)))
+            px = max(1, min(max_px, round((d + 2 * front.bleed) / 25.4 * t.tts.card_dpi)))  # the disc and its bleed
+            images.append(Image(f"token-{tag}.png", trim_page(front, (px, px), alpha=True, bleed=True)))
             tokens = []
             for i in range(n):
                 path = f"token/{tag}/{i}"
@@ -569,7 +590,8 @@ def _token_things(t: Tts, drawn: Drawn, sets: list[Mapping[str, Any]], images: l
                         back = token_face(game, d, str(s["back_colour"]), s.get("back_icon"), s.get("back_text"),
                                           str(s.get("back_text_colour", "#ffffff")),
                                           f"{game.id}/token/{k}/{colour}/back")
-                        images.append(Image(f"token-{tag}-back.png", trim_page(back, (px, px), alpha=True)))
+                        images.append(Image(f"token-{tag}-back.png",
+                                            trim_page(back, (px, px), alpha=True, bleed=True)))
                     tokens.append(t.tile(path, name, f"token-{tag}.png", f"token-{tag}-back.png", (d, d),
                                          kind=2))
                 else:
