@@ -22,8 +22,9 @@ from wizprint.errors import EngineError, UsageError, WizprintError, quote
 from .agents import Agent, make_agent
 from .kernel import Action, Engine, State, design_of, line_text, readable
 from .kernel.rng import derive
+from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
-from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
+from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, swap_places, zone_of, zones_moved
 
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
@@ -48,7 +49,9 @@ class Entry:
 class Ask:
     """What a question to the table is about, for a simulated table (the terminal shows only the prompt): the
     move being made, by which seat, the dice and picks given for it so far; for a card brought to light, the
-    sample in the belief and where it lands (zone and index); for a random pick, the options."""
+    sample in the belief and where it lands (zone and index), and ``steps``: how many pieces of the move's pending
+    work had begun when it came to light (-1: the card lies there when the move is over); for a random pick, the
+    options."""
 
     action: Action
     by: int
@@ -58,6 +61,7 @@ class Ask:
     zone: str = ""
     index: int = -1
     options: tuple[str, ...] = ()
+    steps: int = -1
 
 
 class Table(Protocol):
@@ -80,6 +84,37 @@ class Table(Protocol):
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
         table to follow."""
+
+
+class Halt(Exception):
+    """A card came to light in the middle of a move: the move stops there (``steps``: the pieces of pending work
+    begun; ``cards``: those that came to light)."""
+
+    def __init__(self, steps: int, cards: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.steps = steps
+        self.cards = list(cards)
+
+
+def halted(state: State[Any], action: Action, steps: int) -> None:
+    """Apply ``action`` to ``state`` and stop where its pending work has begun ``steps`` pieces (a stack game
+    runs its pending work one piece at a time; the state is then as the program saw it when a card came to
+    light)."""
+    count = 0
+
+    def watch(_s: Any) -> None:
+        nonlocal count
+        count += 1
+        if count >= steps:
+            raise Halt(count)
+
+    token = WATCH.set(watch)
+    try:
+        state.apply(action)
+    except Halt:
+        pass
+    finally:
+        WATCH.reset(token)
 
 
 class Stop(Exception):
@@ -133,10 +168,21 @@ class TableGame:
             self.known = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.KEPT}
             if self.policy.laid_out is not None:
                 self.known |= self.policy.laid_out(self.belief, self.person)
+            self.known -= self.in_arranged(self.belief)
+        self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
+        self.ruled = False  # the move's own card moves told: what moved since, the rules moved
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def place(self, zone: str) -> Place:
         return self.policy.place(zone, self.person)
+
+    def arranged(self, zone: str) -> bool:
+        """A zone of the person's whose cards they order and swap among each other in secret (the program never
+        knows where a card lies among them)."""
+        return self.policy.arranged is not None and self.policy.arranged(zone, self.person)
+
+    def in_arranged(self, state: State[Any]) -> set[str]:
+        return {c for c, z in zone_of(state).items() if self.arranged(z)}
 
     def label(self, card: str) -> str:
         if self.policy.label is not None:
@@ -149,24 +195,71 @@ class TableGame:
         return self.home[x] == self.home[y]
 
     def exchange(self, x: str, y: str, views: bool = True) -> bool:
-        """Relabel cards ``x`` and ``y`` in the belief when no automaton seat can tell: neither known, the same
-        kind of card, and every automaton's view the same after (``views=False``: at the set-up, before any
-        automaton has decided anything). Returns whether it was done."""
+        """Put card ``y`` where the belief has ``x`` when no automaton seat can tell: relabel the two (neither
+        known, the same kind of card, and every automaton's view the same after; ``views=False``: at the set-up,
+        before any automaton has decided anything); or, among the person's arranged zones, move the cards (what
+        the automaton saw of each card stays with it), the belief still a position the rules can reach. Returns
+        whether it was done."""
         if x == y:
             return True
         if x in self.known or y in self.known or not self.interchangeable(x, y):
             return False
-        new = relabel(self.belief, {x: y, y: x})
-        if views and not same_view(self.belief, new, self.autos):
+        # an automaton's view may hold a card it cannot place (among the person's arranged cards): its identity
+        # stays with what was seen of it, which a relabel would move to the other card
+        seen = seen_by(self.belief, self.autos) if views and self.policy.arranged is not None else set()
+        if x not in seen and y not in seen:
+            new = relabel(self.belief, {x: y, y: x})
+            if not views or same_view(self.belief, new, self.autos):
+                self.belief = new
+                self.told_places([(x, y)])
+                return True
+        mine = self.in_arranged(self.belief)
+        if x not in mine or y not in mine:
             return False
-        self.belief = new
-        self.swaps.append((x, y))
-        return True
+        tries = [(swap_places(self.belief, x, y), [(x, y)])]
+        # or x to a third card's place, and that card to y's
+        tries += ((swap_places(swap_places(self.belief, x, u), u, y), [(x, u), (u, y)])
+                  for u in sorted(mine - self.known - {x, y}) if self.interchangeable(u, y))
+        for new, pairs in tries:
+            if same_view(self.belief, new, self.autos) and reachable(new):
+                self.belief = new
+                self.told_places(pairs)
+                return True
+        return False
+
+    def told_places(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """The places told in the middle of a move, and the move being made (:func:`follow`), follow the cards the
+        belief exchanged (each pair in turn: the second card is now where the first was)."""
+        self.swaps.extend(pairs)
+        if self.shown is not None:
+            for a, b in pairs:
+                self.shown[a], self.shown[b] = self.shown[b], self.shown[a]
+
+    def person_view(self) -> dict[str, Any]:
+        """The person's observation as far as the program knows it (what ``look`` reads): a card of theirs whose
+        place the program does not know is left out of it, but where an automaton's observation says the same."""
+        hide = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.PERSON and c not in self.known}
+
+        def strip(v: Any, twin: Any) -> Any:
+            if isinstance(v, dict):
+                return {k: strip(x, twin.get(k) if isinstance(twin, dict) else None) for k, x in v.items()}
+            if isinstance(v, list):
+                same = twin if isinstance(twin, list) else []
+                return [strip(x, same[i] if i < len(same) else None) for i, x in enumerate(v)
+                        if not (isinstance(x, str) and x in hide and x not in same)]
+            return v
+
+        out: dict[str, Any] = strip(self.belief.observation(self.person), self.belief.observation(self.autos[0]))
+        return out
 
     def to_learn(self, state: State[Any]) -> list[str]:
-        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know."""
-        public = {c for c, z in zone_of(state).items() if self.place(z) == Place.PUBLIC}
-        return sorted((seen_by(state, self.autos) | public) - self.known)
+        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
+        (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
+        not where)."""
+        zones = zone_of(state)
+        public = {c for c, z in zones.items() if self.place(z) == Place.PUBLIC}
+        seen = {c for c in seen_by(state, self.autos) if not self.arranged(zones.get(c, ""))}
+        return sorted((seen | public) - self.known)
 
     # -- entries ------------------------------------------------------------------------------------------------
     def match(self, text: str, pool: Sequence[str]) -> tuple[list[str], str]:
@@ -200,7 +293,7 @@ class TableGame:
                 raise Stop
             found, why = self.match(typed, sorted(self.instances))
             if not found:
-                table.tell([why[0].upper() + why[1:] + "."])
+                table.tell([sentence(why)])
                 continue
             reasons = []
             for x in found:
@@ -274,7 +367,7 @@ class TableGame:
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
                 table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else why[0].upper() + why[1:] + "."])
+                            f"is." if known else sentence(why)])
                 return []
             here = [x for x in found if zones[x] in person_zones]
             if here:
@@ -299,14 +392,44 @@ class TableGame:
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
         """Play ``action`` on the belief: the dice and random picks from the table (or the program, ``--dice
-        app``), and every card the move brings to light entered by the person and relabelled in."""
+        app``), and every card the move brings to light entered by the person and relabelled in, one at a time
+        in the order they come to light. In a game that runs its rules one piece of pending work at a time, the
+        person is told what happens as it happens; the move stops where a card comes to light, and is made again
+        with it."""
         dice: list[int] = []
         picks: list[str] = []
+        if self.shown is None:
+            self.shown = zone_of(self.belief)
+        steps = 0
+        clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+
+        def watch(state: State[Any]) -> None:
+            nonlocal steps, clean
+            steps += 1
+            if steps <= clean:
+                return
+            fresh = [c for c in self.to_learn(state) if c not in picks]
+            if fresh:
+                raise Halt(steps, fresh)
+            clean = steps
+            self.tell_step(state, by, steps == 1, table)
+
+        mark = len(self.swaps)
         for _ in range(MAX_ENTRIES):
+            action = follow(action, self.swaps[mark:])  # a sample the move names may have moved
+            mark = len(self.swaps)
             trial = self.belief.clone()
             trial.script(dice=dice, picks=picks, strict=True)
+            steps = 0
+            token = WATCH.set(watch)
             try:
                 trial.apply(action)
+            except Halt as halt:
+                got = self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks),
+                                                             steps=halt.steps), table)
+                if self.shown is not None:  # the prompt said where it goes: the pieces told after go on from there
+                    self.shown[got] = zone_of(trial)[halt.cards[0]]
+                continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
                 why = f"P{by + 1}: {self.belief.describe(action)}"
@@ -326,6 +449,8 @@ class TableGame:
                 else:
                     picks.append(self.pick(need.options, need.what, ask, table))
                 continue
+            finally:
+                WATCH.reset(token)
             fresh = [c for c in self.to_learn(trial) if c not in picks]
             if not fresh:
                 break
@@ -337,14 +462,34 @@ class TableGame:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
         self.known |= set(self.to_learn(trial)) | set(picks)
+        self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
-    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
+    def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
+        """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
+        person was last told, with what to do with the components (the move is then told in pieces). ``first``:
+        before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
+        they move themselves); what moves after it, the rules move."""
+        n = state.players
+        public = [line_text(e) for e in state.log if all(readable(e, s) for s in range(n))]
+        if len(public) <= self.told and not first:
+            return
+        lines = public[self.told:]
+        self.told = len(public)
+        now = zone_of(state)
+        if self.shown is not None:
+            lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
+        self.shown = now
+        self.ruled = True
+        if lines:
+            table.tell(lines)
+
+    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> str:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
-        takes it in (before the move, so the move is made again with it)."""
-        z0 = zone_of(self.belief).get(card, "")
+        takes it in (before the move, so the move is made again with it). Returns the card entered."""
+        z0 = (self.shown or zone_of(self.belief)).get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
         if z0 == z1:
@@ -353,7 +498,7 @@ class TableGame:
             prompt = f"Take the top card of {src} to {dst}: which card is it?"
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
-        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card))
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card), steps=ask.steps)
 
         def ok(x: str) -> str:
             if x in self.known:
@@ -366,6 +511,7 @@ class TableGame:
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        return got
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
         """A random choice made on the table (the person picks at random and says which) or, among things that are
@@ -406,23 +552,33 @@ class TableGame:
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
         """What to do with the components after a move: each card that changed place, in words (the person moves
-        every component on the table, whoever's move it is)."""
-        return self.moves_words(before, self.belief, skip_own=by == self.person)
+        every component on the table, whoever's move it is; since they were last told, in the middle of a move)."""
+        start = self.shown if self.shown is not None else zone_of(before)
+        words = self.moves_words(start, zone_of(self.belief), skip_own=by == self.person and not self.ruled)
+        self.shown, self.ruled = None, False
+        return words
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
-        """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
-        return self.moves_words(now, then, skip_own=False)
+        """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
+        told in pieces, from where the person was last told the cards are)."""
+        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), skip_own=False)
 
-    def moves_words(self, before: State[Any], after: State[Any], skip_own: bool) -> list[str]:
+    def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
+        """Each card that changed zone (each card's zone before and after), in words."""
         out = []
-        for card, z0, z1 in zones_moved(before, after):
+        for card, z1 in after.items():
+            z0 = before.get(card, "")
+            if z0 == z1:
+                continue
             p0, p1 = self.place(z0), self.place(z1)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
             src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
-            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known
+            if src == dst:
+                continue  # two zones of the rules' that are one place on the table
+            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known or p0 == Place.PUBLIC
                        else f"Take a card from {src} to {dst}.")
         return out
 
@@ -475,18 +631,47 @@ class TableGame:
         # the cards moved since the belief just before the move, the person's cards brought in
         table.tell(self.new_log() + self.instructions(self.prior, seat))
 
+    def said_in_secret(self, legal: Sequence[Action]) -> dict[Action, str]:
+        """The moves the game's policy says the person makes in secret, with their words ("": a step of a secret
+        move already said)."""
+        if self.policy.secret is None:
+            return {}
+        words = {a: self.policy.secret(self.belief, a, self.person) for a in legal}
+        return {a: w for a, w in words.items() if w is not None}
+
+    def continue_secret(self, table: Table) -> None:
+        """The steps of a secret move already said, made on the belief without asking (the person does the whole
+        move on the table at once; the program's cards for it are samples)."""
+        for _ in range(MAX_ENTRIES):
+            if self.belief.is_terminal() or self.belief.current_player != self.person:
+                return
+            legal = self.belief.legal_actions()
+            said = self.said_in_secret(legal)
+            if len(said) != len(legal) or any(said.values()):
+                return
+            self.commit(legal[0], self.person, table)
+        raise EngineError("a secret move did not end")
+
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again)."""
-        shown, typed = self.options(legal)
-        if len(shown) == 1 and not typed and not self.secret_cards(shown[0][0]):
+        said = self.said_in_secret(legal)
+        if said and len(said) == len(legal) and not any(said.values()):
+            self.continue_secret(table)  # (a session saved in the middle of a secret move)
+            return True
+        shown, typed = self.options([a for a in legal if a not in said])
+        for words in dict.fromkeys(w for w in said.values() if w):
+            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
+        if len(shown) == 1 and not typed and not self.secret_cards(shown[0][0]) and not said:
             self.commit(shown[0][0], self.person, table)
             return True
         hint = None if not typed else "or type the id or name of the card you play"
-        entry = table.decide(self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
+        ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
+        entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
         if entry is None:
             raise Stop
         if entry.kind == "option" and 0 <= entry.index < len(shown):
             self.commit(shown[entry.index][0], self.person, table)
+            self.continue_secret(table)
             return True
         if entry.kind == "cards" and typed:
             acts = self.bring_in(entry.cards, typed, table)
@@ -509,6 +694,28 @@ class TableGame:
         mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
                                                              else "You lose")
         return f"Game over. {o.reason}. {mine}."
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, a full stop at its end unless it asks."""
+    return text[0].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
+
+
+def follow(action: Action, pairs: Sequence[tuple[str, str]]) -> Action:
+    """The move that does on the table what ``action`` did before the belief exchanged the cards of ``pairs``
+    (each pair in turn: the second card is now where the first was)."""
+    for a, b in pairs:
+        action = Action(*(b if v == a else a if v == b else v for v in action))
+    return action
+
+
+def reachable(state: State[Any]) -> bool:
+    """Whether ``state`` is a position the game's rules can reach (it passes the checks of a loaded game)."""
+    try:
+        state.check_loaded()
+    except WizprintError:
+        return False
+    return True
 
 
 def parse_cards(text: str) -> tuple[str, ...]:
