@@ -21,7 +21,8 @@ from wizprint.resources import game_ids, inside, layouts_dir
 
 # a shipped game's layout files, and their names in a game folder
 LAYOUT_NAMES = {"layout.toml": "layout.toml", "sheets.toml": "sheets.toml", "board.toml": "board-layout.toml",
-                "components.toml": "components-layout.toml", "map.toml": "map-layout.toml"}
+                "components.toml": "components-layout.toml", "map.toml": "map-layout.toml",
+                "table.toml": "table-layout.toml"}
 FOLDER_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 FILE_LIMIT = 16 * 1024 * 1024  # the largest file copied
 MAX_FILES = 2000
