@@ -49,7 +49,7 @@ from .pending import (
     TakeTrophies,
     Threats,
 )
-from .plays import evadable, evade_abilities, evade_source, play, plays
+from .plays import evadable, evade_abilities, evade_source, may_play, play, plays
 from .texts import battle_cause, enemy_parts, player_parts, sum_words
 
 if TYPE_CHECKING:
@@ -329,11 +329,11 @@ def _can_prepare(s: RelicState, f: Battle) -> bool:
     C = s.data.cards
     assets = s.assets[seat]
     if not assets:
-        return bool(s.hands[seat]) and bool(plays(s, seat, "battle", f))  # (``plays`` offers nothing without cards)
+        return bool(s.hands[seat]) and may_play(s, seat, "battle", f)  # (``plays`` offers nothing without cards)
     for gear, current, locked in (("weapon", f.weapon, f.weapon_locked), ("armour", f.armour, f.armour_locked)):
         if not locked and any(C[a].gear == gear and a != current for a in assets):
             return True
-    return bool(plays(s, seat, "battle", f))
+    return may_play(s, seat, "battle", f)
 
 
 def left_of(s: RelicState, seat: int) -> int:

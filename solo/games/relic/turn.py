@@ -57,7 +57,7 @@ from .pending import (
     NextTurn,
     Turn,
 )
-from .plays import play, plays
+from .plays import may_play, play, plays
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -248,7 +248,7 @@ def run_movement(s: RelicState, f: Movement) -> bool:
                     f.box = to
                 if f.box or f.step != MOVE_MOVING:
                     return bool(f.box)
-            if f.extra > 0 or (not f.late and f.direction and plays(s, seat, "move_end")):
+            if f.extra > 0 or (not f.late and f.direction and may_play(s, seat, "move_end")):
                 return True
             f.step = MOVE_END
         elif st == MOVE_END:
