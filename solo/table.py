@@ -77,6 +77,11 @@ class Table(Protocol):
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
         """A die the person rolled; None: the session ends."""
 
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        """What happened on the table, of ``options`` (0-based): a card the person took in secret, where the rules
+        sent it (``ask``: the card's sample, the pile and place it was taken from, and in ``options`` the zones it
+        may go to). None: the session ends."""
+
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
         table to follow."""
@@ -108,6 +113,11 @@ class TableGame:
     secret_moves: dict[int, Action] = field(default_factory=dict)  # (unused by the driver: the tests' record)
 
     def __post_init__(self) -> None:
+        self.places: dict[str, Place] = {}
+        self.swaps: list[tuple[str, str]] = []  # the exchanges made in the belief, in order (an undo replays them)
+        self.prior: State[Any] = self.belief  # the belief before the last move (its cards as entered for it)
+        self.zoned: tuple[Any, dict[str, str]] = (None, {})  # (the belief, each card's zone in it)
+        self.public: tuple[int, list[str], Any] = (0, [], None)  # log entries read, the public lines, the last read
         if self.dice not in DICE:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
@@ -133,8 +143,18 @@ class TableGame:
                 self.known |= self.policy.laid_out(self.belief, self.person)
 
     # -- what the program knows ---------------------------------------------------------------------------------
+    def where(self) -> dict[str, str]:
+        """Each card's zone in the belief (kept while the belief is the same object: the driver never changes a
+        belief in place, it replaces it)."""
+        if self.zoned[0] is not self.belief:
+            self.zoned = (self.belief, zone_of(self.belief))
+        return self.zoned[1]
+
     def place(self, zone: str) -> Place:
-        return self.policy.place(zone, self.person)
+        got = self.places.get(zone)
+        if got is None:
+            got = self.places[zone] = self.policy.place(zone, self.person)
+        return got
 
     def label(self, card: str) -> str:
         return f"{design_of(card)} {self.names[card]}"
@@ -156,12 +176,16 @@ class TableGame:
         if views and not same_view(self.belief, new, self.autos):
             return False
         self.belief = new
+        self.swaps.append((x, y))
         return True
 
     def to_learn(self, state: State[Any]) -> list[str]:
         """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know."""
-        public = {c for c, z in zone_of(state).items() if self.place(z) == Place.PUBLIC}
-        return sorted((seen_by(state, self.autos) | public) - self.known)
+        public = seen_by(state, self.autos)
+        for z, cards in state.zones().items():
+            if self.place(z) == Place.PUBLIC:
+                public.update(cards)
+        return sorted(public - self.known)
 
     # -- entries ------------------------------------------------------------------------------------------------
     def match(self, text: str, pool: Sequence[str]) -> tuple[list[str], str]:
@@ -195,7 +219,7 @@ class TableGame:
                 raise Stop
             found, why = self.match(typed, sorted(self.instances))
             if not found:
-                table.tell([why[0].upper() + why[1:] + "."])
+                table.tell([why[0].upper() + why[1:] + ("" if why.endswith("?") else ".")])
                 continue
             reasons = []
             for x in found:
@@ -209,7 +233,7 @@ class TableGame:
     # -- the person's decision ----------------------------------------------------------------------------------
     def secret_cards(self, action: Action) -> set[str]:
         """The cards an action names that are the person's and unknown to the program (samples)."""
-        zones = zone_of(self.belief)
+        zones = self.where()
         return {c for c in cards_in(action.key, self.instances)
                 if c not in self.known and self.place(zones.get(c, "")) == Place.PERSON}
 
@@ -289,7 +313,10 @@ class TableGame:
             chosen.append(got)
             self.known.add(got)
         self.known |= set(chosen)  # the person said these are in their hand
-        return [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        acts = [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        if not acts:
+            table.tell([f"{', '.join(self.label(c) for c in chosen)}: not playable now."])
+        return acts
 
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
@@ -297,6 +324,7 @@ class TableGame:
         app``), and every card the move brings to light entered by the person and relabelled in."""
         dice: list[int] = []
         picks: list[str] = []
+        settled: set[str] = set()  # cards taken in secret whose fate is settled
         for _ in range(MAX_ENTRIES):
             trial = self.belief.clone()
             trial.script(dice=dice, picks=picks, strict=True)
@@ -321,24 +349,126 @@ class TableGame:
                 else:
                     picks.append(self.pick(need.options, need.what, ask, table))
                 continue
-            fresh = [c for c in self.to_learn(trial) if c not in picks]
-            if not fresh:
+            learn = self.to_learn(trial)
+            fresh = [c for c in learn if c not in picks]
+            secret = self.taken_in_secret(trial, settled)
+            if not fresh and not secret:
                 break
-            self.reveal(fresh[0], trial, Ask(action, by, tuple(dice), tuple(picks)), table)
+            card = self.first_drawn(fresh + secret, trial)
+            ask = Ask(action, by, tuple(dice), tuple(picks))
+            if card not in settled and self.yours_from_pile(card, trial) and self.secret_fate(
+                    card, trial, ask, settled, set(learn) - {card}, table):
+                continue
+            if card in fresh:
+                self.reveal(card, trial, ask, table)
         else:
             raise EngineError("a move could not be settled with the table")
         moves = zones_moved(self.belief, trial)
         for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
-        self.known |= set(self.to_learn(trial)) | set(picks)
+        self.known |= set(learn) | set(picks)
         prior, self.belief = self.belief, trial
+        self.prior = prior
         table.moved(action, by, dice, picks, prior)
+
+    def taken_in_secret(self, trial: State[Any], settled: set[str]) -> list[str]:
+        """The cards the move takes from a face-down pile into the person's secret cards (not yet settled)."""
+        before = self.where()
+        return [c for z, cards in trial.zones().items() if self.place(z) == Place.PERSON for c in cards
+                if c not in self.known and c not in settled and self.place(before.get(c, "")) == Place.HIDDEN]
+
+    def yours_from_pile(self, card: str, trial: State[Any]) -> bool:
+        """The move takes ``card`` from a face-down pile into the person's cards (secret, or one of the person's
+        own zones, which end with their seat: ``corruption_up.0``)."""
+        z1 = zone_of(trial)[card]
+        return self.place(self.where().get(card, "")) == Place.HIDDEN and (
+            self.place(z1) == Place.PERSON or z1.endswith(f".{self.person}"))
+
+    def secret_fate(self, card: str, trial: State[Any], ask: Ask, settled: set[str], learn: set[str],
+                    table: Table) -> bool:
+        """A card the move takes from a face-down pile into the person's cards, where it lands by what it is (a
+        card that activates face up, or lies face down, by its number): the person says where the rules sent it,
+        without naming it, when that is all the automata would see (else, when it lands in secret, names it).
+        ``settled``: the cards of this move whose fate is settled (``card`` joins them); ``learn``: the others the
+        move brings to light. True when the belief changed (the move is then made again)."""
+        settled.add(card)
+        before, after = self.where(), zone_of(trial)
+        base = self.auto_views(trial)
+        fates: dict[str, list[tuple[str, str]]] = {after[card]: [(card, base)]}  # zone -> [(card, automata's views)]
+        designs = {design_of(card)}
+        for y in sorted(self.instances - self.known - settled - learn):
+            if design_of(y) in designs or not self.interchangeable(card, y):
+                continue
+            designs.add(design_of(y))
+            alt, views = self.outcome(relabel(self.belief, {card: y, y: card}), ask)  # (two unknown cards: no
+            fates.setdefault(zone_of(alt)[y], []).append((y, views or f"by chance, {y}"))  # automaton can tell)
+        if len(fates) == 1 and all(v == base for _, v in fates[after[card]]):
+            return False  # every card would do the same
+        if all(self.place(z) != Place.PERSON for z in fates):
+            return False  # wherever it goes, it is seen: the person names it
+        zones = sorted(fates)
+        zone = zones[0]
+        if len(zones) > 1:
+            z0 = before[card]
+            where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z0, self.belief.zones()[z0].index(card),
+                        tuple(zones))
+            k = table.which(f"Take the top card of {self.policy.name(z0, self.person)}: by the rules, where does it "
+                            f"go?", [self.policy.name(z, self.person) for z in zones], where)
+            if k is None:
+                raise Stop
+            zone = zones[k] if 0 <= k < len(zones) else zone
+        group = fates[zone]
+        if self.place(zone) == Place.PERSON and len({v for _, v in group}) > 1:
+            self.reveal(card, trial, ask, table)  # where it lies is not enough: the person names it
+            return True
+        y = group[0][0]
+        if y == card:
+            return False
+        self.exchange(card, y, views=False)
+        settled.add(y)
+        return True
+
+    def outcome(self, state: State[Any], ask: Ask) -> tuple[State[Any], str]:
+        """The move made on ``state`` with the dice and picks given so far, and the automata's views after it; ""
+        when it needs more (then made with the first of each, to see where the cards go)."""
+        dice, picks = list(ask.dice), list(ask.picks)
+        for _ in range(MAX_ENTRIES):
+            trial = state.clone()
+            trial.script(dice=dice, picks=picks, strict=True)
+            try:
+                trial.apply(ask.action)
+            except ChanceNeeded as need:
+                if need.sides:
+                    dice.append(1)
+                else:
+                    picks.append(sorted(need.options)[0])
+                continue
+            same = len(dice) == len(ask.dice) and len(picks) == len(ask.picks)
+            return trial, self.auto_views(trial) if same else ""
+        raise EngineError("a move could not be settled")
+
+    def first_drawn(self, cards: Sequence[str], trial: State[Any]) -> str:
+        """Of the cards a move brings to light or takes in secret, the one to ask for first, as the person takes them
+        one by one: the first the move's log mentions (the engine says each draw as it happens, to someone), then
+        the one nearest the top of a face-down pile (the end of its list)."""
+        zones = self.belief.zones()
+        where = self.where()
+        said: dict[str, int] = {}
+        for i, e in enumerate(trial.log[len(self.belief.log):]):
+            for c in cards_in(line_text(e), self.instances):
+                said.setdefault(c, i)
+
+        def order(c: str) -> tuple[int, int]:
+            z = where.get(c, "")
+            return said.get(c, len(trial.log)), -zones[z].index(c) if z and self.place(z) == Place.HIDDEN else 0
+
+        return min(cards, key=order)
 
     def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
         takes it in (before the move, so the move is made again with it)."""
-        z0 = zone_of(self.belief).get(card, "")
+        z0 = self.where().get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
         if z0 == z1:
@@ -387,8 +517,15 @@ class TableGame:
 
     # -- what the person is told --------------------------------------------------------------------------------
     def public_log(self) -> list[str]:
-        n = self.belief.players
-        return [line_text(e) for e in self.belief.log if all(readable(e, s) for s in range(n))]
+        """The log lines every seat may read (kept as they are read: the log only grows, except at an undo)."""
+        log = self.belief.log
+        n, lines, last = self.public
+        if n > len(log) or (n and log[n - 1] is not last):
+            n, lines = 0, []
+        seats = range(self.belief.players)
+        lines = lines + [line_text(e) for e in log[n:] if all(readable(e, s) for s in seats)]
+        self.public = (len(log), lines, log[-1] if log else None)
+        return lines
 
     def new_log(self) -> list[str]:
         """The log lines every seat may read, since the last told (a line only the person may read speaks of the
@@ -399,7 +536,8 @@ class TableGame:
         return out
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words."""
+        """What to do with the components after a move: each card that changed place, in words (``before``: the
+        belief just before the move, with the cards entered for it)."""
         who = "You" if by == self.person else f"P{by + 1}"
         return [f"{who}: {line}" for line in self.moves_words(before, self.belief, skip_own=by == self.person)]
 
@@ -449,29 +587,29 @@ class TableGame:
         while not self.belief.is_terminal():
             seat = self.belief.current_player
             legal = self.belief.legal_actions()
-            before = self.belief.clone()
             if seat != self.person:
                 agent = self.agents[seat]
                 assert agent is not None
                 self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
             elif not self.person_move(legal, table):
                 continue
-            table.tell(self.new_log() + self.instructions(before, seat))
+            table.tell(self.new_log() + self.instructions(self.prior, seat))
 
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again)."""
         shown, typed = self.options(legal)
-        if len(shown) == 1 and not typed and not self.secret_cards(shown[0][0]):
+        free = not typed and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
+        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]):
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed else "or type the id or name of the card you play"
+        hint = None if not typed and not free else "or type the id or name of the card you play"
         entry = table.decide(self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
         if entry is None:
             raise Stop
         if entry.kind == "option" and 0 <= entry.index < len(shown):
             self.commit(shown[entry.index][0], self.person, table)
             return True
-        if entry.kind == "cards" and typed:
+        if entry.kind == "cards" and (typed or free):
             acts = self.bring_in(entry.cards, typed, table)
             if len(acts) == 1:
                 self.commit(acts[0], self.person, table)

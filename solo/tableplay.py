@@ -27,7 +27,7 @@ from wizprint.errors import SaveError, UsageError, WizprintError, quote
 from .agents import make_agent
 from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
-from .kernel.table import TablePolicy
+from .kernel.table import TablePolicy, relabel
 from .play import MAX_SEED, _what, _whole, check_seed, claim_names, random_seed, read_save
 from .table import Ask, Entry, Stop, TableGame, parse_cards
 from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
@@ -106,6 +106,21 @@ class TerminalTable:
                 self.transcript.append(f"your choice> {answer}")
                 return Entry("cards", cards=parse_cards(answer))
             self.term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(options)}, or 'help'.")
+
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        rows = decision_rows(self.term.console, question, list(options))
+        show(self.term, rows)
+        while True:
+            answer = self.ask("your answer> ")
+            if answer is None:
+                return None
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(options):
+                self.transcript.append(f"{question} {answer}: {options[int(answer) - 1]}")
+                return int(answer) - 1
+            if self.command(answer):
+                show(self.term, rows)
+                continue
+            self.term.say(f"Type a number from 1 to {len(options)}.")
 
     def card(self, prompt: str, ask: Ask) -> str | None:
         self.term.say(prompt)
@@ -265,6 +280,8 @@ def new_table(game: str, players: int | None, bot: str, seed: int | None, seat: 
     make_agent(bot, eng)
     policy = policy_of(eng)
     state = eng.new_state(n, seed, variant)
+    if policy.prepare is not None:
+        policy.prepare(state, seat)
     return TableGame(eng, state, seat, ["" if i == seat else bot for i in range(n)], policy, dice=dice, seed=seed)
 
 
@@ -320,23 +337,25 @@ def step(g: TableGame, t: TerminalTable) -> None:
     """One move of the game (an automaton's, or the person's decision)."""
     seat = g.belief.current_player
     legal = g.belief.legal_actions()
-    before = g.belief.clone()
     if seat != g.person:
         agent = g.agents[seat]
         assert agent is not None
         g.commit(legal[0] if len(legal) == 1 else agent.choose(g.belief, seat), seat, t)
     elif not g.person_move(legal, t):
         return
-    t.tell(g.new_log() + g.instructions(before, seat))
+    t.tell(g.new_log() + g.instructions(g.prior, seat))
 
 
 def save_point(g: TableGame) -> tuple[State[Any], set[str], int, int]:
-    return g.belief.clone(), set(g.known), g.told, len(g.notes)
+    return g.belief.clone(), set(g.known), g.told, len(g.swaps)
 
 
 def restore(g: TableGame, point: tuple[State[Any], set[str], int, int], t: TerminalTable) -> None:
-    """Back to before the person's last choice: the belief as it was, and what to put back on the table."""
-    state, known, told, _ = point
+    """Back to before the person's last choice: the belief as it was (with the cards entered since in the places
+    they were entered for: a card the person named is that card), and what to put back on the table."""
+    state, known, told, swaps = point
+    for x, y in g.swaps[swaps:]:
+        state = relabel(state, {x: y, y: x})
     undo = g.instructions_between(g.belief, state)
     g.belief, g.known, g.told = state, known, told
     t.say(["Undone: back to before your last choice."] + [f"  put back: {ln}" for ln in undo])

@@ -56,7 +56,11 @@ class TablePolicy:
     - ``setup(state, person)``: the set-up from the printed components, step by step;
     - ``policy``: the game's hidden-information policy in a few sentences (shown at the start and in the docs);
     - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
-      player), whose places the program knows from the start (besides the cards it keeps for the automaton).
+      player), whose places the program knows from the start (besides the cards it keeps for the automaton);
+    - ``prepare(state, person)``: what the engine must know of a game played on a table, set on the new game
+      (e.g. the person's seat, where what the engine offers depends on cards the program cannot know);
+    - ``may_play(state, person)``: the person may play one of their secret cards now, though no option the
+      program's samples give names one (a window of play whose cards the program cannot know): they are asked.
     """
 
     place: Callable[[str, int], Place]
@@ -64,6 +68,8 @@ class TablePolicy:
     setup: Callable[[Any, int], list[str]]
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
+    prepare: Callable[[Any, int], None] | None = None
+    may_play: Callable[[Any, int], bool] | None = None
 
 
 # -- card identities --------------------------------------------------------------------------------------------
@@ -80,7 +86,13 @@ def cards_in(value: Any, instances: frozenset[str]) -> set[str]:
     out: set[str] = set()
 
     def walk(v: Any) -> None:
-        if isinstance(v, str):
+        t = type(v)
+        if t is int or t is bool or v is None:
+            return
+        if t is list or t is tuple:  # the common containers first (an abstract class check is slow)
+            for x in v:
+                walk(x)
+        elif isinstance(v, str):
             if v in instances:
                 out.add(v)
             elif " " in v:
