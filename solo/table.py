@@ -22,8 +22,20 @@ from wizprint.errors import EngineError, UsageError, WizprintError, quote
 from .agents import Agent, make_agent
 from .kernel import Action, Engine, State, design_of, line_text, readable
 from .kernel.rng import derive
+from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
-from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
+from .kernel.table import (
+    Place,
+    TablePolicy,
+    cards_in,
+    made,
+    relabel,
+    same_view,
+    seen_by,
+    swap_places,
+    zone_of,
+    zones_moved,
+)
 
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
@@ -48,7 +60,9 @@ class Entry:
 class Ask:
     """What a question to the table is about, for a simulated table (the terminal shows only the prompt): the
     move being made, by which seat, the dice and picks given for it so far; for a card brought to light, the
-    sample in the belief and where it lands (zone and index); for a random pick, the options."""
+    sample in the belief and where it lands (zone and index), and ``steps``: how many pieces of the move's pending
+    work had begun when it came to light (-1: the card lies there when the move is over); for a random pick, the
+    options."""
 
     action: Action
     by: int
@@ -58,6 +72,7 @@ class Ask:
     zone: str = ""
     index: int = -1
     options: tuple[str, ...] = ()
+    steps: int = -1
 
 
 class Table(Protocol):
@@ -78,13 +93,43 @@ class Table(Protocol):
         """A die the person rolled; None: the session ends."""
 
     def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
-        """What happened on the table, of ``options`` (0-based): a card the person took in secret, where the rules
-        sent it (``ask``: the card's sample, the pile and place it was taken from, and in ``options`` the zones it
-        may go to). None: the session ends."""
+        """Where the rules sent a card the person took in secret, of ``options`` (0-based; ``ask``: its sample, the
+        pile and place it came from, in ``options`` the zones it may go to). None: the session ends."""
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
         table to follow."""
+
+
+class Halt(Exception):
+    """A card came to light in the middle of a move: the move stops there (``steps``: the pieces of pending work
+    begun; ``cards``: those that came to light)."""
+
+    def __init__(self, steps: int, cards: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.steps = steps
+        self.cards = list(cards)
+
+
+def halted(state: State[Any], action: Action, steps: int) -> None:
+    """Apply ``action`` to ``state`` and stop where its pending work has begun ``steps`` pieces (a stack game
+    runs its pending work one piece at a time; the state is then as the program saw it when a card came to
+    light)."""
+    count = 0
+
+    def watch(_s: Any) -> None:
+        nonlocal count
+        count += 1
+        if count >= steps:
+            raise Halt(count)
+
+    token = WATCH.set(watch)
+    try:
+        state.apply(action)
+    except Halt:
+        pass
+    finally:
+        WATCH.reset(token)
 
 
 class Stop(Exception):
@@ -113,14 +158,14 @@ class TableGame:
     secret_moves: dict[int, Action] = field(default_factory=dict)  # (unused by the driver: the tests' record)
 
     def __post_init__(self) -> None:
-        self.places: dict[str, Place] = {}
-        self.swaps: list[tuple[str, str]] = []  # the exchanges made in the belief, in order (an undo replays them)
-        self.prior: State[Any] = self.belief  # the belief before the last move (its cards as entered for it)
-        self.zoned: tuple[Any, dict[str, str]] = (None, {})  # (the belief, each card's zone in it)
-        self.public: tuple[int, list[str], Any] = (0, [], None)  # log entries read, the public lines, the last read
         if self.dice not in DICE:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
+        self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.places: dict[str, Place] = {}
+        self.zoned: tuple[Any, dict[str, str]] = (None, {})  # (the belief, each card's zone in it)
+        self.public: tuple[int, list[str], Any] = (0, [], None)  # log entries read, the public lines, the last read
+        self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -141,6 +186,9 @@ class TableGame:
             self.known = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.KEPT}
             if self.policy.laid_out is not None:
                 self.known |= self.policy.laid_out(self.belief, self.person)
+            self.known -= self.in_arranged(self.belief)
+        self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
+        self.ruled = False  # the move's own card moves told: what moved since, the rules moved
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def where(self) -> dict[str, str]:
@@ -156,7 +204,17 @@ class TableGame:
             got = self.places[zone] = self.policy.place(zone, self.person)
         return got
 
+    def arranged(self, zone: str) -> bool:
+        """A zone of the person's whose cards they order and swap among each other in secret (the program never
+        knows where a card lies among them)."""
+        return self.policy.arranged is not None and self.policy.arranged(zone, self.person)
+
+    def in_arranged(self, state: State[Any]) -> set[str]:
+        return {c for c, z in zone_of(state).items() if self.arranged(z)}
+
     def label(self, card: str) -> str:
+        if self.policy.label is not None:
+            return self.policy.label(self.belief, card)
         return f"{design_of(card)} {self.names[card]}"
 
     def interchangeable(self, x: str, y: str) -> bool:
@@ -165,27 +223,75 @@ class TableGame:
         return self.home[x] == self.home[y]
 
     def exchange(self, x: str, y: str, views: bool = True) -> bool:
-        """Relabel cards ``x`` and ``y`` in the belief when no automaton seat can tell: neither known, the same
-        kind of card, and every automaton's view the same after (``views=False``: at the set-up, before any
-        automaton has decided anything). Returns whether it was done."""
+        """Put card ``y`` where the belief has ``x`` when no automaton seat can tell: relabel the two (neither
+        known, the same kind of card, and every automaton's view the same after; ``views=False``: at the set-up,
+        before any automaton has decided anything); or, among the person's arranged zones, move the cards (what
+        the automaton saw of each card stays with it), the belief still a position the rules can reach. Returns
+        whether it was done."""
         if x == y:
             return True
         if x in self.known or y in self.known or not self.interchangeable(x, y):
             return False
-        new = relabel(self.belief, {x: y, y: x})
-        if views and not same_view(self.belief, new, self.autos):
+        # an automaton's view may hold a card it cannot place (among the person's arranged cards): its identity
+        # stays with what was seen of it, which a relabel would move to the other card
+        seen = seen_by(self.belief, self.autos) if views and self.policy.arranged is not None else set()
+        if x not in seen and y not in seen:
+            new = relabel(self.belief, {x: y, y: x})
+            if not views or same_view(self.belief, new, self.autos):
+                self.belief = new
+                self.told_places([(x, y)])
+                return True
+        mine = self.in_arranged(self.belief)
+        if x not in mine or y not in mine:
             return False
-        self.belief = new
-        self.swaps.append((x, y))
-        return True
+        tries = [(swap_places(self.belief, x, y), [(x, y)])]
+        # or x to a third card's place, and that card to y's
+        tries += ((swap_places(swap_places(self.belief, x, u), u, y), [(x, u), (u, y)])
+                  for u in sorted(mine - self.known - {x, y}) if self.interchangeable(u, y))
+        for new, pairs in tries:
+            if same_view(self.belief, new, self.autos) and reachable(new):
+                self.belief = new
+                self.told_places(pairs)
+                return True
+        return False
+
+    def told_places(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """The places told in the middle of a move, and the move being made (:func:`follow`), follow the cards the
+        belief exchanged (each pair in turn: the second card is now where the first was)."""
+        self.swaps.extend(pairs)
+        if self.shown is not None:
+            for a, b in pairs:
+                self.shown[a], self.shown[b] = self.shown[b], self.shown[a]
+
+    def person_view(self) -> dict[str, Any]:
+        """The person's observation as far as the program knows it (what ``look`` reads): a card of theirs whose
+        place the program does not know is left out of it, but where an automaton's observation says the same."""
+        hide = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.PERSON and c not in self.known}
+
+        def strip(v: Any, twin: Any) -> Any:
+            if isinstance(v, dict):
+                return {k: strip(x, twin.get(k) if isinstance(twin, dict) else None) for k, x in v.items()}
+            if isinstance(v, list):
+                same = twin if isinstance(twin, list) else []
+                return [strip(x, same[i] if i < len(same) else None) for i, x in enumerate(v)
+                        if not (isinstance(x, str) and x in hide and x not in same)]
+            return v
+
+        out: dict[str, Any] = strip(self.belief.observation(self.person), self.belief.observation(self.autos[0]))
+        return out
 
     def to_learn(self, state: State[Any]) -> list[str]:
-        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know."""
-        public = seen_by(state, self.autos)
+        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
+        (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
+        not where)."""
+        seen = seen_by(state, self.autos)
+        public: set[str] = set()
         for z, cards in state.zones().items():
             if self.place(z) == Place.PUBLIC:
                 public.update(cards)
-        return sorted(public - self.known)
+            elif self.policy.arranged is not None and self.arranged(z):
+                seen.difference_update(cards)
+        return sorted((seen | public) - self.known)
 
     # -- entries ------------------------------------------------------------------------------------------------
     def match(self, text: str, pool: Sequence[str]) -> tuple[list[str], str]:
@@ -219,7 +325,7 @@ class TableGame:
                 raise Stop
             found, why = self.match(typed, sorted(self.instances))
             if not found:
-                table.tell([why[0].upper() + why[1:] + ("" if why.endswith("?") else ".")])
+                table.tell([sentence(why)])
                 continue
             reasons = []
             for x in found:
@@ -293,7 +399,7 @@ class TableGame:
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
                 table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else why[0].upper() + why[1:] + "."])
+                            f"is." if known else sentence(why)])
                 return []
             here = [x for x in found if zones[x] in person_zones]
             if here:
@@ -321,15 +427,45 @@ class TableGame:
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
         """Play ``action`` on the belief: the dice and random picks from the table (or the program, ``--dice
-        app``), and every card the move brings to light entered by the person and relabelled in."""
+        app``), and every card the move brings to light entered by the person and relabelled in, one at a time
+        in the order they come to light. In a game that runs its rules one piece of pending work at a time, the
+        person is told what happens as it happens; the move stops where a card comes to light, and is made again
+        with it."""
         dice: list[int] = []
         picks: list[str] = []
-        settled: set[str] = set()  # cards taken in secret whose fate is settled
+        if self.shown is None:
+            self.shown = zone_of(self.belief)
+        steps = 0
+        clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+        settled: set[str] = set()  # the cards taken in secret whose place on the table is settled
+
+        def watch(state: State[Any]) -> None:
+            nonlocal steps, clean
+            steps += 1
+            if steps <= clean:
+                return
+            fresh = [c for c in self.to_learn(state) if c not in picks]
+            if fresh:
+                raise Halt(steps, fresh)
+            clean = steps
+            self.tell_step(state, by, steps == 1, table)
+
+        mark = len(self.swaps)
         for _ in range(MAX_ENTRIES):
+            action = follow(action, self.swaps[mark:])  # a sample the move names may have moved
+            mark = len(self.swaps)
             trial = self.belief.clone()
             trial.script(dice=dice, picks=picks, strict=True)
+            steps = 0
+            token = WATCH.set(watch)
             try:
                 trial.apply(action)
+            except Halt as halt:
+                got = self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks),
+                                                             steps=halt.steps), table)
+                if self.shown is not None:  # the prompt said where it goes: the pieces told after go on from there
+                    self.shown[got] = zone_of(trial)[halt.cards[0]]
+                continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
                 why = f"P{by + 1}: {self.belief.describe(action)}"
@@ -349,6 +485,8 @@ class TableGame:
                 else:
                     picks.append(self.pick(need.options, need.what, ask, table))
                 continue
+            finally:
+                WATCH.reset(token)
             learn = self.to_learn(trial)
             fresh = [c for c in learn if c not in picks]
             secret = self.taken_in_secret(trial, settled)
@@ -356,8 +494,7 @@ class TableGame:
                 break
             card = self.first_drawn(fresh + secret, trial)
             ask = Ask(action, by, tuple(dice), tuple(picks))
-            if card not in settled and self.yours_from_pile(card, trial) and self.secret_fate(
-                    card, trial, ask, settled, set(learn) - {card}, table):
+            if card not in settled and self.secret_fate(card, trial, ask, settled, set(learn) - {card}, table):
                 continue
             if card in fresh:
                 self.reveal(card, trial, ask, table)
@@ -368,32 +505,32 @@ class TableGame:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
         self.known |= set(learn) | set(picks)
+        self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
     def taken_in_secret(self, trial: State[Any], settled: set[str]) -> list[str]:
-        """The cards the move takes from a face-down pile into the person's secret cards (not yet settled)."""
+        """The cards the move takes in secret from a pile whose cards land by what they are, not yet settled."""
         before = self.where()
         return [c for z, cards in trial.zones().items() if self.place(z) == Place.PERSON for c in cards
-                if c not in self.known and c not in settled and self.place(before.get(c, "")) == Place.HIDDEN]
+                if c not in self.known and c not in settled and self.by_face(before.get(c, ""))]
 
-    def yours_from_pile(self, card: str, trial: State[Any]) -> bool:
-        """The move takes ``card`` from a face-down pile into the person's cards (secret, or one of the person's
-        own zones, which end with their seat: ``corruption_up.0``)."""
-        z1 = zone_of(trial)[card]
-        return self.place(self.where().get(card, "")) == Place.HIDDEN and (
-            self.place(z1) == Place.PERSON or z1.endswith(f".{self.person}"))
+    def by_face(self, zone: str) -> bool:
+        return self.policy.by_face is not None and self.place(zone) == Place.HIDDEN and self.policy.by_face(
+            zone, self.person)
 
     def secret_fate(self, card: str, trial: State[Any], ask: Ask, settled: set[str], learn: set[str],
                     table: Table) -> bool:
-        """A card the move takes from a face-down pile into the person's cards, where it lands by what it is (a
-        card that activates face up, or lies face down, by its number): the person says where the rules sent it,
-        without naming it, when that is all the automata would see (else, when it lands in secret, names it).
-        ``settled``: the cards of this move whose fate is settled (``card`` joins them); ``learn``: the others the
-        move brings to light. True when the belief changed (the move is then made again)."""
-        settled.add(card)
+        """A card the person takes from a pile whose cards land by what they are (``TablePolicy.by_face``): when it
+        may land among their secret cards, they say where it went, not naming it (or name it, if that is not all the
+        automata would see). ``settled``: the cards whose place is settled (``card`` joins them); ``learn``: the
+        others the move brings to light. True when the belief changed (the move is then made again)."""
         before, after = self.where(), zone_of(trial)
+        if not self.by_face(before.get(card, "")) or not (
+                self.place(after[card]) == Place.PERSON or after[card].endswith(f".{self.person}")):
+            return False
+        settled.add(card)
         base = self.auto_views(trial)
         fates: dict[str, list[tuple[str, str]]] = {after[card]: [(card, base)]}  # zone -> [(card, automata's views)]
         designs = {design_of(card)}
@@ -401,12 +538,13 @@ class TableGame:
             if design_of(y) in designs or not self.interchangeable(card, y):
                 continue
             designs.add(design_of(y))
-            alt, views = self.outcome(relabel(self.belief, {card: y, y: card}), ask)  # (two unknown cards: no
-            fates.setdefault(zone_of(alt)[y], []).append((y, views or f"by chance, {y}"))  # automaton can tell)
+            # (two unknown cards: no automaton can tell them apart)
+            alt, more = made(relabel(self.belief, {card: y, y: card}), ask.action, ask.dice, ask.picks)
+            fates.setdefault(zone_of(alt)[y], []).append((y, f"by chance, {y}" if more else self.auto_views(alt)))
+        if all(self.place(z) != Place.PERSON for z in fates):
+            return False  # wherever it lands, it is seen: the person names it
         if len(fates) == 1 and all(v == base for _, v in fates[after[card]]):
             return False  # every card would do the same
-        if all(self.place(z) != Place.PERSON for z in fates):
-            return False  # wherever it goes, it is seen: the person names it
         zones = sorted(fates)
         zone = zones[0]
         if len(zones) > 1:
@@ -429,29 +567,9 @@ class TableGame:
         settled.add(y)
         return True
 
-    def outcome(self, state: State[Any], ask: Ask) -> tuple[State[Any], str]:
-        """The move made on ``state`` with the dice and picks given so far, and the automata's views after it; ""
-        when it needs more (then made with the first of each, to see where the cards go)."""
-        dice, picks = list(ask.dice), list(ask.picks)
-        for _ in range(MAX_ENTRIES):
-            trial = state.clone()
-            trial.script(dice=dice, picks=picks, strict=True)
-            try:
-                trial.apply(ask.action)
-            except ChanceNeeded as need:
-                if need.sides:
-                    dice.append(1)
-                else:
-                    picks.append(sorted(need.options)[0])
-                continue
-            same = len(dice) == len(ask.dice) and len(picks) == len(ask.picks)
-            return trial, self.auto_views(trial) if same else ""
-        raise EngineError("a move could not be settled")
-
     def first_drawn(self, cards: Sequence[str], trial: State[Any]) -> str:
-        """Of the cards a move brings to light or takes in secret, the one to ask for first, as the person takes them
-        one by one: the first the move's log mentions (the engine says each draw as it happens, to someone), then
-        the one nearest the top of a face-down pile (the end of its list)."""
+        """Of the cards a move brings to light or takes in secret, the one to ask first: the first the move's log
+        mentions (a draw is said as it happens), then the one nearest the top of a face-down pile."""
         zones = self.belief.zones()
         where = self.where()
         said: dict[str, int] = {}
@@ -465,10 +583,28 @@ class TableGame:
 
         return min(cards, key=order)
 
-    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
+    def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
+        """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
+        person was last told, with what to do with the components (the move is then told in pieces). ``first``:
+        before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
+        they move themselves); what moves after it, the rules move."""
+        public = self.public_log(state)
+        if len(public) <= self.told and not first:
+            return
+        lines = public[self.told:]
+        self.told = len(public)
+        now = zone_of(state)
+        if self.shown is not None:
+            lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
+        self.shown = now
+        self.ruled = True
+        if lines:
+            table.tell(lines)
+
+    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> str:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
-        takes it in (before the move, so the move is made again with it)."""
-        z0 = self.where().get(card, "")
+        takes it in (before the move, so the move is made again with it). Returns the card entered."""
+        z0 = (self.shown or zone_of(self.belief)).get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
         if z0 == z1:
@@ -477,7 +613,7 @@ class TableGame:
             prompt = f"Take the top card of {src} to {dst}: which card is it?"
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
-        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card))
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card), steps=ask.steps)
 
         def ok(x: str) -> str:
             if x in self.known:
@@ -490,6 +626,7 @@ class TableGame:
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        return got
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
         """A random choice made on the table (the person picks at random and says which) or, among things that are
@@ -516,9 +653,10 @@ class TableGame:
         return got[-1]
 
     # -- what the person is told --------------------------------------------------------------------------------
-    def public_log(self) -> list[str]:
-        """The log lines every seat may read (kept as they are read: the log only grows, except at an undo)."""
-        log = self.belief.log
+    def public_log(self, state: State[Any] | None = None) -> list[str]:
+        """The log lines every seat may read, of the belief (or of ``state``, a move being made on it); kept as they
+        are read: a log only grows, but at an undo."""
+        log = (self.belief if state is None else state).log
         n, lines, last = self.public
         if n > len(log) or (n and log[n - 1] is not last):
             n, lines = 0, []
@@ -536,25 +674,35 @@ class TableGame:
         return out
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words (``before``: the
-        belief just before the move, with the cards entered for it)."""
-        who = "You" if by == self.person else f"P{by + 1}"
-        return [f"{who}: {line}" for line in self.moves_words(before, self.belief, skip_own=by == self.person)]
+        """What to do with the components after a move: each card that changed place, in words (the person moves
+        every component on the table, whoever's move it is; since they were last told, in the middle of a move)."""
+        start = self.shown if self.shown is not None else zone_of(before)
+        words = self.moves_words(start, zone_of(self.belief), skip_own=by == self.person and not self.ruled)
+        self.shown, self.ruled = None, False
+        return words
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
-        """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
-        return self.moves_words(now, then, skip_own=False)
+        """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
+        told in pieces, from where the person was last told the cards are)."""
+        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), skip_own=False)
 
-    def moves_words(self, before: State[Any], after: State[Any], skip_own: bool) -> list[str]:
+    def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
+        """Each card that changed zone (each card's zone before and after), in words."""
         out = []
-        for card, z0, z1 in zones_moved(before, after):
+        for card, z1 in after.items():
+            z0 = before.get(card, "")
+            if z0 == z1:
+                continue
             p0, p1 = self.place(z0), self.place(z1)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
-            what = self.label(card) if card in self.known else "a card"
-            out.append(f"{what}, from {self.policy.name(z0, self.person)} to {self.policy.name(z1, self.person)}.")
+            src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
+            if src == dst:
+                continue  # two zones of the rules' that are one place on the table
+            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known or p0 == Place.PUBLIC
+                       else f"Take a card from {src} to {dst}.")
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -568,7 +716,10 @@ class TableGame:
                 break
             card = learn[0]
             zone = zone_of(self.belief)[card]
-            prompt = f"Set-up: the card in {self.policy.name(zone, self.person)}: which card is it?"
+            cards = self.belief.zones()[zone]
+            nth = f"card {len([c for c in cards if c in self.known]) + 1} of {len(cards)} in " if len(cards) > 1 \
+                else "the card in "
+            prompt = f"Set-up: {nth}{self.policy.name(zone, self.person)}: which card is it?"
             ask = Ask(Action("setup"), -1, card=card, zone=zone, index=self.belief.zones()[zone].index(card))
 
             def ok(x: str, card: str = card) -> str:
@@ -580,34 +731,71 @@ class TableGame:
                     return "that card cannot be there"
                 return ""
 
-            self.known.add(self.enter_card(table, prompt, ask, ok))
+            got = self.enter_card(table, prompt, ask, ok)
+            self.known.add(got)
+            table.tell([f"{self.label(got)}: in {self.policy.name(zone, self.person)}."])
+        table.tell(self.new_log())
 
     def play(self, table: Table) -> None:
         """Play to the end of the game (or until the person stops: :class:`Stop`)."""
         while not self.belief.is_terminal():
-            seat = self.belief.current_player
+            self.step(table)
+
+    def step(self, table: Table) -> None:
+        """One move: an automaton's, or the person's decision (none when the person typed a command instead)."""
+        seat = self.belief.current_player
+        legal = self.belief.legal_actions()
+        if seat != self.person:
+            agent = self.agents[seat]
+            assert agent is not None
+            self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
+        elif not self.person_move(legal, table):
+            return
+        # the cards moved since the belief just before the move, the person's cards brought in
+        table.tell(self.new_log() + self.instructions(self.prior, seat))
+
+    def said_in_secret(self, legal: Sequence[Action]) -> dict[Action, str]:
+        """The moves the game's policy says the person makes in secret, with their words ("": a step of a secret
+        move already said)."""
+        if self.policy.secret is None:
+            return {}
+        words = {a: self.policy.secret(self.belief, a, self.person) for a in legal}
+        return {a: w for a, w in words.items() if w is not None}
+
+    def continue_secret(self, table: Table) -> None:
+        """The steps of a secret move already said, made on the belief without asking (the person does the whole
+        move on the table at once; the program's cards for it are samples)."""
+        for _ in range(MAX_ENTRIES):
+            if self.belief.is_terminal() or self.belief.current_player != self.person:
+                return
             legal = self.belief.legal_actions()
-            if seat != self.person:
-                agent = self.agents[seat]
-                assert agent is not None
-                self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
-            elif not self.person_move(legal, table):
-                continue
-            table.tell(self.new_log() + self.instructions(self.prior, seat))
+            said = self.said_in_secret(legal)
+            if len(said) != len(legal) or any(said.values()):
+                return
+            self.commit(legal[0], self.person, table)
+        raise EngineError("a secret move did not end")
 
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again)."""
-        shown, typed = self.options(legal)
+        said = self.said_in_secret(legal)
+        if said and len(said) == len(legal) and not any(said.values()):
+            self.continue_secret(table)  # (a session saved in the middle of a secret move)
+            return True
+        shown, typed = self.options([a for a in legal if a not in said])
+        for words in dict.fromkeys(w for w in said.values() if w):
+            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
         free = not typed and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
-        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]):
+        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]) and not said:
             self.commit(shown[0][0], self.person, table)
             return True
         hint = None if not typed and not free else "or type the id or name of the card you play"
-        entry = table.decide(self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
+        ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
+        entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
         if entry is None:
             raise Stop
         if entry.kind == "option" and 0 <= entry.index < len(shown):
             self.commit(shown[entry.index][0], self.person, table)
+            self.continue_secret(table)
             return True
         if entry.kind == "cards" and (typed or free):
             acts = self.bring_in(entry.cards, typed, table)
@@ -630,6 +818,28 @@ class TableGame:
         mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
                                                              else "You lose")
         return f"Game over. {o.reason}. {mine}."
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, a full stop at its end unless it asks."""
+    return text[0].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
+
+
+def follow(action: Action, pairs: Sequence[tuple[str, str]]) -> Action:
+    """The move that does on the table what ``action`` did before the belief exchanged the cards of ``pairs``
+    (each pair in turn: the second card is now where the first was)."""
+    for a, b in pairs:
+        action = Action(*(b if v == a else a if v == b else v for v in action))
+    return action
+
+
+def reachable(state: State[Any]) -> bool:
+    """Whether ``state`` is a position the game's rules can reach (it passes the checks of a loaded game)."""
+    try:
+        state.check_loaded()
+    except WizprintError:
+        return False
+    return True
 
 
 def parse_cards(text: str) -> tuple[str, ...]:

@@ -11,27 +11,36 @@ automaton that sees the same decides the same."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+import pexpect
+import pyte
 
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
 from wizprint.solo.kernel.rng import derive
 from wizprint.solo.kernel.state import ChanceNeeded
-from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, zone_of
-from wizprint.solo.table import Ask, Entry, TableGame
+from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, seen_by, zone_of
+from wizprint.solo.table import Ask, Entry, TableGame, halted
+from wizprint.solo.tableplay import two_steps
 
 COPY = re.compile(r"(?<=[A-Za-z0-9])#[0-9]+(?![0-9])")  # a copy's number after its printed id: PW20#2
 
 
 def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
     """The truth as the program starts from it: every card it does not know (not kept for the automaton) given the
-    place of another card of its kind, at random."""
+    place of another card of its kind, at random; but for a card the automaton has seen that the program does not
+    ask for (it knows it is among the person's arranged cards, not where)."""
+    told = set(seen_by(truth, game.autos)) - set(game.to_learn(truth))
     classes: dict[tuple[str, str], list[str]] = {}
     for c in sorted(truth.data.instances):
-        if c not in game.known:
+        if c not in game.known and c not in told:
             classes.setdefault(game.home[c], []).append(c)
     mapping: dict[str, str] = {}
     for cards in classes.values():
@@ -149,7 +158,10 @@ class SimulatedTable:
             self.align(ask.action, trial, self.game.belief)
             trial.script(dice=(*ask.dice, *extra), picks=ask.picks, strict=True)
             try:
-                trial.apply(action)
+                if ask.steps >= 0:  # the card came to light in the middle of the move
+                    halted(trial, action, ask.steps)
+                else:
+                    trial.apply(action)
             except ChanceNeeded as need:
                 if need.sides:  # the card on the table needs a die the program has not asked for yet
                     extra.append(self.die(need.sides, len(ask.dice) + len(extra)))
@@ -170,7 +182,7 @@ class SimulatedTable:
         return self.future.pop(k) if k in self.future else self.rng.randint(1, sides)
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
-        real = self.secret if by == self.person and self.secret is not None else action
+        real = self.real(Ask(action, by))
         self.secret = self.intended = None
         self.future = {}
         self.taken = {}
@@ -186,6 +198,11 @@ class SimulatedTable:
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:
+        """The move made on the table: the person's own (taken in secret, or a step of a secret move that the
+        program makes without asking: the person makes theirs), else the program's."""
+        if ask.by == self.person and self.secret is None and self.intended is None:
+            legal = self.truth.legal_actions()
+            self.secret = legal[0] if len(legal) == 1 else self.player.choose(self.truth, self.person)
         return self.secret if ask.by == self.person and self.secret is not None else ask.action
 
     def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
@@ -249,3 +266,78 @@ def _first_diff(a: list[str], b: list[str]) -> str:
 
 def place_of(policy: TablePolicy, state: State[Any], person: int) -> dict[str, Place]:
     return {z: policy.place(z, person) for z in state.zones()}
+
+
+class Recorder(SimulatedTable):
+    """A simulated table that also writes down what its person types: the number of an option, the cards played,
+    a card's id, a die. Played again through the real command with the same seed, the same entries make the same
+    game (the program's samples of unknown cards never change an automaton's decision)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.game.belief = self.truth.clone()  # as the command starts: its own deal for the seed, none of it known
+        self.typed: list[str] = []
+
+    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
+               cards_hint: str | None) -> Entry | None:
+        entry = super().decide(question, options, actions, cards_hint)
+        assert entry is not None
+        self.typed.extend(typed_for(self.game.belief, actions, entry))
+        return entry
+
+    def card(self, prompt: str, ask: Ask) -> str | None:
+        got = super().card(prompt, ask)
+        assert got is not None
+        self.typed.append(design_of(got))
+        return got
+
+    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
+        got = super().roll(sides, why, ask)
+        self.typed.append(str(got))
+        return got
+
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        got = super().which(question, options, ask)
+        assert got is not None
+        self.typed.append(str(got + 1))
+        return got
+
+
+PROMPTS = ("your choice> ", "card> ", "die> ", "your answer> ")
+
+
+def typed_for(state: State[Any], actions: Sequence[Action], entry: Entry) -> list[str]:
+    """What a person types at the terminal for ``entry``: the cards; or the option's number, in two steps (its
+    group's, then its own) where the terminal asks a long list in two."""
+    if entry.kind != "option":
+        return [", ".join(entry.cards)]
+    two = two_steps(state, actions)
+    if two is None:
+        return [str(entry.index + 1)]
+    key = actions[entry.index].key
+    g, i = next((g, i) for g, group in enumerate(two.groups) for i, (a, _) in enumerate(group.options)
+                if a.key == key)
+    return [str(g + 1), str(i + 1)]
+
+
+def play_on_terminal(game: str, args: list[str], typed: list[str], cwd: Path, rows: int = 24,
+                     cols: int = 80) -> tuple[list[list[str]], str]:
+    """``wizprint solo table GAME ARGS`` on a pseudo-terminal of ``cols`` x ``rows`` read through a terminal
+    emulator, each entry of ``typed`` answered at the next prompt. Returns the screen at every prompt and the
+    program's last words (after the last entry)."""
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(cols), LINES=str(rows))
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "table", game, *args], env=env, encoding="utf-8",
+                      timeout=60, cwd=str(cwd), dimensions=(rows, cols))
+    p.delaybeforesend = None
+    term = pyte.Screen(cols, rows)
+    stream = pyte.Stream(term)
+    screens: list[list[str]] = []
+    for entry in typed:
+        p.expect(list(PROMPTS))
+        stream.feed(p.before + p.after)
+        screens.append([row.rstrip() for row in term.display])
+        p.sendline(entry)
+    p.expect(pexpect.EOF)
+    stream.feed(p.before)
+    p.close()
+    return screens, p.before

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import importlib
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_helpers import run_here
-from table_helpers import SimulatedTable
+from screen_helpers import read_decision
+from table_helpers import PROMPTS, Recorder, SimulatedTable, play_on_terminal
 
 from wizprint.solo.kernel import Action, State, engine
 from wizprint.solo.kernel.table import Place, TablePolicy
 
-TABLE_GAMES = {"wizard-cards": ("wizard_cards", 2, [""]), "relic": ("relic", 2, [""])}
+TABLE_GAMES = {"wizard-cards": ("wizard_cards", 2, [""]), "wizards-cup": ("wizards_cup", 2, [""]),
+               "relic": ("relic", 2, [""])}
 
 
 def policy(game: str) -> TablePolicy:
@@ -41,22 +44,24 @@ def test_twenty_whole_games_on_a_simulated_table_look_the_same_to_the_automaton_
 
 
 class Leaky:
-    """An automaton that also reads the person's hand in the program's belief (which it must never see): its first
-    moves while the person holds cards depend on the samples (then it plays as the automaton, so that a long game
-    still ends)."""
+    """An automaton that also reads the person's secret cards in the program's belief (which it must never see):
+    its first moves while the person holds secret cards depend on the samples and their order (then it plays as
+    the automaton, so that a long game still ends)."""
 
-    def __init__(self, eng: Any, person: int) -> None:
+    def __init__(self, eng: Any, person: int, policy: TablePolicy) -> None:
         self.inner = eng.automaton()
         self.person = person
+        self.policy = policy
         self.peeks = 10
 
     def choose(self, state: State[Any], seat: int) -> Action:
         legal = state.legal_actions()
-        hand = state.zones().get(f"hand.{self.person}", [])
-        if self.peeks <= 0 or not hand:
+        secret = [c for z, cards in state.zones().items() if self.policy.place(z, self.person) is Place.PERSON
+                  for c in cards]
+        if self.peeks <= 0 or not secret:
             return self.inner.choose(state, seat)
         self.peeks -= 1
-        peek = sum(map(ord, "".join(hand)))
+        peek = zlib.crc32(" ".join(secret).encode())
         return legal[peek % len(legal)]
 
 
@@ -77,7 +82,7 @@ def test_rearranging_the_persons_unknown_cards_never_changes_an_automaton_decisi
     leaks = []
     for samples in (1, 2, 3):
         st = SimulatedTable(eng, policy(game), players, 0, 500, samples=samples,
-                            agents=[None, *[Leaky(eng, 0) for _ in range(players - 1)]])
+                            agents=[None, *[Leaky(eng, 0, policy(game)) for _ in range(players - 1)]])
         try:
             st.play()
         except AssertionError:
@@ -119,6 +124,10 @@ def test_a_session_saves_and_resumes_and_keeps_its_notes(tmp_path: Path) -> None
     r2 = run_here("solo", "table", "wizard-cards", "--load", save.name, cwd=tmp_path, input="quit\n")
     assert r2.returncode == 0 and "Set-up" not in r2.stdout
     assert json.loads(save.read_text())["notes"] == data["notes"]
+    # the resumed session goes on in the same log (its first line says it is a table session's)
+    assert sorted(x.name for x in tmp_path.iterdir()) == [save.name.replace(".save.json", ".log"), save.name]
+    assert "NOTE (step 0): the ward icon is hard to read" in (tmp_path / save.name.replace(".save.json", ".log")
+                                                                ).read_text()
 
 
 def test_a_card_is_entered_by_id_or_name_and_a_slip_gets_did_you_mean(tmp_path: Path) -> None:
@@ -145,3 +154,59 @@ def test_random_games_play_the_same_on_samples_drawn_with_a_fixed_seed() -> None
     a.play()
     b.play()
     assert a.decisions == b.decisions and a.truth.outcome() == b.truth.outcome()
+
+
+@pytest.mark.parametrize("game", sorted(TABLE_GAMES))
+def test_a_whole_game_at_an_80_by_24_terminal(game: str, tmp_path: Path) -> None:
+    """One whole game through the real command on a pseudo-terminal: a simulated person's entries (written down
+    in-process with the same seed) typed at its prompts. Every prompt shows its question, no line is cut, and the
+    game ends."""
+    _, players, variants = TABLE_GAMES[game]
+    rec = Recorder(engine(game), policy(game), players, 0, 31, variant=variants[0], dice="physical")
+    rec.play()
+    args = ["--seed", "31", "--players", str(players), "--dice", "physical", *(
+        ["--variant", variants[0]] if variants[0] else [])]
+    screens, last = play_on_terminal(game, args, rec.typed, tmp_path)
+    assert len(screens) == len(rec.typed) > 10
+    for shot in screens:
+        assert not any("…" in row or "error" in row.lower() for row in shot), "\n".join(shot)
+        rows = [row for row in shot if row.strip()]
+        assert rows[-1] + " " in PROMPTS, "\n".join(shot)
+        asked = " ".join(row.strip() for row in rows[-8:-1])  # (a question may wrap)
+        listed = read_decision(shot) is not None  # numbered options above the prompt (a long list included)
+        assert listed or asked.endswith(("which card is it?", "what does it show?")) or any(row.startswith(
+            (" 1 ", "Type the id", "(or ")) for row in rows[-8:-1]), "\n".join(shot)
+    assert "Game over" in " ".join(last.split()), last[-2000:]
+
+
+def test_undo_takes_back_the_last_choice_and_says_what_to_put_back(tmp_path: Path) -> None:
+    """Seed 12: P1 casts 8S Wall of Stone as a ward and draws back up to five; P2's Disintegrate spends the ward
+    and asks P1 for a card. Undo there goes back to P1's cast: the ward comes back from the discard pile to the
+    hand, the card drawn goes back onto the deck, P2's spell back to its hand (worked out from the rules)."""
+    s = engine("wizard-cards").new_state(2, 12)
+    assert s.hands[0][0] == "8S"  # type: ignore[attr-defined]
+    typed = "\n".join([*_hand_of_p2(12), "8S", "undo", "undo", "quit"]) + "\n"
+    r = run_here("solo", "table", "wizard-cards", "--seed", "12", cwd=tmp_path, input=typed)
+    out = " ".join(r.stdout.split())
+    assert r.returncode == 0, r.stdout
+    before, _, back = out.partition("Undone: back to before your last choice.")
+    # the card the person played moves from their hand (not the program's sample it took the place of)
+    assert "> Move 8S Wall of Stone from your hand to your wards (face up before you)." in before
+    assert "from the spell deck to your wards" not in before
+    assert back.startswith(" On the table: Take a card from your hand to the spell deck. Move 8S Wall of Stone "
+                           "from the discard pile to your hand. Move QC Disintegrate from the spell being cast (in "
+                           "the middle of the table) to P2's hand (face up)."), back[:400]
+    assert "Nothing to undo yet: this is your first choice." in back
+    saved = json.loads((tmp_path / "wizprint-wizard-cards-table-seed12.save.json").read_text())
+    assert "8S" not in saved["known"]  # back in the hand, secret again
+
+
+def test_a_resumed_session_keeps_a_file_of_the_users_where_its_log_would_go(tmp_path: Path) -> None:
+    typed = "\n".join([*_hand_of_p2(12), "quit"]) + "\n"
+    assert run_here("solo", "table", "wizard-cards", "--seed", "12", cwd=tmp_path, input=typed).returncode == 0
+    log = tmp_path / "wizprint-wizard-cards-table-seed12.log"
+    log.write_text("my own notes\n")  # the user's file, under the log's name
+    r = run_here("solo", "table", "wizard-cards", "--load", "wizprint-wizard-cards-table-seed12.save.json",
+                 cwd=tmp_path, input="quit\n")
+    assert r.returncode == 0 and "is not a wizprint game log: it is kept" in " ".join(r.stdout.split())
+    assert log.read_text() == "my own notes\n"

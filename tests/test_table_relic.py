@@ -16,7 +16,7 @@ from typing import Any
 import pexpect
 import pyte
 from relic_helpers import ENGINE, do, legal, mk
-from table_helpers import SimulatedTable, ignorance
+from table_helpers import SimulatedTable, ignorance, typed_for
 
 from wizprint.solo.games.relic import RelicState
 from wizprint.solo.games.relic.plays import may_hold
@@ -175,7 +175,7 @@ class Typist(SimulatedTable):
                cards_hint: str | None) -> Entry | None:
         got = super().decide(question, options, actions, cards_hint)
         assert got is not None
-        self.typed.append(("decide", str(got.index + 1) if got.kind == "option" else ", ".join(got.cards)))
+        self.typed.extend(("decide", text) for text in typed_for(self.game.belief, actions, got))
         return got
 
     def card(self, prompt: str, ask: Ask) -> str | None:

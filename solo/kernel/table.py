@@ -30,8 +30,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
+from wizprint.errors import EngineError
+
 from .fields import ROLE
-from .state import State
+from .state import ChanceNeeded, State
+from .values import Action
 
 S = TypeVar("S", bound=State[Any])
 
@@ -57,10 +60,22 @@ class TablePolicy:
     - ``policy``: the game's hidden-information policy in a few sentences (shown at the start and in the docs);
     - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
       player), whose places the program knows from the start (besides the cards it keeps for the automaton);
+    - ``label(state, card)``: a card as the person finds it among the printed components, its printed id and the
+      title the card shows (default: the id and the card's name in the data);
+    - ``arranged(zone, person)``: the person's zones whose cards they may swap and order among each other in
+      secret (a Deck they plan themselves): a card the program knows lies somewhere among them, not where;
+    - ``secret(state, action, person)``: a move the person makes in secret, in words (its cards unnamed; the
+      program plays it with samples); ``""`` for a step of a secret move already said (made without asking: the
+      person does it all on the table at once); None for a move that is not secret;
+    - ``question(state, person)``: a decision of the person's in words, where the engine's words would name cards
+      the program does not know (None: the engine's);
     - ``prepare(state, person)``: what the engine must know of a game played on a table, set on the new game
       (e.g. the person's seat, where what the engine offers depends on cards the program cannot know);
     - ``may_play(state, person)``: the person may play one of their secret cards now, though no option the
-      program's samples give names one (a window of play whose cards the program cannot know): they are asked.
+      program's samples give names one (a window of play whose cards the program cannot know): they are asked;
+    - ``by_face(zone, person)``: a face-down pile whose cards, when the person takes one in secret, land by what
+      they are (a card that activates face up, else lies face down): the person is asked where it went, not
+      which card it is.
     """
 
     place: Callable[[str, int], Place]
@@ -68,8 +83,13 @@ class TablePolicy:
     setup: Callable[[Any, int], list[str]]
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
+    label: Callable[[Any, str], str] | None = None
+    arranged: Callable[[str, int], bool] | None = None
+    secret: Callable[[Any, Any, int], str | None] | None = None
+    question: Callable[[Any, int], str | None] | None = None
     prepare: Callable[[Any, int], None] | None = None
     may_play: Callable[[Any, int], bool] | None = None
+    by_face: Callable[[str, int], bool] | None = None
 
 
 # -- card identities --------------------------------------------------------------------------------------------
@@ -177,6 +197,49 @@ def relabel(state: S, pairs: Mapping[str, str]) -> S:
     new._legal = None  # noqa: SLF001 - the legal moves were those of the old identities
     new.next_legal = None
     return new
+
+
+def swap_places(state: S, x: str, y: str) -> S:
+    """A copy of ``state`` in which cards ``x`` and ``y`` trade places in the zones, every other field as it was:
+    unlike :func:`relabel`, what was seen or said of each card stays with it (a card the automaton saw go into the
+    person's Deck, whose place there it does not know)."""
+    new = state.clone()
+
+    def swap(cards: list[str]) -> None:
+        for i, c in enumerate(cards):
+            if c in (x, y):
+                cards[i] = y if c == x else x
+
+    for attr, _name, shape in new.zone_shapes():
+        v = getattr(new, attr)
+        if shape in ("pile", "slots"):
+            swap(v)
+        else:
+            for cards in (v.values() if isinstance(v, dict) else v):
+                swap(cards)
+    new._legal = None  # noqa: SLF001 - the legal moves were those of the old places
+    new.next_legal = None
+    return new
+
+
+def made(state: S, action: Action, dice: Sequence[int], picks: Sequence[str]) -> tuple[S, bool]:
+    """``action`` made on a copy of ``state`` with the dice and random picks given; where it needs more, with a 1
+    and the first option (to see where the cards go). Returns the copy after it, and whether it needed more."""
+    more_dice: list[int] = []
+    more_picks: list[str] = []
+    for _ in range(500):
+        trial = state.clone()
+        trial.script(dice=[*dice, *more_dice], picks=[*picks, *more_picks], strict=True)
+        try:
+            trial.apply(action)
+        except ChanceNeeded as need:
+            if need.sides:
+                more_dice.append(1)
+            else:
+                more_picks.append(sorted(need.options)[0])
+            continue
+        return trial, bool(more_dice or more_picks)
+    raise EngineError("a move could not be made with the dice and picks given")
 
 
 def designs(state: State[Any]) -> dict[str, list[str]]:

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import CardEffect
 from .effects import do_effect, search_finds, start_effect
 from .pending import (
-    RULES,
     ActionStep,
     BonusWindow,
     Choice,
@@ -47,12 +45,10 @@ from .pending import (
     Window,
     WizardAction,
 )
+from .state import RULES, CovenantState
 from .view import Words, played, window_line
 
 _PASS = re.compile(r"P\d+ passes")
-
-if TYPE_CHECKING:
-    from .state import CovenantState
 
 PASS = Action("pass")
 
@@ -431,6 +427,6 @@ def _legal_choice(s: CovenantState, f: Choice) -> list[Action]:
 @RULES.apply(Choice)
 def _apply_choice(s: CovenantState, f: Choice, action: Action) -> None:
     if action.kind != "target":
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")
     s.stack.pop()
     do_effect(s, f.seat, f.effect, action.a, f.card)

@@ -116,6 +116,11 @@ def prepare(state: RelicState, person: int) -> None:
     state.table_seat = person
 
 
+def by_face(zone: str, person: int) -> bool:
+    """A Corruption card lands by its activation number: face up (it activates) or face down."""
+    return zone == "deck.corruption"
+
+
 def may_play(state: RelicState, person: int) -> bool:
     """A Power card the person may hold could be played at this decision (the program's samples of their hand
     offer none): one card of their hand exchanged, in a copy, for each kind of card they may hold."""
@@ -132,4 +137,5 @@ def may_play(state: RelicState, person: int) -> bool:
     return False
 
 
-POLICY = TablePolicy(place=place, name=name, setup=setup, policy=POLICY_TEXT, prepare=prepare, may_play=may_play)
+POLICY = TablePolicy(place=place, name=name, setup=setup, policy=POLICY_TEXT, prepare=prepare, may_play=may_play,
+                     by_face=by_face)
