@@ -159,9 +159,9 @@ class SimulatedTable:
             trial.script(dice=(*ask.dice, *extra), picks=ask.picks, strict=True)
             try:
                 if ask.steps >= 0:  # the card came to light in the middle of the move
-                    halted(trial, action, ask.steps)
+                    halted(trial, self.twin(action, trial), ask.steps)
                 else:
-                    trial.apply(action)
+                    trial.apply(self.twin(action, trial))
             except ChanceNeeded as need:
                 if need.sides:  # the card on the table needs a die the program has not asked for yet
                     extra.append(self.die(need.sides, len(ask.dice) + len(extra)))
@@ -188,6 +188,7 @@ class SimulatedTable:
         self.taken = {}
         self.asked_again = 0
         self.align(real, self.truth, prior)
+        real = self.twin(real, self.truth)
         self.truth.script(dice=dice, picks=picks, strict=True)
         self.truth.apply(real)
         self.truth.script(strict=False)
@@ -207,16 +208,30 @@ class SimulatedTable:
 
     def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
         """Copies of a card are the same on the table: where the program (``belief``, before the move) names another
-        copy than the one the truth holds there, the truth's copies take each other's places."""
-        bz, tz = zone_of(belief), zone_of(state)
+        copy than the one the truth holds in that place (the same place of the same zone, else the same zone), the
+        truth's copies take each other's places."""
+        bz, bzones = zone_of(belief), belief.zones()
         for c in cards_in(action.key, self.instances):
-            if bz.get(c) == tz.get(c) or "#" not in c:
+            z = bz.get(c)
+            if "#" not in c or z is None:
                 continue
-            twin = next((d for d, z in tz.items() if z == bz.get(c) and design_of(d) == design_of(c)
-                         and d != c), None)
+            here = state.zones().get(z, [])
+            i = bzones[z].index(c)
+            twin = here[i] if i < len(here) and here[i] != c and design_of(here[i]) == design_of(c) else None
+            if twin is None and zone_of(state).get(c) != z:
+                twin = next((d for d in here if design_of(d) == design_of(c) and d != c), None)
             if twin is not None:
                 new = relabel(state, {c: twin, twin: c})
                 state.__dict__.update(new.__dict__)
+
+    def twin(self, action: Action, state: State[Any]) -> Action:
+        """The move as the table can make it: where the rules offer one copy of a card among several in a zone (the
+        first), the program may name another (copies are the same card on the table)."""
+        legal = state.legal_actions()
+        if action in legal:
+            return action
+        want = self.printed_key(action)
+        return next((a for a in legal if self.printed_key(a) == want), action)
 
     def check(self) -> None:
         """The belief and the truth look the same to every automaton seat and to everyone."""

@@ -75,6 +75,20 @@ def test_at_a_table_the_persons_window_after_the_move_opens_by_the_power_cards_t
             assert legal(s) == ["stop"]
 
 
+def test_at_a_table_the_persons_experience_phase_asks_by_the_cards_they_may_hold_with_its_discards() -> None:
+    """Seat 0 holds only Martyr's Fury (battles only) and has nothing to spend: in solo play its Experience phase
+    asks nothing. At a table it asks (the person may hold a card of the phase, as Moment of Clarity), and offers
+    the discards it offers with a real choice, so that the person can discard a card of theirs the program does
+    not know."""
+    for seat, pending in ((-1, "dice"), (0, "experience")):
+        s = mk(hands=[["PW02"], ["PW26"]], phase="engagement", positions=["O18", "O12"])
+        s.table_seat = seat
+        do(s, "pass", "box 2")
+        assert s.pending is not None and s.pending.kind == pending
+        if seat == 0:
+            assert legal(s) == ["discard PW02", "end"]
+
+
 def test_the_power_cards_the_person_may_hold_are_those_no_other_seat_sees() -> None:
     s = mk(hands=[["PW02"], ["PW09"]])
     s.decks["power"].remove("PW03")

@@ -78,8 +78,8 @@ def _options(s: RelicState, f: Experience) -> list[Action]:
     limits."""
     seat = f.seat
     chosen = _chosen(s, f)
-    if not chosen:
-        return [END]
+    if not chosen and (seat != s.table_seat or not _chosen(s, f, opening=True)):
+        return [END]  # (at a table, the phase asks by the cards the person may hold: its discards come with it)
     out = [END, *[a for a in chosen if a.kind in ("level", "spend", "unspend", "relic")], *plays(s, seat, "exp")]
     hand, assets = s.hands[seat], s.assets[seat]
     if hand:
