@@ -468,7 +468,7 @@ class TableGame:
                 continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
-                why = f"P{by + 1}: {self.belief.describe(action)}"
+                why = need.what if need.sides and need.what else f"P{by + 1}: {self.belief.describe(action)}"
                 if need.sides and self.dice == "app":  # the program rolls, and says what it rolled
                     rolled = 1 + derive(self.seed, "die", self.belief.steps, len(dice)) % need.sides
                     table.tell([f"The program rolls a d{need.sides} ({why}): {rolled}."])

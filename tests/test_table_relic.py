@@ -164,6 +164,26 @@ def test_a_power_card_the_person_draws_asks_nothing() -> None:
     assert st.asked == []
 
 
+def test_the_die_for_the_enemy_in_a_battle_is_asked_as_the_enemys_roll() -> None:
+    """Seat 0 battles Hive Tyrant: the first die the person rolls is the enemy's, made by the player to the left
+    (P2), and the prompt says so; the second is their own."""
+    truth = mk(hands=[["PW02"], ["PW26"]], phase="engagement", positions=["O15", "O12"], threats={"O15": ["TB14"]})
+    st = on_table(truth, [])
+    asked: list[str] = []
+    roll = st.roll
+
+    def rolled(sides: int, why: str, ask: Ask) -> int | None:
+        asked.append(why)
+        return roll(sides, why, ask)
+
+    st.roll = rolled  # type: ignore[method-assign]
+    g = st.game
+    for key in ("pass", "pass", "roll"):
+        st.intended = _action(st.truth, key)
+        assert g.person_move(g.belief.legal_actions(), st)
+    assert asked[:2] == ["the enemy's battle roll, made by P2", "P1: roll a die"]
+
+
 # -- whole games --------------------------------------------------------------------------------------------------
 def test_games_with_three_and_four_players_on_a_simulated_table() -> None:
     for players, seed in ((3, 202), (4, 401)):

@@ -365,11 +365,12 @@ def run_battle(s: RelicState, f: Battle) -> bool:
             f.step = BATTLE_ENEMY_ROLL
         elif st == BATTLE_ENEMY_ROLL:
             n = 1 + sum([C[x].enemy_dice for x in f.foes])
-            dice = [s.roll()] if n == 1 else [s.roll() for _ in range(n)]
+            what = f"the enemy's battle roll, made by {s.who(left_of(s, seat))}"
+            dice = [s.roll(6, what)] if n == 1 else [s.roll(6, what) for _ in range(n)]
             extra = []
             pend = dice.count(6)
             while pend:
-                v = s.roll()
+                v = s.roll(6, what)
                 extra.append(v)
                 pend += (v == 6) - 1
             f.enemy_roll = sum(dice) + sum(extra)
