@@ -24,7 +24,18 @@ from .kernel import Action, Engine, State, design_of, line_text, readable
 from .kernel.rng import derive
 from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
-from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, swap_places, zone_of, zones_moved
+from .kernel.table import (
+    Place,
+    TablePolicy,
+    cards_in,
+    made,
+    relabel,
+    same_view,
+    seen_by,
+    swap_places,
+    zone_of,
+    zones_moved,
+)
 
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
@@ -80,6 +91,10 @@ class Table(Protocol):
 
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
         """A die the person rolled; None: the session ends."""
+
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        """Where the rules sent a card the person took in secret, of ``options`` (0-based; ``ask``: its sample, the
+        pile and place it came from, in ``options`` the zones it may go to). None: the session ends."""
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
@@ -147,6 +162,9 @@ class TableGame:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
         self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.places: dict[str, Place] = {}
+        self.zoned: tuple[Any, dict[str, str]] = (None, {})  # (the belief, each card's zone in it)
+        self.public: tuple[int, list[str], Any] = (0, [], None)  # log entries read, the public lines, the last read
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
@@ -173,8 +191,18 @@ class TableGame:
         self.ruled = False  # the move's own card moves told: what moved since, the rules moved
 
     # -- what the program knows ---------------------------------------------------------------------------------
+    def where(self) -> dict[str, str]:
+        """Each card's zone in the belief (kept while the belief is the same object: the driver never changes a
+        belief in place, it replaces it)."""
+        if self.zoned[0] is not self.belief:
+            self.zoned = (self.belief, zone_of(self.belief))
+        return self.zoned[1]
+
     def place(self, zone: str) -> Place:
-        return self.policy.place(zone, self.person)
+        got = self.places.get(zone)
+        if got is None:
+            got = self.places[zone] = self.policy.place(zone, self.person)
+        return got
 
     def arranged(self, zone: str) -> bool:
         """A zone of the person's whose cards they order and swap among each other in secret (the program never
@@ -256,9 +284,13 @@ class TableGame:
         """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
         (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
         not where)."""
-        zones = zone_of(state)
-        public = {c for c, z in zones.items() if self.place(z) == Place.PUBLIC}
-        seen = {c for c in seen_by(state, self.autos) if not self.arranged(zones.get(c, ""))}
+        seen = seen_by(state, self.autos)
+        public: set[str] = set()
+        for z, cards in state.zones().items():
+            if self.place(z) == Place.PUBLIC:
+                public.update(cards)
+            elif self.policy.arranged is not None and self.arranged(z):
+                seen.difference_update(cards)
         return sorted((seen | public) - self.known)
 
     # -- entries ------------------------------------------------------------------------------------------------
@@ -307,7 +339,7 @@ class TableGame:
     # -- the person's decision ----------------------------------------------------------------------------------
     def secret_cards(self, action: Action) -> set[str]:
         """The cards an action names that are the person's and unknown to the program (samples)."""
-        zones = zone_of(self.belief)
+        zones = self.where()
         return {c for c in cards_in(action.key, self.instances)
                 if c not in self.known and self.place(zones.get(c, "")) == Place.PERSON}
 
@@ -387,7 +419,10 @@ class TableGame:
             chosen.append(got)
             self.known.add(got)
         self.known |= set(chosen)  # the person said these are in their hand
-        return [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        acts = [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        if not acts:
+            table.tell([f"{', '.join(self.label(c) for c in chosen)}: not playable now."])
+        return acts
 
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
@@ -402,6 +437,7 @@ class TableGame:
             self.shown = zone_of(self.belief)
         steps = 0
         clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+        settled: set[str] = set()  # the cards taken in secret whose place on the table is settled
 
         def watch(state: State[Any]) -> None:
             nonlocal steps, clean
@@ -432,7 +468,7 @@ class TableGame:
                 continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
-                why = f"P{by + 1}: {self.belief.describe(action)}"
+                why = need.what if need.sides and need.what else f"P{by + 1}: {self.belief.describe(action)}"
                 if need.sides and self.dice == "app":  # the program rolls, and says what it rolled
                     rolled = 1 + derive(self.seed, "die", self.belief.steps, len(dice)) % need.sides
                     table.tell([f"The program rolls a d{need.sides} ({why}): {rolled}."])
@@ -451,29 +487,108 @@ class TableGame:
                 continue
             finally:
                 WATCH.reset(token)
-            fresh = [c for c in self.to_learn(trial) if c not in picks]
-            if not fresh:
+            learn = self.to_learn(trial)
+            fresh = [c for c in learn if c not in picks]
+            secret = self.taken_in_secret(trial, settled)
+            if not fresh and not secret:
                 break
-            self.reveal(fresh[0], trial, Ask(action, by, tuple(dice), tuple(picks)), table)
+            card = self.first_drawn(fresh + secret, trial)
+            ask = Ask(action, by, tuple(dice), tuple(picks))
+            if card not in settled and self.secret_fate(card, trial, ask, settled, set(learn) - {card}, table):
+                continue
+            if card in fresh:
+                self.reveal(card, trial, ask, table)
         else:
             raise EngineError("a move could not be settled with the table")
         moves = zones_moved(self.belief, trial)
         for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
-        self.known |= set(self.to_learn(trial)) | set(picks)
+        self.known |= set(learn) | set(picks)
         self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
+
+    def taken_in_secret(self, trial: State[Any], settled: set[str]) -> list[str]:
+        """The cards the move takes in secret from a pile whose cards land by what they are, not yet settled."""
+        before = self.where()
+        return [c for z, cards in trial.zones().items() if self.place(z) == Place.PERSON for c in cards
+                if c not in self.known and c not in settled and self.by_face(before.get(c, ""))]
+
+    def by_face(self, zone: str) -> bool:
+        return self.policy.by_face is not None and self.place(zone) == Place.HIDDEN and self.policy.by_face(
+            zone, self.person)
+
+    def secret_fate(self, card: str, trial: State[Any], ask: Ask, settled: set[str], learn: set[str],
+                    table: Table) -> bool:
+        """A card the person takes from a pile whose cards land by what they are (``TablePolicy.by_face``): when it
+        may land among their secret cards, they say where it went, not naming it (or name it, if that is not all the
+        automata would see). ``settled``: the cards whose place is settled (``card`` joins them); ``learn``: the
+        others the move brings to light. True when the belief changed (the move is then made again)."""
+        before, after = self.where(), zone_of(trial)
+        if not self.by_face(before.get(card, "")) or not (
+                self.place(after[card]) == Place.PERSON or after[card].endswith(f".{self.person}")):
+            return False
+        settled.add(card)
+        base = self.auto_views(trial)
+        fates: dict[str, list[tuple[str, str]]] = {after[card]: [(card, base)]}  # zone -> [(card, automata's views)]
+        designs = {design_of(card)}
+        for y in sorted(self.instances - self.known - settled - learn):
+            if design_of(y) in designs or not self.interchangeable(card, y):
+                continue
+            designs.add(design_of(y))
+            # (two unknown cards: no automaton can tell them apart)
+            alt, more = made(relabel(self.belief, {card: y, y: card}), ask.action, ask.dice, ask.picks)
+            fates.setdefault(zone_of(alt)[y], []).append((y, f"by chance, {y}" if more else self.auto_views(alt)))
+        if all(self.place(z) != Place.PERSON for z in fates):
+            return False  # wherever it lands, it is seen: the person names it
+        if len(fates) == 1 and all(v == base for _, v in fates[after[card]]):
+            return False  # every card would do the same
+        zones = sorted(fates)
+        zone = zones[0]
+        if len(zones) > 1:
+            z0 = before[card]
+            where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z0, self.belief.zones()[z0].index(card),
+                        tuple(zones))
+            k = table.which(f"Take the top card of {self.policy.name(z0, self.person)}: by the rules, where does it "
+                            f"go?", [self.policy.name(z, self.person) for z in zones], where)
+            if k is None:
+                raise Stop
+            zone = zones[k] if 0 <= k < len(zones) else zone
+        group = fates[zone]
+        if self.place(zone) == Place.PERSON and len({v for _, v in group}) > 1:
+            self.reveal(card, trial, ask, table)  # where it lies is not enough: the person names it
+            return True
+        y = group[0][0]
+        if y == card:
+            return False
+        self.exchange(card, y, views=False)
+        settled.add(y)
+        return True
+
+    def first_drawn(self, cards: Sequence[str], trial: State[Any]) -> str:
+        """Of the cards a move brings to light or takes in secret, the one to ask first: the first the move's log
+        mentions (a draw is said as it happens), then the one nearest the top of a face-down pile."""
+        zones = self.belief.zones()
+        where = self.where()
+        said: dict[str, int] = {}
+        for i, e in enumerate(trial.log[len(self.belief.log):]):
+            for c in cards_in(line_text(e), self.instances):
+                said.setdefault(c, i)
+
+        def order(c: str) -> tuple[int, int]:
+            z = where.get(c, "")
+            return said.get(c, len(trial.log)), -zones[z].index(c) if z and self.place(z) == Place.HIDDEN else 0
+
+        return min(cards, key=order)
 
     def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
         """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
         person was last told, with what to do with the components (the move is then told in pieces). ``first``:
         before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
         they move themselves); what moves after it, the rules move."""
-        n = state.players
-        public = [line_text(e) for e in state.log if all(readable(e, s) for s in range(n))]
+        public = self.public_log(state)
         if len(public) <= self.told and not first:
             return
         lines = public[self.told:]
@@ -538,9 +653,17 @@ class TableGame:
         return got[-1]
 
     # -- what the person is told --------------------------------------------------------------------------------
-    def public_log(self) -> list[str]:
-        n = self.belief.players
-        return [line_text(e) for e in self.belief.log if all(readable(e, s) for s in range(n))]
+    def public_log(self, state: State[Any] | None = None) -> list[str]:
+        """The log lines every seat may read, of the belief (or of ``state``, a move being made on it); kept as they
+        are read: a log only grows, but at an undo."""
+        log = (self.belief if state is None else state).log
+        n, lines, last = self.public
+        if n > len(log) or (n and log[n - 1] is not last):
+            n, lines = 0, []
+        seats = range(self.belief.players)
+        lines = lines + [line_text(e) for e in log[n:] if all(readable(e, s) for s in seats)]
+        self.public = (len(log), lines, log[-1] if log else None)
+        return lines
 
     def new_log(self) -> list[str]:
         """The log lines every seat may read, since the last told (a line only the person may read speaks of the
@@ -661,10 +784,11 @@ class TableGame:
         shown, typed = self.options([a for a in legal if a not in said])
         for words in dict.fromkeys(w for w in said.values() if w):
             shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
-        if len(shown) == 1 and not typed and not self.secret_cards(shown[0][0]) and not said:
+        free = not typed and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
+        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]) and not said:
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed else "or type the id or name of the card you play"
+        hint = None if not typed and not free else "or type the id or name of the card you play"
         ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
         entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
         if entry is None:
@@ -673,7 +797,7 @@ class TableGame:
             self.commit(shown[entry.index][0], self.person, table)
             self.continue_secret(table)
             return True
-        if entry.kind == "cards" and typed:
+        if entry.kind == "cards" and (typed or free):
             acts = self.bring_in(entry.cards, typed, table)
             if len(acts) == 1:
                 self.commit(acts[0], self.person, table)
