@@ -18,7 +18,8 @@ from .units import MM
 
 
 def new_canvas(target: Any, pagesize: tuple[float, float], title: str, author: str = "wizprint") -> Canvas:
-    """A canvas that writes reproducible bytes (fixed ids and dates; SOURCE_DATE_EPOCH honoured)."""
+    """A canvas that writes reproducible bytes (fixed ids and dates; SOURCE_DATE_EPOCH honoured), whose PDF asks
+    the print dialog for actual size (``/PrintScaling /None``)."""
     from .fonts import family
 
     # start every page and form in an embedded font: reportlab's default (Helvetica) would be referenced unembedded
@@ -29,6 +30,8 @@ def new_canvas(target: Any, pagesize: tuple[float, float], title: str, author: s
     c.setCreator("wizprint")
     c.setProducer("wizprint (reportlab)")
     c.setSubject(title)
+    # a print dialog that opens at 100 %: the cards, tokens and boards are printed at their real size
+    c.setViewerPreference("PrintScaling", "None")
     return c
 
 

@@ -5,6 +5,7 @@ zone, reproducible bytes."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from pathlib import Path
 
@@ -281,3 +282,20 @@ def test_no_text_outside_the_safe_zone(build, game: str) -> None:  # type: ignor
         finally:
             doc.close()
     assert checked > 1000
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_pdf_asks_the_print_dialog_for_actual_size(build, game: str) -> None:  # type: ignore[no-untyped-def]
+    """Every PDF of a build, on both papers, carries ``/ViewerPreferences << /PrintScaling /None >>``: a viewer's
+    print dialog opens at 100 % rather than 'fit to page'."""
+    from wizprint.generator.calibrate import calibration_pdf
+
+    for paper in ("a4", "letter"):
+        result = build(game, paper=paper)
+        pdfs = [result.out_dir / o.file for o in result.outputs if o.file.endswith(".pdf")]
+        assert pdfs
+        for path in pdfs:
+            with pikepdf.open(path) as pdf:
+                assert str(pdf.Root.ViewerPreferences.PrintScaling) == "/None", path.name
+    with pikepdf.open(io.BytesIO(calibration_pdf("letter", "short"))) as pdf:
+        assert str(pdf.Root.ViewerPreferences.PrintScaling) == "/None"
