@@ -3,7 +3,9 @@ a glue margin, cut guides, page labels, and a first page with the assembly map.
 
 Each tile shows the board window [x, x + step + overlap] x [y, y + step + overlap]: cut the tile along its cut
 guide (the left and top edges of its window, except on the first column and row), lay it over the glue margin
-of its neighbours (the overlap strips on their right and bottom), and glue.
+of its neighbours (the overlap strips on their right and bottom), and glue. The picture runs :data:`BLEED` mm past
+each cut guide, so a cut a little outside the guide leaves no white seam: what it keeps lies on the neighbour's
+glue margin, which shows the same part of the board.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from .units import MM
 
 MARGIN = 9.0  # mm of paper around the printed window (printers cannot print to the edge)
 OVERLAP = 12.0  # mm shared by neighbouring tiles: the glue margin
+BLEED = 3.0  # mm of the picture past each cut guide (less than MARGIN: it stays on the paper)
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,11 @@ def poster_pdf(scene: Scene, paper_name: str, title: str, overlap: float = OVERL
     for t in ts:
         # the window's top-left on the page
         left, top = MARGIN, ph - MARGIN
+        # the picture: the window, and its bleed past the cut guides (left and top; none on the first column or row)
+        bl, bt = (BLEED if t.col > 0 else 0.0), (BLEED if t.row > 0 else 0.0)
         c.saveState()
         p = c.beginPath()
-        p.rect(left * MM, (top - t.h) * MM, t.w * MM, t.h * MM)
+        p.rect((left - bl) * MM, (top - t.h) * MM, (t.w + bl) * MM, (t.h + bt) * MM)
         c.clipPath(p, stroke=0, fill=0)
         # place the board so that (t.x, t.y) of the board is at (left, top)
         painter.place(scene, (left - t.x) * MM, (top - (scene.h - t.y)) * MM)

@@ -21,7 +21,7 @@ from wizprint.cards.loader import load_game
 from wizprint.cards.markup import spoken
 from wizprint.cards.vocab import markdown
 from wizprint.generator.impose import PAPERS
-from wizprint.generator.poster import MARGIN, tiles
+from wizprint.generator.poster import MARGIN, OVERLAP, tiles
 from wizprint.resources import cards_dir, layouts_dir
 
 GAME = load_game("relic")
@@ -232,6 +232,42 @@ def test_poster_tiles_reassemble_to_the_board(build, paper: str) -> None:  # typ
     # the comparison has teeth: the third tile laid 1 mm off is clearly seen
     bad = per_tile(shift=(4, 0))
     assert bad[2] > 5.0 and bad[2] > good[2] + 2.0, (bad, good)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_poster_tiles_bleed_their_picture_past_every_cut_guide(build, paper: str) -> None:  # type: ignore[no-untyped-def]
+    """Past each dashed cut guide (the left edge of a tile off the first column, the top edge of one off the first
+    row), the strip from 0.5 to 3 mm outside the guide shows the board as it lies there, as the neighbour's glue
+    margin under it does: compared, rendered at 4 px/mm, with the same strip of the board SVG (resvg)."""
+    result = build("relic", svg=False, png=False, paper=paper)
+    board_mm, k = 640.0, 4.0
+    png = resvg_py.svg_to_bytes(svg_path=str(result.out_dir / "board.svg"), width=round(board_mm * k), dpi=96.0,
+                                skip_system_fonts=True, font_dirs=[str(layouts_dir() / "fonts")])
+    board = Image.open(io.BytesIO(png)).convert("RGB")
+    ts = tiles(board_mm, board_mm, PAPERS[paper])
+    doc = pdfium.PdfDocument(result.out_dir / "board-poster.pdf")
+    strips = 0
+    try:
+        for n, t in enumerate(ts, start=1):
+            page = doc[n].render(scale=k * 25.4 / 72).to_pil().convert("RGB")
+            # (page box, board box) in px: the strip outside the left guide and the one above the top guide,
+            # along the part of the edge that no glue margin of this tile covers
+            pairs = []
+            if t.col > 0:
+                pairs.append(((MARGIN - 3.0, MARGIN, MARGIN - 0.5, MARGIN + t.h - OVERLAP),
+                              (t.x - 3.0, t.y, t.x - 0.5, t.y + t.h - OVERLAP)))
+            if t.row > 0:
+                pairs.append(((MARGIN, MARGIN - 3.0, MARGIN + t.w - OVERLAP, MARGIN - 0.5),
+                              (t.x, t.y - 3.0, t.x + t.w - OVERLAP, t.y - 0.5)))
+            for on_page, on_board in pairs:
+                got = page.crop(tuple(round(v * k) for v in on_page))
+                want = board.crop(tuple(round(v * k) for v in on_board)).resize(got.size)
+                diff = ImageStat.Stat(ImageChops.difference(got, want).convert("L")).mean[0]
+                assert diff < 12.0, (t.label, on_page, diff)
+                strips += 1
+    finally:
+        doc.close()
+    assert strips == sum((t.col > 0) + (t.row > 0) for t in ts) > 0
 
 
 def test_tokens_are_150_as_printed(relic_build) -> None:  # type: ignore[no-untyped-def]
