@@ -261,9 +261,12 @@ def build_cmd(
     png: bool = typer.Option(True, "--png/--no-png", help="PNG contact sheet of each deck."),
     only: str | None = typer.Option(None, "--only", metavar="KIND[,KIND]", help="Make only these files. " + KINDS_HELP),
     skip: str | None = typer.Option(None, "--skip", metavar="KIND[,KIND]", help="Leave these files out. " + KINDS_HELP),
-    low_ink: bool = typer.Option(False, "--low-ink", help="Large floods (card backgrounds, backs, banners, board "
-                                                          "spaces) printed as light tints with an outline; light "
-                                                          "lettering on them turned dark. Saves toner."),
+    ink: str | None = typer.Option(None, "--ink", help="both (default): the printed PDFs in full ink, and beside "
+                                                       "them in low-ink/ in low ink: large floods (card "
+                                                       "backgrounds, backs, banners, board spaces) as light tints "
+                                                       "with an outline, light lettering on them turned dark; "
+                                                       "full or low: one set only."),
+    low_ink: bool = typer.Option(False, "--low-ink", help="The same as --ink low."),
     target: str | None = typer.Option(None, "--for", metavar="TARGET", help=FOR_HELP),
     base_url: str | None = typer.Option(None, "--base-url", metavar="URL",
                                         help="With --for tts: the URL of the folder its images will be uploaded to "
@@ -282,6 +285,7 @@ def build_cmd(
     from wizprint.generator.deckpdf import LAYOUTS, PrintOptions
     from wizprint.generator.impose import PAPERS
     from wizprint.generator.jobs import MAX_JOBS, default_jobs
+    from wizprint.generator.producing import INKS
     from wizprint.progress import for_terminal
     from wizprint.resources import game_ids
 
@@ -297,6 +301,11 @@ def build_cmd(
     if bleed is not None and not (math.isfinite(bleed) and 0 <= bleed <= 6):  # NaN and infinity refused in words
         raise UsageError(f"--bleed must be between 0 and 6 mm, not {bleed:g}")
     offset = _offset(back_offset)
+    if low_ink and ink not in (None, "low"):
+        raise UsageError(f"--low-ink is --ink low: give one of them, not --low-ink with --ink {ink}")
+    ink = "low" if low_ink else (ink or "both")
+    if ink not in INKS:
+        raise UsageError(f"--ink must be {', '.join(INKS[:-1])} or {INKS[-1]}, not {ink!r}")
     if target is not None:
         target = _target(target)
     if base_url is not None:
@@ -318,7 +327,7 @@ def build_cmd(
         return
     popts = PrintOptions(paper=paper, bleed=3.0 if bleed is None else bleed, duplex=duplex, back_offset=offset,
                          marks=marks, layout="auto" if layout == "duplex" else layout)
-    opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink, jobs=jobs or default_jobs(),
+    opts = BuildOptions(print=popts, svg=svg, png=png, ink=ink, jobs=jobs or default_jobs(),
                         only=_kinds(only, "--only"), skip=_kinds(skip, "--skip"), target=target, base_url=base_url,
                         service_bleed=bleed is None)
     opts.kinds()  # a kind of output that is not one: said before anything is read

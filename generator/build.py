@@ -11,9 +11,10 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,9 @@ from . import producers, services, tts
 from .drawing import Drawn, draw
 from .jobs import MAX_JOBS, Workers
 from .layout import GameLayout, load_layout
+from .lowink import printing_low_ink
 from .producers import MANIFEST
-from .producing import REGISTRY, BuildOptions, Job, Made, Output, Producer, exports, in_order, name_part
+from .producing import LOW_INK_FOLDER, REGISTRY, BuildOptions, Job, Made, Output, Producer, exports, in_order, name_part
 
 __all__ = ["MANIFEST", "BuildOptions", "BuildResult", "Output", "build_game", "previous_build"]
 
@@ -53,8 +55,10 @@ class BuildResult:
 
     @property
     def printable_pages(self) -> int:
-        """The pages to print: the PDFs of cards, sheets, boards and tokens (not the SVG, PNG or CSV files)."""
-        return sum(o.pages for o in self.outputs if o.kind in PRINTED and o.file.endswith(".pdf"))
+        """The pages to print: the PDFs of cards, sheets, boards and tokens (not the SVG, PNG or CSV files), of
+        one ink (a build of both inks prints its full set or its low-ink set)."""
+        return sum(o.pages for o in self.outputs if o.kind in PRINTED and o.file.endswith(".pdf")
+                   and not o.file.startswith(LOW_INK_FOLDER + "/"))
 
     def manifest(self) -> dict[str, Any]:
         return producers.manifest(self.game, self.outputs)
@@ -156,7 +160,7 @@ def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions |
             stage.check_folders(["svg", *(f"svg/{d}" for d in game.decl.decks if game.cards(d))])
         opts = _service_bleed(game, layout, opts)
         # draw (and so check) everything before making any file: a failed build leaves no files behind
-        drawn = draw(game, layout, opts.print.bleed, low_ink=opts.low_ink, sheets=opts.makes("sheets"))
+        drawn = draw(game, layout, opts.print.bleed, low_ink=opts.ink == "low", sheets=opts.makes("sheets"))
         schedule = plan(drawn, dataclasses.replace(opts, folder=stage.real.absolute()))
         files = run(schedule, opts, progress, game.id)
         result = BuildResult(game.id, out, [files[name].output for name in schedule.listed], notes=schedule.notes)
@@ -208,7 +212,11 @@ def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
     """Ask every selected producer (and every producer one of them needs) for its plan, in the order of the
     registry. A job's file that no selected producer lists is made but not kept (``--only previews``: the decks'
     PDFs, which the previews are cut from). Two files of one name are a :class:`BuildError` (ids of the game's
-    data can make them); a file listed that no job makes is a :class:`WizprintBug`."""
+    data can make them); a file listed that no job makes is a :class:`WizprintBug`.
+
+    The PDFs of the printed producers are made in low ink with ``ink`` low (in place of the full ones), or
+    with ``ink`` both also in low ink, by the same producers, into :data:`LOW_INK_FOLDER` (listed after every
+    other file)."""
     kinds = opts.kinds()
     needed = {n for k in kinds for n in REGISTRY[k].needs}
     schedule = Schedule([], [], [])
@@ -216,7 +224,7 @@ def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
         if name not in kinds and name not in needed:
             continue
         p = producer.plan(drawn, opts)
-        schedule.jobs += p.jobs
+        schedule.jobs += [_in_low_ink(j, "") for j in p.jobs] if opts.ink == "low" and producer.printed else p.jobs
         if p.preload is not None:
             schedule.preload.append(p.preload)
         schedule.notes += p.notes
@@ -224,8 +232,36 @@ def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
             schedule.listed += p.files()
             if producer.last is not None:
                 schedule.last.append(producer)
+    if opts.ink == "both" and (printed := opts.printed()):
+        # the same producers again, for their PDFs alone (no previews, no SVG)
+        only_pdfs = dataclasses.replace(opts, only=printed, skip=())
+        for name in printed:
+            p = REGISTRY[name].plan(drawn, only_pdfs)
+            schedule.jobs += [_in_low_ink(j, LOW_INK_FOLDER + "/") for j in p.jobs if _pdfs(j.files)]
+            schedule.listed += [LOW_INK_FOLDER + "/" + f for f in p.files() if _pdfs([f])]
     _check_files(schedule)
     return schedule
+
+
+def _pdfs(files: Sequence[str]) -> bool:
+    return all(f.endswith(".pdf") for f in files)
+
+
+def _in_low_ink(job: Job, prefix: str) -> Job:
+    """The job made in low ink (its PDFs marked ``"ink": "low"`` in the manifest), its files' names after
+    ``prefix``."""
+    return Job(tuple(prefix + f for f in job.files), partial(_made_in_low_ink, job.make, prefix), job.cost,
+               job.here)
+
+
+def _made_in_low_ink(make: Callable[[], list[Made]], prefix: str) -> list[Made]:
+    with printing_low_ink():
+        made = make()
+    out = []
+    for m in made:
+        extra = {**m.output.extra, "ink": "low"} if m.name.endswith(".pdf") else m.output.extra
+        out.append(Made(prefix + m.name, m.payload, dataclasses.replace(m.output, file=prefix + m.name, extra=extra)))
+    return out
 
 
 def _check_files(schedule: Schedule) -> None:

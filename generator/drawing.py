@@ -218,7 +218,8 @@ def _gathered(issues: list[Issue], make: Callable[..., T | None], *args: Any) ->
 
 
 def _in_low_ink(d: Drawn) -> Drawn:
-    """The faces, record sheets and board with their floods as tints (the map is printed as it is)."""
+    """The faces, record sheets and board with their floods as tints (for their SVG files and previews; every PDF
+    page is drawn in low ink by its painter, see build.plan)."""
     fronts = {deck: {k: tinted(sc) for k, sc in f.items()} for deck, f in d.fronts.items()}
     backs = {deck: {k: tinted(sc) for k, sc in b.items()} for deck, b in d.backs.items()}
     records = {k: RecordSheets([(i, tinted(sc)) for i, sc in r.fronts], [tinted(sc) for sc in r.backs])

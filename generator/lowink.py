@@ -12,6 +12,9 @@ on a small dark shape that keeps its colour stays light.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from .pdfops import colour as pdf_colour
@@ -22,6 +25,25 @@ TINT = 0.86  # share of white mixed into a flood
 OUTLINE = 0.3  # mm, the outline drawn round a tinted flood
 LIGHT = 0.6  # relative luminance above which a colour counts as light
 INK = "#1a1a1a"  # dark text where nothing darker is known
+KEY = ":low-ink"  # the end of a tinted scene's key (a design drawn in low ink is a design of its own)
+
+_PRINTING = ContextVar("printing_low_ink", default=False)
+
+
+@contextmanager
+def printing_low_ink() -> Iterator[None]:
+    """Within it, every PDF page drawn (:class:`~wizprint.generator.pdf.PdfPainter`) prints its scenes and items
+    in low ink: a build's low-ink set is made by the same producers as its full one."""
+    token = _PRINTING.set(True)
+    try:
+        yield
+    finally:
+        _PRINTING.reset(token)
+
+
+def low_ink_printing() -> bool:
+    """Whether the PDF pages drawn now are printed in low ink (see :func:`printing_low_ink`)."""
+    return _PRINTING.get()
 
 
 def rgb(c: str | None) -> tuple[float, float, float] | None:
@@ -174,8 +196,16 @@ class _LowInk:
 
 def low_ink(scene: Scene) -> Scene:
     """The scene with its floods tinted and outlined and its light lettering made dark where it now sits on a
-    tint (a new scene; the original is left as it was)."""
+    tint (a new scene; the original is left as it was). A scene already in low ink (its key ends in
+    :data:`KEY`) is returned as it is."""
+    if scene.key.endswith(KEY):
+        return scene
     li = _LowInk(scene)
     items = li.items(scene.items, IDENTITY)
     return Scene(scene.w, scene.h, scene.bleed, li.paper if scene.background else None, items,
-                 scene.key + ":low-ink" if scene.key else "")
+                 scene.key + KEY if scene.key else "")
+
+
+def low_ink_items(items: list[Item], w: float, h: float) -> list[Item]:
+    """Items drawn straight on a page of ``w`` x ``h`` mm (paper showing beneath them), in low ink."""
+    return low_ink(Scene(w, h, 0.0, None, items)).items

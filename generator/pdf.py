@@ -11,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import shortcuts
 from .icons import CURRENT, Icon, load_icon
+from .lowink import low_ink, low_ink_items, low_ink_printing
 from .pdfops import Operators, colour, plain_items
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
 from .textlayout import icon_box
@@ -75,13 +76,16 @@ def _icon_operators(icon: Icon, col: str) -> str:
 
 
 class PdfPainter:
-    """Draws scenes on one canvas; forms are keyed by scene key so each design is defined once."""
+    """Draws scenes on one canvas; forms are keyed by scene key so each design is defined once. A painter made
+    while a build prints its low-ink set (:func:`~wizprint.generator.lowink.printing_low_ink`) draws every
+    scene and item in low ink."""
 
     def __init__(self, canvas: Canvas):
         self.c = canvas
         self.forms: dict[str, str] = {}
         self.icon_forms: dict[tuple[str, str, str | None], str] = {}
         self.shortcuts = shortcuts.enabled()
+        self.low_ink = low_ink_printing()
 
     # -- forms ------------------------------------------------------------------------------------------------
     def form(self, scene: Scene) -> str:
@@ -89,6 +93,9 @@ class PdfPainter:
         name = self.forms.get(scene.key)
         if name is not None:
             return name
+        key = scene.key
+        if self.low_ink:
+            scene = low_ink(scene)
         name = "F" + hashlib.sha1(scene.key.encode("utf-8")).hexdigest()[:12]
         # icon forms used by this scene must exist before the scene's form is opened
         self._define_icons(scene.items, scene)
@@ -104,7 +111,7 @@ class PdfPainter:
             c.beginForm(name, *box)
             self.draw_scene(scene)
             c.endForm()
-        self.forms[scene.key] = name
+        self.forms[key] = name
         return name
 
     def _define_icons(self, items: list[Item] | tuple[Item, ...], scene: Scene) -> None:
@@ -150,6 +157,8 @@ class PdfPainter:
     def draw_items(self, items: list[Item], height_mm: float) -> None:
         """Draw items whose coordinates are y-down mm from the top of a box of ``height_mm`` at the origin."""
         c = self.c
+        if self.low_ink:
+            items = low_ink_items(items, 0.0, height_mm)
         self._define_icons(items, Scene(0, height_mm))
         c.saveState()
         c.translate(0, height_mm * MM)

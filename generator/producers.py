@@ -40,7 +40,7 @@ def _layout_name(po: PrintOptions, laid_out: str) -> str:
 
 
 # -- decks ----------------------------------------------------------------------------------------------------------
-@register("decks", "cards-<deck>.pdf: the cards of each deck, fronts and backs")
+@register("decks", "cards-<deck>.pdf: the cards of each deck, fronts and backs", printed=True)
 def decks(drawn: Drawn, opts: BuildOptions) -> Plan:
     """One job per file of cards: a deck, with the decks that print on its last sheet (see :func:`shared_sheets`);
     the same job cuts each of those decks' previews from the PDF when previews are made."""
@@ -137,7 +137,8 @@ def _deck_files(drawn: Drawn, po: PrintOptions, host: str, guests: list[str], se
 
 
 # -- sheets and records ---------------------------------------------------------------------------------------------
-@register("sheets", "sheet-<id>.pdf: the game's printed sheets (sheets.toml: reference and quick-reference sheets)")
+@register("sheets", "sheet-<id>.pdf: the game's printed sheets (sheets.toml: reference and quick-reference sheets)",
+          printed=True)
 def sheets(drawn: Drawn, opts: BuildOptions) -> Plan:
     game = drawn.game
     specs = load_sheets(game)
@@ -155,7 +156,8 @@ def _sheet_files(drawn: Drawn, po: PrintOptions, sid: str, spec: Any) -> list[Ma
     return [made(f"sheet-{sid}.pdf", "sheets", data, pages, paper=po.paper)]
 
 
-@register("records", "sheets-<kind>.pdf: records printed like cards (Relic's character and scenario sheets)")
+@register("records", "sheets-<kind>.pdf: records printed like cards (Relic's character and scenario sheets)",
+          printed=True)
 def records(drawn: Drawn, opts: BuildOptions) -> Plan:
     return Plan([Job((f"sheets-{kind}.pdf",), partial(_record_files, drawn, opts.print, kind, rs),
                      cost=8.0 * len(rs.fronts)) for kind, rs in drawn.records.items()])
@@ -171,7 +173,7 @@ def _record_files(drawn: Drawn, po: PrintOptions, kind: str, rs: RecordSheets) -
 
 
 # -- board, map, dial boards, tokens ----------------------------------------------------------------------------------
-@register("board", "board.svg and board-poster.pdf: the board, whole and in tiles to tape together")
+@register("board", "board.svg and board-poster.pdf: the board, whole and in tiles to tape together", printed=True)
 def board(drawn: Drawn, opts: BuildOptions) -> Plan:
     if drawn.board is None:
         return Plan()
@@ -185,7 +187,7 @@ def _poster_files(drawn: Drawn, po: PrintOptions, scene: Scene) -> list[Made]:
     return [made("board-poster.pdf", "board", data, 1 + len(ts), tiles=len(ts), paper=po.paper)]
 
 
-@register("map", "<map>.svg and <map>.pdf: the play mat, whole and in the sheets it is printed on")
+@register("map", "<map>.svg and <map>.pdf: the play mat, whole and in the sheets it is printed on", printed=True)
 def playmap(drawn: Drawn, opts: BuildOptions) -> Plan:
     pmap = drawn.playmap
     if pmap is None:
@@ -204,7 +206,7 @@ def _map_files(drawn: Drawn, po: PrintOptions, pmap: PlayMap, whole: Scene) -> l
     return [made(f"{pmap.component}.pdf", "board", data, pages, sheets=len(pmap.sheets), paper=po.paper)]
 
 
-@register("dial-boards", "boards-characters.pdf: the character boards with their dials (Relic)")
+@register("dial-boards", "boards-characters.pdf: the character boards with their dials (Relic)", printed=True)
 def dial_boards(drawn: Drawn, opts: BuildOptions) -> Plan:
     spec = drawn.components.get("dial_boards")
     if spec is None:
@@ -217,7 +219,7 @@ def _dial_board_files(drawn: Drawn, po: PrintOptions, spec: Any) -> list[Made]:
     return [made("boards-characters.pdf", "board", data, pages, paper=po.paper)]
 
 
-@register("tokens", "tokens.pdf: the round tokens, fronts and backs")
+@register("tokens", "tokens.pdf: the round tokens, fronts and backs", printed=True)
 def tokens(drawn: Drawn, opts: BuildOptions) -> Plan:
     sets = drawn.components.get("tokens")
     if not sets:

@@ -39,7 +39,8 @@ class BuildOptions:
     png: bool = True  # a contact sheet of each deck (the producer "previews")
     csv: bool = True  # the cards as CSV (the producer "csv")
     sheets: bool = True  # the game's printed sheets (the producer "sheets")
-    low_ink: bool = False  # floods as tints with outlines (generator/lowink.py)
+    ink: str = "both"  # full, low (floods as tints with outlines: generator/lowink.py) or both (the low-ink set of
+    # the printed files beside the full one, in LOW_INK_FOLDER)
     jobs: int = 1  # worker processes for the files (generator/jobs.py); the output is the same for any number
     only: tuple[str, ...] = ()  # the producers to run (by name); empty: every one but the exports
     skip: tuple[str, ...] = ()  # producers not to run
@@ -79,6 +80,14 @@ class BuildOptions:
     def makes(self, kind: str) -> bool:
         """Whether this build makes the files of the producer ``kind``."""
         return kind in self.kinds()
+
+    def printed(self) -> tuple[str, ...]:
+        """The producers of this build whose files are printed on paper (each has a low-ink set)."""
+        return tuple(name for name in self.kinds() if REGISTRY[name].printed)
+
+
+INKS = ("full", "low", "both")  # --ink
+LOW_INK_FOLDER = "low-ink"  # where a build of both inks puts the low-ink set of its printed files
 
 
 @dataclass
@@ -156,7 +165,9 @@ class Producer:
     planned with it, and their own files are kept only when they are selected too). ``always``: it cannot be
     left out. ``last``: a file made from the whole list of the build's files, written after every other one
     (the manifest); such a file is not listed itself. ``asked``: an export, made only for its target
-    (``--for tts``), alone, in a folder of its own (``output/<game>/tts/``)."""
+    (``--for tts``), alone, in a folder of its own (``output/<game>/tts/``). ``printed``: its PDFs are printed on
+    paper, so a build makes them in low ink too (``--ink``: in place of the full ones, or beside them in
+    :data:`LOW_INK_FOLDER`)."""
 
     name: str
     help: str
@@ -165,6 +176,7 @@ class Producer:
     always: bool = False
     last: Callable[[str, list[Output]], Made] | None = None
     asked: bool = False
+    printed: bool = False
 
 
 # Every producer, by name, in the order the manifest lists their files: the order of the modules that register
@@ -183,8 +195,8 @@ def exports() -> list[str]:
 
 
 def register(name: str, help: str, *, needs: tuple[str, ...] = (), always: bool = False,
-             last: Callable[[str, list[Output]], Made] | None = None, asked: bool = False
-             ) -> Callable[[PlanFunction], PlanFunction]:
+             last: Callable[[str, list[Output]], Made] | None = None, asked: bool = False,
+             printed: bool = False) -> Callable[[PlanFunction], PlanFunction]:
     """Register a plan function as the producer ``name`` (after the ones registered before it)::
 
         @register("csv", "<game>.csv: the cards as CSV")
@@ -194,7 +206,7 @@ def register(name: str, help: str, *, needs: tuple[str, ...] = (), always: bool 
     def add(plan: PlanFunction) -> PlanFunction:
         if name in REGISTRY or name_problem(name) or "," in name:
             raise WizprintBug(f"cannot register a second producer, or one named {name!r}")
-        REGISTRY[name] = Producer(name, help, plan, needs, always, last, asked)
+        REGISTRY[name] = Producer(name, help, plan, needs, always, last, asked, printed)
         return plan
 
     return add

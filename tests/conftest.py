@@ -84,14 +84,18 @@ def _empty(folder: Path) -> Path:
 @pytest.fixture(scope="session")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Builder:
     """build(game, paper=..., duplex=..., ...) -> BuildResult, cached per option set for the session: made once for
-    all the pytest-xdist workers (each made its own copy of the same builds), read-only for the tests."""
+    all the pytest-xdist workers (each made its own copy of the same builds), read-only for the tests. The builds
+    are in full ink only unless ``ink`` says otherwise (``ink="both"``: with the low-ink set, as wizprint builds by
+    default)."""
     cache: dict[tuple[object, ...], BuildResult] = {}
     root = _shared_root(tmp_path_factory)
 
-    def _build(game: str, *, svg: bool = False, png: bool = False, **print_opts: object) -> BuildResult:
-        key = (game, svg, png, tuple(sorted(print_opts.items())))
+    def _build(game: str, *, svg: bool = False, png: bool = False, ink: str = "full", **print_opts: object
+               ) -> BuildResult:
+        key = (game, svg, png, ink, tuple(sorted(print_opts.items())))
         if key not in cache:
-            opts = BuildOptions(print=PrintOptions(**print_opts), svg=svg, png=png)  # type: ignore[arg-type]
+            opts = BuildOptions(print=PrintOptions(**print_opts), svg=svg, png=png,  # type: ignore[arg-type]
+                                ink=ink)
             cache[key] = _build_once(root, key, lambda folder: build_game(game, _empty(folder / f"build-{game}"), opts))
         return cache[key]
 

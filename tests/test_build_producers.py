@@ -63,11 +63,12 @@ def test_the_help_of_only_and_skip_names_every_kind(tmp_path: Path) -> None:
 
 def test_only_makes_the_kinds_named_and_the_manifest(tmp_path: Path) -> None:
     result = build_game("wizard-cards", tmp_path / "w", BuildOptions(only=("csv", "sheets")))
-    assert [o.file for o in result.outputs] == ["sheet-reference-sheet.pdf", "wizard-cards.csv"]
-    assert sorted(_files(tmp_path / "w")) == ["manifest.json", "sheet-reference-sheet.pdf", "wizard-cards.csv"]
+    made = ["sheet-reference-sheet.pdf", "wizard-cards.csv", "low-ink/sheet-reference-sheet.pdf"]  # both inks
+    assert [o.file for o in result.outputs] == made
+    assert sorted(_files(tmp_path / "w")) == sorted(["manifest.json", *made])
     assert (tmp_path / "w" / "wizard-cards.csv").read_text(encoding="utf-8") == export_csv(load_game("wizard-cards"))
     listed = json.loads((tmp_path / "w" / "manifest.json").read_text())["files"]
-    assert [f["file"] for f in listed] == ["sheet-reference-sheet.pdf", "wizard-cards.csv"]
+    assert [f["file"] for f in listed] == made
 
 
 def test_previews_alone_are_cut_from_deck_pdfs_that_are_not_kept(tmp_path: Path) -> None:
