@@ -209,7 +209,7 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
-KINDS = "decks, sheets, records, board, map, dial-boards, tokens, svg, previews, csv"  # generator/producers.py
+KINDS = "decks, sheets, records, board, map, dial-boards, tokens, svg, previews, csv, guide"  # producers.py, guide.py
 EXPORTS = "tts, mpc, tgc, drivethrucards"  # generator/tts.py, generator/services.py: --for's targets
 KINDS_HELP = f"Kinds of output, comma-separated: {KINDS} (manifest.json is always written)."
 

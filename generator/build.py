@@ -26,19 +26,31 @@ from wizprint.files import FileProblem, read_file
 from wizprint.finite import loads_json
 from wizprint.progress import Progress, Silent
 
-from . import producers, services, tts
+from . import guide, producers, services, tts
 from .drawing import Drawn, draw
 from .jobs import MAX_JOBS, Workers
 from .layout import GameLayout, load_layout
 from .lowink import printing_low_ink
 from .producers import MANIFEST
-from .producing import LOW_INK_FOLDER, REGISTRY, BuildOptions, Job, Made, Output, Producer, exports, in_order, name_part
+from .producing import (
+    LOW_INK_FOLDER,
+    REGISTRY,
+    BuildOptions,
+    Job,
+    Made,
+    Output,
+    Producer,
+    Summary,
+    exports,
+    in_order,
+    name_part,
+)
 
 __all__ = ["MANIFEST", "BuildOptions", "BuildResult", "Output", "build_game", "previous_build"]
 
 # the modules that register the kinds of output (generator/producing.py), in the order the manifest lists them: a
 # new kind is a module that registers it, imported and named here (and named in the command line's KINDS)
-OUTPUT_KINDS = (producers, tts, services)
+OUTPUT_KINDS = (producers, guide, tts, services)
 in_order(OUTPUT_KINDS)
 PRINTED = ("cards", "sheets", "board", "tokens")  # the kinds of file that are printed on paper
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -206,6 +218,8 @@ class Schedule:
     last: list[Producer]
     preload: list[Callable[[], None]] = field(default_factory=list)  # to call before the workers are forked
     notes: list[str] = field(default_factory=list)  # the producers' warnings
+    summaries: list[Summary] = field(default_factory=list)  # made after every job (see producing.Summary)
+    producer_of: dict[str, str] = field(default_factory=dict)  # each file listed: the producer that lists it
 
 
 def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
@@ -225,11 +239,13 @@ def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
             continue
         p = producer.plan(drawn, opts)
         schedule.jobs += [_in_low_ink(j, "") for j in p.jobs] if opts.ink == "low" and producer.printed else p.jobs
+        schedule.summaries += p.summaries
         if p.preload is not None:
             schedule.preload.append(p.preload)
         schedule.notes += p.notes
         if name in kinds:
             schedule.listed += p.files()
+            schedule.producer_of.update((f, name) for f in p.files())
             if producer.last is not None:
                 schedule.last.append(producer)
     if opts.ink == "both" and (printed := opts.printed()):
@@ -238,7 +254,9 @@ def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
         for name in printed:
             p = REGISTRY[name].plan(drawn, only_pdfs)
             schedule.jobs += [_in_low_ink(j, LOW_INK_FOLDER + "/") for j in p.jobs if _pdfs(j.files)]
-            schedule.listed += [LOW_INK_FOLDER + "/" + f for f in p.files() if _pdfs([f])]
+            low = [LOW_INK_FOLDER + "/" + f for f in p.files() if _pdfs([f])]
+            schedule.listed += low
+            schedule.producer_of.update((f, name) for f in low)
     _check_files(schedule)
     return schedule
 
@@ -267,7 +285,8 @@ def _made_in_low_ink(make: Callable[[], list[Made]], prefix: str) -> list[Made]:
 def _check_files(schedule: Schedule) -> None:
     """Every file of the plan: a name that stays inside the folder, made by one job and listed once."""
     made_by: set[str] = set()
-    for job in schedule.jobs:
+    makers: list[Job | Summary] = [*schedule.jobs, *schedule.summaries]
+    for job in makers:
         for f in job.files:
             safe_relpath(f)
             if f in made_by:
@@ -298,6 +317,7 @@ def run(schedule: Schedule, opts: BuildOptions, progress: Progress, game_id: str
             raise WizprintBug(f"a build job made {list(names)}, not the files it planned: {list(jobs[i].files)}")
         for f in made:
             if f.name in kept:
+                f.output.producer = schedule.producer_of[f.name]
                 files[f.name] = f
                 progress.step(f.name)
 
@@ -308,6 +328,17 @@ def run(schedule: Schedule, opts: BuildOptions, progress: Progress, game_id: str
     with Workers([j.make for j in jobs], workers, here=[i for i, j in enumerate(jobs) if j.here]) as pool:
         progress.start(len(schedule.listed) + len(schedule.last), f"build {game_id}")
         pool.run(done, costs=costs)
+    for summary in schedule.summaries:  # from every other file kept, in the manifest's order
+        others = [files[name].output for name in schedule.listed if name in files]
+        made = summary.make(others)
+        if tuple(f.name for f in made) != summary.files:
+            raise WizprintBug(f"a build summary made {[f.name for f in made]}, not the files it planned: "
+                              f"{list(summary.files)}")
+        for f in made:
+            if f.name in kept:
+                f.output.producer = schedule.producer_of[f.name]
+                files[f.name] = f
+                progress.step(f.name)
     return files
 
 

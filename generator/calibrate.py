@@ -9,6 +9,7 @@ through, read the number on the ruler. Enter the horizontal reading as X and the
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 
@@ -30,6 +31,15 @@ def calibration_pdf(paper_name: str, duplex: str, offset: tuple[float, float] = 
     pw, ph = PAPERS[paper_name]
     buf = io.BytesIO()
     c = new_canvas(buf, (pw * MM, ph * MM), f"wizprint duplex calibration ({paper_name}, {duplex}-edge)")
+    draw_calibration(c, paper_name, duplex, offset)
+    c.save()
+    return buf.getvalue()
+
+
+def draw_calibration(c: Any, paper_name: str, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+    """The calibration sheet's two pages (front, then back), drawn on the canvas ``c`` of ``paper_name`` pages
+    (also the last sheet of the print guide)."""
+    pw, ph = PAPERS[paper_name]
     text = family("text")
     bold = text.face(bold=True)
     regular = text.face()
@@ -86,5 +96,3 @@ def calibration_pdf(paper_name: str, duplex: str, offset: tuple[float, float] = 
         c.drawString((bx + RULER + 1) * MM, (by - 7) * MM, "X")
         c.drawString((bx - 7) * MM, (by + RULER + 1) * MM, "Y")
     c.showPage()
-    c.save()
-    return buf.getvalue()

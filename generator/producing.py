@@ -99,6 +99,7 @@ class Output:
     pages: int
     sha256: str
     extra: dict[str, Any] = field(default_factory=dict)
+    producer: str = field(default="", compare=False)  # the producer that lists it (set by the build; not listed)
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,16 @@ class Job:
 
 
 @dataclass(frozen=True)
+class Summary:
+    """Files made from the build's other files once every job has made them (the print guide, which lists each
+    file with its pages): ``make`` is called in the building process, after every job, with the manifest entries
+    of every other file the build keeps, in the manifest's order."""
+
+    files: tuple[str, ...]
+    make: Callable[[list[Output]], list[Made]]
+
+
+@dataclass(frozen=True)
 class Plan:
     """A producer's part of a build: its jobs, and the files it lists in the manifest, in their order (by
     default, its jobs' files in the order of the jobs). A producer may list files that another producer's jobs
@@ -150,9 +161,12 @@ class Plan:
     listed: Sequence[str] | None = None
     preload: Callable[[], None] | None = None  # called before workers are forked (imports each would make)
     notes: Sequence[str] = ()  # warnings for the user (a deck a print service leaves out), shown after the build
+    summaries: Sequence[Summary] = ()  # made after every job, from the other files' entries
 
     def files(self) -> list[str]:
-        return list(self.listed) if self.listed is not None else [f for j in self.jobs for f in j.files]
+        if self.listed is not None:
+            return list(self.listed)
+        return [f for j in self.jobs for f in j.files] + [f for s in self.summaries for f in s.files]
 
 
 PlanFunction = Callable[[Drawn, BuildOptions], Plan]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,3 +124,116 @@ def fonts_embedded(pdf: pikepdf.Pdf) -> list[str]:
 
 def open_pdf(path: Path) -> pikepdf.Pdf:
     return pikepdf.open(path)
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """A character drawn on a page (pdfminer): its text, its size as printed (points, after every scaling), its
+    box (points, y up), its fill colour (as pdfminer reads it: grey, RGB or CMYK components), and the matrix it is
+    drawn with (text matrix and page transformation: its origin, direction and scale)."""
+
+    text: str
+    size: float
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    colour: tuple[float, ...]
+    matrix: Matrix = IDENTITY
+
+    @property
+    def scale(self) -> float:
+        """How much the page's transformation scales the glyph (below 1: a picture drawn reduced)."""
+        a, b, c, d, _, _ = self.matrix
+        return math.sqrt(abs(a * d - b * c))
+
+    def line_key(self) -> tuple[float, float, float]:
+        """The glyph's writing direction and its baseline's distance from the page's origin, across it: glyphs
+        on one line share it."""
+        a, b, _, _, e, f = self.matrix
+        n = math.hypot(a, b) or 1.0
+        ux, uy = a / n, b / n
+        return (round(ux, 3), round(uy, 3), ux * f - uy * e)
+
+
+def glyphs(path: Path) -> list[list[Glyph]]:
+    """Every character of every page of ``path``, in the order drawn. Its size is the font size times the scale
+    of the text's matrix (a card turned a quarter, a board drawn small on an assembly page)."""
+    from pdfminer.converter import PDFPageAggregator
+    from pdfminer.layout import LTChar, LTContainer
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
+
+    sizes: list[tuple[float, Matrix]] = []
+
+    class Sizes(PDFPageAggregator):
+        def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):  # type: ignore[no-untyped-def]
+            a, b, c, d, _, _ = matrix
+            sizes.append((fontsize * math.sqrt(abs(a * d - b * c)), tuple(float(v) for v in matrix)))
+            return super().render_char(matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate)
+
+    def visit(obj: object, found: list[LTChar]) -> None:
+        if isinstance(obj, LTChar):
+            found.append(obj)
+        elif isinstance(obj, LTContainer):
+            for child in obj:
+                visit(child, found)
+
+    manager = PDFResourceManager()
+    device = Sizes(manager, laparams=None)
+    interpreter = PDFPageInterpreter(manager, device)
+    pages: list[list[Glyph]] = []
+    with open(path, "rb") as f:
+        for page in PDFPage.get_pages(f):
+            sizes.clear()
+            interpreter.process_page(page)
+            chars: list[LTChar] = []
+            visit(device.get_result(), chars)
+            assert len(chars) == len(sizes)
+            out = []
+            for ch, (size, m) in zip(chars, sizes, strict=True):
+                col = ch.graphicstate.ncolor
+                colour = tuple(float(v) for v in col) if isinstance(col, (list, tuple)) else (
+                    (float(col),) if col is not None else ())
+                out.append(Glyph(ch.get_text(), size, ch.x0, ch.y0, ch.x1, ch.y1, colour, m))
+            pages.append(out)
+    return pages
+
+
+def text_lines(path: Path) -> list[list[str]]:
+    """The text of each page of ``path`` line by line: the characters whose boxes share a foot (to 0.6 pt), left to
+    right, so that the first lines of the cells of a table's row make one line, the cells apart by ' | '."""
+    out = []
+    for page in glyphs(path):
+        rows: dict[float, list[Glyph]] = {}
+        for g in page:
+            key = next((k for k in rows if abs(k - g.y0) <= 0.6), g.y0)
+            rows.setdefault(key, []).append(g)
+        lines = []
+        for _, row in sorted(rows.items(), key=lambda kv: -kv[0]):
+            row.sort(key=lambda g: g.x0)
+            text = ""
+            for prev, g in zip([None, *row], row):
+                if prev is not None and g.x0 - prev.x1 > 2.5 * MM:
+                    text += " | "
+                elif prev is not None and g.x0 - prev.x1 > 0.15 * g.size and not text.endswith(" ") \
+                        and g.text != " ":
+                    text += " "
+                text += g.text
+            lines.append(" ".join(text.split()))
+        out.append(lines)
+    return out
+
+
+def printed_lines(page: list[Glyph]) -> list[list[Glyph]]:
+    """The glyphs of a page in lines: runs of glyphs drawn one after the other on one baseline (a text's line,
+    whatever its direction)."""
+    lines: list[list[Glyph]] = []
+    for g in page:
+        if lines:
+            k0, k1 = lines[-1][-1].line_key(), g.line_key()
+            if k0[:2] == k1[:2] and abs(k0[2] - k1[2]) < 0.5:
+                lines[-1].append(g)
+                continue
+        lines.append([g])
+    return lines

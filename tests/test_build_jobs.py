@@ -109,7 +109,7 @@ def test_a_job_marked_here_runs_here_and_a_new_kind_keeps_its_place(tmp_path: Pa
         assert rec.total == len(rec.steps) == len(result.outputs) + 1 and rec.peak == 0
         names.append([o.file for o in result.outputs])
     full_set = [n for n in names[0] if not n.startswith("low-ink/")]  # the low-ink set is listed after all the rest
-    assert names[0] == names[1] and full_set[-3:] == ["wizards-and-relics.csv", "notes-a.txt", "notes-b.txt"]
+    assert names[0] == names[1] and full_set[-3:] == ["print-guide.pdf", "notes-a.txt", "notes-b.txt"]
     assert (tmp_path / "1" / "manifest.json").read_bytes() == (tmp_path / "2" / "manifest.json").read_bytes()
 
 

@@ -356,8 +356,9 @@ def test_o_names_the_parent_of_the_game_folders(tmp_path: Path) -> None:
     done, total = (int(v) for v in last[1:last.index("]")].split("/"))
     manifest = json.loads((tmp_path / "one" / "covenant" / "manifest.json").read_text())
     files = len(manifest["files"]) + 1
-    # the pages of one ink: the full set, not the low-ink set beside it
-    pages = sum(f["pages"] for f in manifest["files"] if f["file"].endswith(".pdf") and "ink" not in f)
+    # the pages of the game's components in one ink: the full set, not the low-ink set beside it nor the guide
+    pages = sum(f["pages"] for f in manifest["files"] if f["file"].endswith(".pdf") and "ink" not in f
+                and f["kind"] != "guide")
     assert done == total == files
     assert lines[-1] == f"built covenant: {files} files, {pages} printable pages in {tmp_path / 'one' / 'covenant'}"
     # a game folder of one's own goes into DIR/<game id> too, and 'all' into DIR/<game> for every game
