@@ -11,22 +11,26 @@ table in the tests, which owns a shuffled physical copy of the components.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from wizprint.errors import EngineError, UsageError, WizprintError, quote
+from wizprint.errors import EngineError, IllegalActionError, UsageError, WizprintError, quote
 
 from .agents import Agent, make_agent
 from .kernel import Action, Engine, State, design_of, line_text, readable
 from .kernel.rng import derive
+from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
 from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
 
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
+GROUP_NAMED = 4  # cards moved together from one place to another beyond which they are said by their ids only
 
 
 class TableError(WizprintError):
@@ -48,7 +52,8 @@ class Entry:
 class Ask:
     """What a question to the table is about, for a simulated table (the terminal shows only the prompt): the
     move being made, by which seat, the dice and picks given for it so far; for a card brought to light, the
-    sample in the belief and where it lands (zone and index); for a random pick, the options."""
+    sample in the belief and where it lands (zone and index), when the move has run ``steps`` pieces of its pending
+    work (0: the whole move; see :func:`halted`); for a random pick, the options."""
 
     action: Action
     by: int
@@ -58,6 +63,52 @@ class Ask:
     zone: str = ""
     index: int = -1
     options: tuple[str, ...] = ()
+    steps: int = 0
+
+
+class Halt(Exception):
+    """A move stopped where cards came to light (``steps``: the pieces of its pending work begun)."""
+
+    def __init__(self, steps: int, cards: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.steps = steps
+        self.cards = list(cards)
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first, a full stop last (unless it ends with a question mark)."""
+    return text[0].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
+
+
+def in_order(state: State[Any], cards: Sequence[str]) -> list[str]:
+    """Cards in the order the game lists its zones (a wizard revealed before a relic), then in their zone's order."""
+    rank = {c: (i, j) for i, zone in enumerate(state.zones().values()) for j, c in enumerate(zone)}
+    return sorted(cards, key=lambda c: rank.get(c, (len(rank), 0)))
+
+
+def watched(state: State[Any], action: Action, watch: Callable[[Any], None] | None) -> None:
+    """Apply ``action`` to ``state`` with ``watch`` called before each piece of its pending work (it may raise to stop
+    the move there)."""
+    token = WATCH.set(watch)
+    try:
+        state.apply(action)
+    finally:
+        WATCH.reset(token)
+
+
+def halted(state: State[Any], action: Action, steps: int) -> None:
+    """Apply ``action`` to ``state``, stopped where its pending work has begun ``steps`` pieces (all of it if 0): the
+    state as it was when a card came to light (a game that runs no pending work is never stopped)."""
+    count = 0
+
+    def watch(_s: Any) -> None:
+        nonlocal count
+        count += 1
+        if count >= steps:
+            raise Halt(count)
+
+    with contextlib.suppress(Halt):
+        watched(state, action, watch if steps else None)
 
 
 class Table(Protocol):
@@ -106,6 +157,7 @@ class TableGame:
     notes: list[tuple[int, str]] = field(default_factory=list)  # (step, text): the playtest record
     agents: list[Agent | None] = field(default_factory=list)
     secret_moves: dict[int, Action] = field(default_factory=dict)  # (unused by the driver: the tests' record)
+    was_known: set[str] = field(default_factory=set)  # the cards the program knew before the last move
 
     def __post_init__(self) -> None:
         if self.dice not in DICE:
@@ -113,6 +165,8 @@ class TableGame:
         self.autos = [s for s in range(self.belief.players) if s != self.person]
         self.prior: State[Any] = self.belief  # the belief just before the last move committed
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
+        self.path: list[dict[str, str]] = []  # each card's zone before the last move, at each piece of it, after it
+        self.path_told = 0  # the pieces of the last move told while it was made (it stopped for a card)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -200,7 +254,7 @@ class TableGame:
                 raise Stop
             found, why = self.match(typed, sorted(self.instances))
             if not found:
-                table.tell([why[0].upper() + why[1:] + "."])
+                table.tell([sentence(why)])
                 continue
             reasons = []
             for x in found:
@@ -228,10 +282,10 @@ class TableGame:
         by typing their cards."""
         shown: list[tuple[Action, str]] = []
         typed: list[Action] = []
-        by_kind: dict[str, list[Action]] = {}
+        by_kind: dict[str, list[Action]] = {}  # the same move but for which of the person's unknown cards
         for a in legal:
             if self.secret_cards(a):
-                by_kind.setdefault(a.kind, []).append(a)
+                by_kind.setdefault(self.option_key(a), []).append(a)
             else:
                 shown.append((a, self.belief.describe(a)))
         for acts in by_kind.values():
@@ -248,11 +302,18 @@ class TableGame:
                     secret = False  # the move shows its card: the person says which
                     break
             if secret:
-                shown.append((acts[0], f"{self.secret_words(acts[0])} (in secret: you say which cards when they "
-                                       f"are revealed)"))
+                said = self.policy.secret(self.belief, acts[0], self.person) if self.policy.secret else ""
+                shown.append((acts[0], said or f"{self.secret_words(acts[0])} (in secret: you say which cards when "
+                                              f"they are revealed)"))
             else:
                 typed.extend(acts)
         return shown, typed
+
+    def option_key(self, action: Action) -> str:
+        """An action's key with the person's cards unknown to the program as ``?``: the same for every move that
+        differs only in which of them it plays."""
+        secret = self.secret_cards(action)
+        return " ".join("?" if w in secret else w for w in action.key.split())
 
     def secret_words(self, action: Action) -> str:
         """An action taken in secret, in words, without the sample's cards."""
@@ -261,20 +322,24 @@ class TableGame:
             text = text.replace(self.label(c), "a card").replace(self.names[c], "a card").replace(c, "a card")
         return text
 
-    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table) -> list[Action]:
+    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table,
+                 quiet: bool = False) -> list[Action]:
         """The actions that play the cards the person typed: each card is brought into the person's secret zone by
-        relabelling it with a sample there (the automata cannot tell). Empty when they cannot be played."""
+        relabelling it with a sample there (the automata cannot tell). Empty when they cannot be played (why, told
+        to the table unless ``quiet``)."""
         chosen: list[str] = []
         zones = zone_of(self.belief)
         person_zones = {z for z in zones.values() if self.place(z) == Place.PERSON}
         for text in designs:
             zones = zone_of(self.belief)
-            pool = sorted(self.instances - self.known - set(chosen))
+            held = {c for c, z in zones.items() if z in person_zones}  # (a card of theirs the program knows, too)
+            pool = sorted((self.instances - self.known | held) - set(chosen))
             found, why = self.match(text, pool)
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
-                table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else why[0].upper() + why[1:] + "."])
+                if not quiet:
+                    table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where "
+                                f"it is." if known else sentence(why)])
                 return []
             here = [x for x in found if zones[x] in person_zones]
             if here:
@@ -289,7 +354,8 @@ class TableGame:
                 if got is not None:
                     break
             if got is None:
-                table.tell([f"{self.label(found[0])} cannot be in your hand now."])
+                if not quiet:
+                    table.tell([f"{self.label(found[0])} cannot be in your hand now."])
                 return []
             chosen.append(got)
             self.known.add(got)
@@ -299,14 +365,37 @@ class TableGame:
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
         """Play ``action`` on the belief: the dice and random picks from the table (or the program, ``--dice
-        app``), and every card the move brings to light entered by the person and relabelled in."""
+        app``), and every card the move brings to light entered by the person and relabelled in, one at a time, in
+        the order they come to light: where a game runs its rules in pieces of pending work, the move is stopped at
+        the first piece before which a card has come to light, and made again once it is entered (what follows may
+        depend on which card it is)."""
         dice: list[int] = []
         picks: list[str] = []
+        steps = 0
+        path: list[dict[str, str]] = []  # where each card is at each piece of the move's pending work
+        self.was_known = set(self.known)
+        self.path_told = 0  # the pieces of the move told (where it stopped for a card)
+
+        def watch(state: State[Any]) -> None:  # (a card shown while still in the person's hand, as a card laid
+            nonlocal steps  # face down is once every seat has chosen, is asked where it goes: a hand has no order)
+            steps += 1
+            zones = zone_of(state)
+            fresh = [c for c in self.to_learn(state) if c not in picks and self.place(zones[c]) != Place.PERSON]
+            if fresh:
+                raise Halt(steps, in_order(state, fresh))
+            path.append(zones)
+
         for _ in range(MAX_ENTRIES):
             trial = self.belief.clone()
             trial.script(dice=dice, picks=picks, strict=True)
+            steps = 0
+            path.clear()
             try:
-                trial.apply(action)
+                watched(trial, action, watch)
+            except Halt as halt:
+                self.tell_so_far(trial, [zone_of(self.belief), *path], by, table)
+                self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks), steps=halt.steps), table)
+                continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
                 why = f"P{by + 1}: {self.belief.describe(action)}"
@@ -326,20 +415,38 @@ class TableGame:
                 else:
                     picks.append(self.pick(need.options, need.what, ask, table))
                 continue
-            fresh = [c for c in self.to_learn(trial) if c not in picks]
+            fresh = in_order(trial, [c for c in self.to_learn(trial) if c not in picks])
             if not fresh:
                 break
             self.reveal(fresh[0], trial, Ask(action, by, tuple(dice), tuple(picks)), table)
         else:
             raise EngineError("a move could not be settled with the table")
         moves = zones_moved(self.belief, trial)
-        for card, _z0, z1 in moves:
+        self.path = [zone_of(self.belief), *path, zone_of(trial)]
+        seen = seen_by(trial, self.autos)
+        for card, z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
+            elif self.place(z1) == Place.PERSON and self.place(z0) in (Place.KEPT, Place.HIDDEN) and card not in seen:
+                self.known.discard(card)  # into the person's secret cards unseen (as through a deck they shuffle)
         self.known |= set(self.to_learn(trial)) | set(picks)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
+
+    def tell_so_far(self, trial: State[Any], path: Sequence[dict[str, str]], by: int, table: Table) -> None:
+        """Where a move stopped for a card: what happened before, told (the log lines everyone may read, up to one
+        that names a card the program does not know yet, and what to do with the components)."""
+        public = [line_text(e) for e in trial.log if all(readable(e, x) for x in range(trial.players))]
+        lines = []
+        for line in public[self.told:]:
+            if cards_in(line, self.instances) - self.known:
+                break
+            lines.append(line)
+        self.told += len(lines)
+        words = self.path_words(path, skip_own=by == self.person, start=self.path_told)
+        self.path_told = max(len(path) - 1, self.path_told)
+        table.tell(lines + words)
 
     def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
@@ -353,19 +460,37 @@ class TableGame:
             prompt = f"Take the top card of {src} to {dst}: which card is it?"
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
-        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card))
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card), steps=ask.steps)
 
         def ok(x: str) -> str:
             if x in self.known:
                 return "the program knows where that card is"
             if not self.interchangeable(x, card):
                 return "it cannot come from there"
+            old = self.belief
             if not self.exchange(card, x):
                 return "that card cannot be there, by what the automaton has seen"
-            return ""
+            why = self.refused(ask)
+            if why:
+                self.belief = old
+                self.swaps.pop()
+            return why
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+
+    def refused(self, ask: Ask) -> str:
+        """Why the rules refuse the move being made, now that a card the table showed is in the belief (a card
+        of another kind than the rules need there, as the engine says it); "" when they do not."""
+        trial = self.belief.clone()
+        trial.script(dice=ask.dice, picks=ask.picks, strict=True)
+        try:
+            trial.apply(ask.action)
+        except ChanceNeeded:
+            pass
+        except IllegalActionError as exc:
+            return str(exc)
+        return ""
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
         """A random choice made on the table (the person picks at random and says which) or, among things that are
@@ -406,24 +531,72 @@ class TableGame:
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
         """What to do with the components after a move: each card that changed place, in words (the person moves
-        every component on the table, whoever's move it is)."""
+        every component on the table, whoever's move it is), piece by piece of the move where a game runs its
+        rules so (a card taken from a pile into a deck that is shuffled and drawn from is said going into the deck,
+        then drawn)."""
+        if before is self.prior and len(self.path) > 1:
+            return self.path_words(self.path, skip_own=by == self.person, start=self.path_told)
         return self.moves_words(before, self.belief, skip_own=by == self.person)
+
+    def path_words(self, path: Sequence[dict[str, str]], skip_own: bool, start: int = 0) -> list[str]:
+        """The cards that changed place from each piece of a move to the next (from the ``start``-th on), in words:
+        a card the program knew before the move by its id and name until it goes face down into a pile (where it
+        is not known any more), a card it knows after the move always."""
+        moves: list[tuple[str, str, str, bool]] = []
+        hidden: set[str] = set()
+        for i, (a, b) in enumerate(itertools.pairwise(path)):
+            for card, z1 in b.items():
+                z0 = a.get(card, "")
+                if z0 == z1:
+                    continue
+                named = card in self.known or (card in self.was_known and card not in hidden)
+                if self.place(z1) == Place.HIDDEN:
+                    hidden.add(card)
+                if i >= start:
+                    moves.append((card, z0, z1, named))
+        return self.said(moves, skip_own)
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
         """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
-        return self.moves_words(now, then, skip_own=False)
+        return self.moves_words(now, then, skip_own=False, named=set())
 
-    def moves_words(self, before: State[Any], after: State[Any], skip_own: bool) -> list[str]:
-        out = []
-        for card, z0, z1 in zones_moved(before, after):
+    def moves_words(self, before: State[Any], after: State[Any], skip_own: bool,
+                    named: set[str] | None = None) -> list[str]:
+        """Each card that changed place, in words: by its id and name where the program knows it, or knew it before
+        the move (``named``: by default the cards known before the last move; a card the program fetches for the
+        person from a pile it keeps goes face down into theirs)."""
+        before_known = self.was_known if named is None else named
+        return self.said([(card, z0, z1, card in self.known or card in before_known)
+                          for card, z0, z1 in zones_moved(before, after)], skip_own)
+
+    def said(self, moves: Sequence[tuple[str, str, str, bool]], skip_own: bool) -> list[str]:
+        """Cards' moves (card, from zone, to zone, whether it is named) in words, one line for the cards that go
+        together from one place to another (none where the program keeps both places, or where the person takes
+        their own cards, with ``skip_own``)."""
+        groups: list[tuple[str, str, bool, list[str]]] = []
+        for card, z0, z1, named in moves:
             p0, p1 = self.place(z0), self.place(z1)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
             src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
-            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known
-                       else f"Take a card from {src} to {dst}.")
+            if groups and groups[-1][:3] == (src, dst, named):
+                groups[-1][3].append(card)
+            else:
+                groups.append((src, dst, named, [card]))
+        out = []
+        for src, dst, named, cards in groups:
+            if not named:
+                what = "a card" if len(cards) == 1 else f"{len(cards)} cards"
+                out.append(f"Take {what} from {src} to {dst}.")
+            elif len(cards) > GROUP_NAMED:
+                ids = ", ".join(sorted(design_of(c) for c in cards))
+                out.append(f"Move these {len(cards)} cards from {src} to {dst}: {ids}.")
+            else:
+                labels = [self.label(c) for c in sorted(cards)]
+                what = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+                out.append(f"Move {what} from {src} to {dst}.")
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -475,21 +648,74 @@ class TableGame:
         # the cards moved since the belief just before the move, the person's cards brought in
         table.tell(self.new_log() + self.instructions(self.prior, seat))
 
+    def arrangements(self) -> list[tuple[State[Any], list[tuple[str, str]]]]:
+        """The belief with the person's unknown cards lying otherwise, as the policy proposes (a hand with no card of
+        a kind, or with one), and the exchanges that make it: only relabellings of cards the program does not know
+        that no automaton can tell."""
+        if self.policy.arrangements is None:
+            return []
+        out = []
+        for pairs in self.policy.arrangements(self.belief, self.person, frozenset(self.known)):
+            if not pairs or any(x in self.known or pairs.get(y) != x or not self.interchangeable(x, y)
+                                for x, y in pairs.items()):
+                continue
+            alt = relabel(self.belief, pairs)
+            if same_view(self.belief, alt, self.autos):
+                out.append((alt, [(x, y) for x, y in sorted(pairs.items()) if x < y]))
+        return out
+
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
-        """The person's decision; False when a command was typed instead (asked again)."""
+        """The person's decision; False when a command was typed instead (asked again). Where the moves depend on
+        cards the program does not know, the moves of other arrangements of them are offered too (the person's
+        real cards allow one of them); the one chosen is taken as how they lie."""
         shown, typed = self.options(legal)
-        if len(shown) == 1 and not typed and not self.secret_cards(shown[0][0]):
+        here = self.belief
+        keys = {self.option_key(a) for a, _ in shown}
+        Way = tuple[State[Any], list[tuple[str, str]]]  # an arrangement: the belief, and the exchanges that make it
+        other: list[tuple[Action, str, Way]] = []  # (move, words, the arrangement it needs)
+        typed_in: list[tuple[Way, list[Action]]] = [((here, []), typed)] if typed else []
+        for way in self.arrangements():
+            self.belief = way[0]
+            try:
+                offered, offered_typed = self.options(way[0].legal_actions())
+                for a, text in offered:
+                    if self.option_key(a) not in keys:
+                        keys.add(self.option_key(a))
+                        other.append((a, text, way))
+                if offered_typed:
+                    typed_in.append((way, offered_typed))
+            finally:
+                self.belief = here
+        if len(shown) == 1 and not typed_in and not other and not self.secret_cards(shown[0][0]):
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed else "or type the id or name of the card you play"
-        entry = table.decide(self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
+        hint = None if not typed_in else "or type the id or name of the card you play"
+        every = shown + [(a, t) for a, t, _ in other]
+        entry = table.decide(self.belief.question(), [t for _, t in every], [a for a, _ in every], hint)
         if entry is None:
             raise Stop
-        if entry.kind == "option" and 0 <= entry.index < len(shown):
-            self.commit(shown[entry.index][0], self.person, table)
+        if entry.kind == "option" and 0 <= entry.index < len(every):
+            if entry.index >= len(shown):
+                self.belief, swaps = other[entry.index - len(shown)][2]
+                self.swaps.extend(swaps)
+            self.commit(every[entry.index][0], self.person, table)
             return True
-        if entry.kind == "cards" and typed:
-            acts = self.bring_in(entry.cards, typed, table)
+        if entry.kind == "cards" and typed_in:
+            acts: list[Action] = []
+            part = False  # the cards typed are part of a move (not all of its cards)
+            for i, ((where, swaps), typed) in enumerate(typed_in):  # as the cards lie, else as another has them
+                known, done = set(self.known), len(self.swaps)
+                self.belief = where
+                self.swaps.extend(swaps)
+                found = self.bring_in(entry.cards, typed, table, quiet=i + 1 < len(typed_in))
+                acts = [a for a in found if not self.secret_cards(a)]  # (none that plays a card they did not type)
+                part = part or bool(found)
+                if acts:
+                    break
+                self.belief, self.known = here, known
+                del self.swaps[done:]
+            if not acts and part:
+                table.tell(["Type every card you play, separated by commas."])
             if len(acts) == 1:
                 self.commit(acts[0], self.person, table)
                 return True
@@ -509,6 +735,15 @@ class TableGame:
         mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
                                                              else "You lose")
         return f"Game over. {o.reason}. {mine}."
+
+
+def table_state(engine: Engine, policy: TablePolicy, players: int, seed: int, variant: str, person: int) -> State[Any]:
+    """A new game for the table: the policy's, where the rules run otherwise with the person's cards on a real
+    table, else the engine's."""
+    if policy.new_state is not None:
+        state: State[Any] = policy.new_state(engine, players, seed, variant, person)
+        return state
+    return engine.new_state(players, seed, variant)
 
 
 def parse_cards(text: str) -> tuple[str, ...]:

@@ -30,7 +30,7 @@ from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
 from .kernel.table import TablePolicy, relabel
 from .play import MAX_SEED, TABLE_LOG_HEAD, _what, _whole, check_seed, claim_names, random_seed, read_save
-from .table import Ask, Entry, Stop, TableGame, parse_cards
+from .table import Ask, Entry, Stop, TableGame, parse_cards, table_state
 from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
 
 TABLE_FORMAT = "wizprint-table-save/1"
@@ -269,7 +269,7 @@ def new_table(game: str, players: int | None, bot: str, seed: int | None, seat: 
     eng.check_variant(variant)
     make_agent(bot, eng)
     policy = policy_of(eng)
-    state = eng.new_state(n, seed, variant)
+    state = table_state(eng, policy, n, seed, variant, seat)
     return TableGame(eng, state, seat, ["" if i == seat else bot for i in range(n)], policy, dice=dice, seed=seed)
 
 

@@ -24,16 +24,16 @@ import pyte
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
 from wizprint.solo.kernel.state import ChanceNeeded
-from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, zone_of
-from wizprint.solo.table import Ask, Entry, TableGame
+from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, same_view, zone_of
+from wizprint.solo.table import Ask, Entry, TableGame, halted, table_state
 
 
-def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
+def ignorance(truth: State[Any], game: TableGame, rng: random.Random, keep: set[str] | None = None) -> State[Any]:
     """The truth as the program starts from it: every card it does not know (not kept for the automaton) given the
-    place of another card of its kind, at random."""
+    place of another card of its kind, at random (but those of ``keep``)."""
     classes: dict[tuple[str, str], list[str]] = {}
     for c in sorted(truth.data.instances):
-        if c not in game.known:
+        if c not in game.known and c not in (keep or ()):
             classes.setdefault(game.home[c], []).append(c)
     mapping: dict[str, str] = {}
     for cards in classes.values():
@@ -41,6 +41,14 @@ def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[A
         rng.shuffle(shuffled)
         mapping.update(zip(cards, shuffled, strict=True))
     return relabel(truth, mapping)
+
+
+def pinned(state: State[Any]) -> set[str]:
+    """The cards a state names outside its zones (a card laid face down, a card set aside in a choice under way):
+    what the program's samples there stand for is settled (a wizard laid as the wizard), so drawn anew they stay."""
+    zones = {f for f, _, _ in state.zone_shapes()}
+    js = {k: v for k, v in state.to_json().items() if k not in zones and k != "log"}
+    return cards_in(js, frozenset(state.data.instances))
 
 
 def printed(value: Any, instances: frozenset[str]) -> str:
@@ -59,12 +67,15 @@ class SimulatedTable:
                  dice: str = "physical", bot: str = "automaton", player: str = "random", samples: int | None = None,
                  agents: list[Any] | None = None) -> None:
         self.rng = random.Random(seed)
-        self.truth = engine.new_state(players, seed, variant)
+        self.truth = table_state(engine, policy, players, seed, variant, person)
         self.game = TableGame(engine, self.truth.clone(), person, ["" if s == person else bot for s in range(players)],
                               policy, dice=dice, seed=seed, agents=agents or [])
         # what the program starts from: the cards it does not know, elsewhere among their kind (``samples``: the
         # seed of that, the truth's by default)
         self.game.belief = ignorance(self.truth, self.game, random.Random(seed if samples is None else samples))
+        # with ``samples``, the program's samples are drawn anew after every move too (a game whose hidden piles are
+        # shuffled after the start, as a deck a player takes, would otherwise keep the table's order in them)
+        self.sampler = random.Random(samples) if samples is not None else None
         self.person = person
         self.player = RandomAgent(seed) if player == "random" else make_agent(player, engine, seed)
         self.secret: Action | None = None  # the real move behind a move taken in secret
@@ -91,13 +102,26 @@ class SimulatedTable:
         for i, a in enumerate(actions):
             if self.printed_key(a) == printed_want and "(in secret" not in options[i]:
                 return Entry("option", i)
-        for i, a in enumerate(actions):
-            if a.kind == want.kind and "(in secret" in options[i]:
-                self.secret = want
-                return Entry("option", i)
+        secret = [i for i, a in enumerate(actions) if "(in secret" in options[i] and self.fits(want, a)]
+        if secret:  # the most particular of the moves taken in secret that the real one is
+            self.secret = want
+            return Entry("option", min(secret, key=lambda i: len(self.unknown(actions[i]))))
         mine = [c for c in want.key.split()[1:] if c in self.instances]
         assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
         return Entry("cards", cards=tuple(design_of(c) for c in mine))
+
+    def unknown(self, action: Action) -> set[str]:
+        """The cards a move names that the program does not know (its samples)."""
+        return {c for c in cards_in(action.key, self.instances) if c not in self.game.known}
+
+    def fits(self, want: Action, option: Action) -> bool:
+        """Whether the real move ``want`` is the move ``option`` (taken in secret) with the cards the program does not
+        know in its place: the same words, and where the option names a sample, a card unknown to the program."""
+        secret = self.unknown(option)
+        ow, ww = option.key.split(), want.key.split()
+        return len(ow) == len(ww) and all(
+            (o in secret and w in self.instances and w not in self.game.known) or design_of(o) == design_of(w)
+            for o, w in zip(ow, ww, strict=True))
 
     def printed_key(self, a: Action) -> str:
         return " ".join(design_of(w) if w in self.instances else w for w in a.key.split())
@@ -110,11 +134,18 @@ class SimulatedTable:
         action = self.real(ask)
         trial.script(dice=ask.dice, picks=ask.picks, strict=True)
         try:
-            trial.apply(action)
+            halted(trial, action, ask.steps)  # as far as the program's move had run when the card came to light
         except ChanceNeeded as need:  # a random pick: made on the table, at random
             assert need.options, need
             return self.rng.choice(need.options)
-        return trial.zones()[ask.zone][ask.index]
+        there = trial.zones()[ask.zone]
+        land = there[ask.index] if 0 <= ask.index < len(there) else ""
+        if land and land not in self.game.known:
+            return land
+        # a card of the program's there instead (cards from a hand, which has no order, may land in another order
+        # than the program's samples): one of the others that came there
+        others = [c for c in there if c not in self.game.known]
+        return others[0] if others else land
 
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
         return self.rng.randint(1, sides)
@@ -130,6 +161,10 @@ class SimulatedTable:
             self.decisions.append(action.key)
         self.moves += 1
         self.check()
+        if self.sampler is not None:
+            before = self.game.belief
+            self.game.belief = ignorance(before, self.game, self.sampler, keep=pinned(before))
+            assert same_view(before, self.game.belief, self.game.autos), "the samples drawn anew show otherwise"
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:

@@ -58,7 +58,15 @@ class TablePolicy:
     - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
       player), whose places the program knows from the start (besides the cards it keeps for the automaton);
     - ``label(state, card)``: a card as the person finds it among the printed components, its printed id and the
-      title the card shows (default: the id and the card's name in the data).
+      title the card shows (default: the id and the card's name in the data);
+    - ``new_state(engine, players, seed, variant, person)``: a new game for the table, where the rules run
+      otherwise when a seat's cards lie on a real table (the program does not know them); None: the engine's own;
+    - ``secret(state, action, person)``: a move the person makes in secret, in words (its cards unnamed); None
+      (or ""): the engine's words with the unknown cards said as "a card";
+    - ``arrangements(state, person, known)``: other ways the person's unknown cards may lie that the person's
+      decision may depend on (each a relabelling of cards the program does not know, as :func:`relabel` takes
+      it): what the person may do with their real cards, which the program's samples may not allow (a hand
+      with no card of a kind, or with one); None: none.
     """
 
     place: Callable[[str, int], Place]
@@ -67,6 +75,9 @@ class TablePolicy:
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
     label: Callable[[Any, str], str] | None = None
+    new_state: Callable[[Any, int, int, str, int], Any] | None = None
+    secret: Callable[[Any, Any, int], str] | None = None
+    arrangements: Callable[[Any, int, frozenset[str]], list[dict[str, str]]] | None = None
 
 
 # -- card identities --------------------------------------------------------------------------------------------
