@@ -20,7 +20,7 @@ from table_helpers import PROMPTS, Recorder, SimulatedTable, play_on_terminal
 from wizprint.solo.kernel import Action, State, engine
 from wizprint.solo.kernel.table import Place, TablePolicy
 
-TABLE_GAMES = {"wizard-cards": ("wizard_cards", 2, [""])}
+TABLE_GAMES = {"wizard-cards": ("wizard_cards", 2, [""]), "wizards-and-relics": ("wizards_and_relics", 2, [""])}
 
 
 def policy(game: str) -> TablePolicy:
