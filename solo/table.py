@@ -11,9 +11,7 @@ table in the tests, which owns a shuffled physical copy of the components.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
-import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +24,7 @@ from .kernel import Action, Engine, State, design_of, line_text, readable
 from .kernel.rng import derive
 from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
-from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
+from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, swap_places, zone_of, zones_moved
 
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
@@ -52,8 +50,9 @@ class Entry:
 class Ask:
     """What a question to the table is about, for a simulated table (the terminal shows only the prompt): the
     move being made, by which seat, the dice and picks given for it so far; for a card brought to light, the
-    sample in the belief and where it lands (zone and index), when the move has run ``steps`` pieces of its pending
-    work (0: the whole move; see :func:`halted`); for a random pick, the options."""
+    sample in the belief and where it lands (zone and index), and ``steps``: how many pieces of the move's pending
+    work had begun when it came to light (-1: the card lies there when the move is over); for a random pick, the
+    options."""
 
     action: Action
     by: int
@@ -63,52 +62,7 @@ class Ask:
     zone: str = ""
     index: int = -1
     options: tuple[str, ...] = ()
-    steps: int = 0
-
-
-class Halt(Exception):
-    """A move stopped where cards came to light (``steps``: the pieces of its pending work begun)."""
-
-    def __init__(self, steps: int, cards: Sequence[str] = ()) -> None:
-        super().__init__()
-        self.steps = steps
-        self.cards = list(cards)
-
-
-def sentence(text: str) -> str:
-    """``text`` as a sentence: a capital first, a full stop last (unless it ends with a question mark)."""
-    return text[0].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
-
-
-def in_order(state: State[Any], cards: Sequence[str]) -> list[str]:
-    """Cards in the order the game lists its zones (a wizard revealed before a relic), then in their zone's order."""
-    rank = {c: (i, j) for i, zone in enumerate(state.zones().values()) for j, c in enumerate(zone)}
-    return sorted(cards, key=lambda c: rank.get(c, (len(rank), 0)))
-
-
-def watched(state: State[Any], action: Action, watch: Callable[[Any], None] | None) -> None:
-    """Apply ``action`` to ``state`` with ``watch`` called before each piece of its pending work (it may raise to stop
-    the move there)."""
-    token = WATCH.set(watch)
-    try:
-        state.apply(action)
-    finally:
-        WATCH.reset(token)
-
-
-def halted(state: State[Any], action: Action, steps: int) -> None:
-    """Apply ``action`` to ``state``, stopped where its pending work has begun ``steps`` pieces (all of it if 0): the
-    state as it was when a card came to light (a game that runs no pending work is never stopped)."""
-    count = 0
-
-    def watch(_s: Any) -> None:
-        nonlocal count
-        count += 1
-        if count >= steps:
-            raise Halt(count)
-
-    with contextlib.suppress(Halt):
-        watched(state, action, watch if steps else None)
+    steps: int = -1
 
 
 class Table(Protocol):
@@ -131,6 +85,37 @@ class Table(Protocol):
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
         table to follow."""
+
+
+class Halt(Exception):
+    """A card came to light in the middle of a move: the move stops there (``steps``: the pieces of pending work
+    begun; ``cards``: those that came to light)."""
+
+    def __init__(self, steps: int, cards: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.steps = steps
+        self.cards = list(cards)
+
+
+def halted(state: State[Any], action: Action, steps: int) -> None:
+    """Apply ``action`` to ``state`` and stop where its pending work has begun ``steps`` pieces (a stack game
+    runs its pending work one piece at a time; the state is then as the program saw it when a card came to
+    light)."""
+    count = 0
+
+    def watch(_s: Any) -> None:
+        nonlocal count
+        count += 1
+        if count >= steps:
+            raise Halt(count)
+
+    token = WATCH.set(watch)
+    try:
+        state.apply(action)
+    except Halt:
+        pass
+    finally:
+        WATCH.reset(token)
 
 
 class Stop(Exception):
@@ -157,7 +142,6 @@ class TableGame:
     notes: list[tuple[int, str]] = field(default_factory=list)  # (step, text): the playtest record
     agents: list[Agent | None] = field(default_factory=list)
     secret_moves: dict[int, Action] = field(default_factory=dict)  # (unused by the driver: the tests' record)
-    was_known: set[str] = field(default_factory=set)  # the cards the program knew before the last move
 
     def __post_init__(self) -> None:
         if self.dice not in DICE:
@@ -165,8 +149,6 @@ class TableGame:
         self.autos = [s for s in range(self.belief.players) if s != self.person]
         self.prior: State[Any] = self.belief  # the belief just before the last move committed
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
-        self.path: list[dict[str, str]] = []  # each card's zone before the last move, at each piece of it, after it
-        self.path_told = 0  # the pieces of the last move told while it was made (it stopped for a card)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -187,10 +169,23 @@ class TableGame:
             self.known = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.KEPT}
             if self.policy.laid_out is not None:
                 self.known |= self.policy.laid_out(self.belief, self.person)
+            self.known -= self.in_arranged(self.belief)
+        self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
+        self.ruled = False  # the move's own card moves told: what moved since, the rules moved
+        self.hid: set[str] = set()  # the cards the program knew that went face down into a pile in the last move
+        self.was_known: set[str] = set()  # the cards the program knew when the last move began
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def place(self, zone: str) -> Place:
         return self.policy.place(zone, self.person)
+
+    def arranged(self, zone: str) -> bool:
+        """A zone of the person's whose cards they order and swap among each other in secret (the program never
+        knows where a card lies among them)."""
+        return self.policy.arranged is not None and self.policy.arranged(zone, self.person)
+
+    def in_arranged(self, state: State[Any]) -> set[str]:
+        return {c for c, z in zone_of(state).items() if self.arranged(z)}
 
     def label(self, card: str) -> str:
         if self.policy.label is not None:
@@ -203,24 +198,71 @@ class TableGame:
         return self.home[x] == self.home[y]
 
     def exchange(self, x: str, y: str, views: bool = True) -> bool:
-        """Relabel cards ``x`` and ``y`` in the belief when no automaton seat can tell: neither known, the same
-        kind of card, and every automaton's view the same after (``views=False``: at the set-up, before any
-        automaton has decided anything). Returns whether it was done."""
+        """Put card ``y`` where the belief has ``x`` when no automaton seat can tell: relabel the two (neither
+        known, the same kind of card, and every automaton's view the same after; ``views=False``: at the set-up,
+        before any automaton has decided anything); or, among the person's arranged zones, move the cards (what
+        the automaton saw of each card stays with it), the belief still a position the rules can reach. Returns
+        whether it was done."""
         if x == y:
             return True
         if x in self.known or y in self.known or not self.interchangeable(x, y):
             return False
-        new = relabel(self.belief, {x: y, y: x})
-        if views and not same_view(self.belief, new, self.autos):
+        # an automaton's view may hold a card it cannot place (among the person's arranged cards): its identity
+        # stays with what was seen of it, which a relabel would move to the other card
+        seen = seen_by(self.belief, self.autos) if views and self.policy.arranged is not None else set()
+        if x not in seen and y not in seen:
+            new = relabel(self.belief, {x: y, y: x})
+            if not views or same_view(self.belief, new, self.autos):
+                self.belief = new
+                self.told_places([(x, y)])
+                return True
+        mine = self.in_arranged(self.belief)
+        if x not in mine or y not in mine:
             return False
-        self.belief = new
-        self.swaps.append((x, y))
-        return True
+        tries = [(swap_places(self.belief, x, y), [(x, y)])]
+        # or x to a third card's place, and that card to y's
+        tries += ((swap_places(swap_places(self.belief, x, u), u, y), [(x, u), (u, y)])
+                  for u in sorted(mine - self.known - {x, y}) if self.interchangeable(u, y))
+        for new, pairs in tries:
+            if same_view(self.belief, new, self.autos) and reachable(new):
+                self.belief = new
+                self.told_places(pairs)
+                return True
+        return False
+
+    def told_places(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """The places told in the middle of a move, and the move being made (:func:`follow`), follow the cards the
+        belief exchanged (each pair in turn: the second card is now where the first was)."""
+        self.swaps.extend(pairs)
+        if self.shown is not None:
+            for a, b in pairs:
+                self.shown[a], self.shown[b] = self.shown[b], self.shown[a]
+
+    def person_view(self) -> dict[str, Any]:
+        """The person's observation as far as the program knows it (what ``look`` reads): a card of theirs whose
+        place the program does not know is left out of it, but where an automaton's observation says the same."""
+        hide = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.PERSON and c not in self.known}
+
+        def strip(v: Any, twin: Any) -> Any:
+            if isinstance(v, dict):
+                return {k: strip(x, twin.get(k) if isinstance(twin, dict) else None) for k, x in v.items()}
+            if isinstance(v, list):
+                same = twin if isinstance(twin, list) else []
+                return [strip(x, same[i] if i < len(same) else None) for i, x in enumerate(v)
+                        if not (isinstance(x, str) and x in hide and x not in same)]
+            return v
+
+        out: dict[str, Any] = strip(self.belief.observation(self.person), self.belief.observation(self.autos[0]))
+        return out
 
     def to_learn(self, state: State[Any]) -> list[str]:
-        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know."""
-        public = {c for c, z in zone_of(state).items() if self.place(z) == Place.PUBLIC}
-        return sorted((seen_by(state, self.autos) | public) - self.known)
+        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
+        (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
+        not where)."""
+        zones = zone_of(state)
+        public = {c for c, z in zones.items() if self.place(z) == Place.PUBLIC}
+        seen = {c for c in seen_by(state, self.autos) if not self.arranged(zones.get(c, ""))}
+        return sorted((seen | public) - self.known)
 
     # -- entries ------------------------------------------------------------------------------------------------
     def match(self, text: str, pool: Sequence[str]) -> tuple[list[str], str]:
@@ -282,10 +324,10 @@ class TableGame:
         by typing their cards."""
         shown: list[tuple[Action, str]] = []
         typed: list[Action] = []
-        by_kind: dict[str, list[Action]] = {}  # the same move but for which of the person's unknown cards
+        by_kind: dict[str, list[Action]] = {}
         for a in legal:
             if self.secret_cards(a):
-                by_kind.setdefault(self.option_key(a), []).append(a)
+                by_kind.setdefault(a.kind, []).append(a)
             else:
                 shown.append((a, self.belief.describe(a)))
         for acts in by_kind.values():
@@ -302,18 +344,11 @@ class TableGame:
                     secret = False  # the move shows its card: the person says which
                     break
             if secret:
-                said = self.policy.secret(self.belief, acts[0], self.person) if self.policy.secret else ""
-                shown.append((acts[0], said or f"{self.secret_words(acts[0])} (in secret: you say which cards when "
-                                              f"they are revealed)"))
+                shown.append((acts[0], f"{self.secret_words(acts[0])} (in secret: you say which cards when they "
+                                       f"are revealed)"))
             else:
                 typed.extend(acts)
         return shown, typed
-
-    def option_key(self, action: Action) -> str:
-        """An action's key with the person's cards unknown to the program as ``?``: the same for every move that
-        differs only in which of them it plays."""
-        secret = self.secret_cards(action)
-        return " ".join("?" if w in secret else w for w in action.key.split())
 
     def secret_words(self, action: Action) -> str:
         """An action taken in secret, in words, without the sample's cards."""
@@ -365,36 +400,52 @@ class TableGame:
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
         """Play ``action`` on the belief: the dice and random picks from the table (or the program, ``--dice
-        app``), and every card the move brings to light entered by the person and relabelled in, one at a time, in
-        the order they come to light: where a game runs its rules in pieces of pending work, the move is stopped at
-        the first piece before which a card has come to light, and made again once it is entered (what follows may
-        depend on which card it is)."""
+        app``), and every card the move brings to light entered by the person and relabelled in, one at a time
+        in the order they come to light. In a game that runs its rules one piece of pending work at a time, the
+        person is told what happens as it happens; the move stops where a card comes to light, and is made again
+        with it."""
         dice: list[int] = []
         picks: list[str] = []
+        if self.shown is None:
+            self.shown = zone_of(self.belief)
+            self.hid = set()
+            self.was_known = set(self.known)
         steps = 0
-        path: list[dict[str, str]] = []  # where each card is at each piece of the move's pending work
-        self.was_known = set(self.known)
-        self.path_told = 0  # the pieces of the move told (where it stopped for a card)
+        clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+        passed: set[str] = set()  # the cards seen in a face-down pile in the move (once shuffled, who knows where)
 
-        def watch(state: State[Any]) -> None:  # (a card shown while still in the person's hand, as a card laid
-            nonlocal steps  # face down is once every seat has chosen, is asked where it goes: a hand has no order)
+        def watch(state: State[Any]) -> None:
+            nonlocal steps, clean
             steps += 1
+            if steps <= clean:
+                return
+            # (a card shown while still in the person's hand, as a card laid face down is once every seat has
+            # chosen, is asked where it goes: a hand has no order)
             zones = zone_of(state)
             fresh = [c for c in self.to_learn(state) if c not in picks and self.place(zones[c]) != Place.PERSON]
             if fresh:
                 raise Halt(steps, in_order(state, fresh))
-            path.append(zones)
+            passed.update(c for c, z in zones.items() if self.place(z) == Place.HIDDEN)
+            if len(zones) < len(self.instances):
+                return  # (in the middle of a piece, cards in hand between two places: told when they land)
+            clean = steps
+            self.tell_step(state, by, steps == 1, table)
 
+        mark = len(self.swaps)
         for _ in range(MAX_ENTRIES):
+            action = follow(action, self.swaps[mark:])  # a sample the move names may have moved
+            mark = len(self.swaps)
             trial = self.belief.clone()
             trial.script(dice=dice, picks=picks, strict=True)
             steps = 0
-            path.clear()
+            token = WATCH.set(watch)
             try:
-                watched(trial, action, watch)
+                trial.apply(action)
             except Halt as halt:
-                self.tell_so_far(trial, [zone_of(self.belief), *path], by, table)
-                self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks), steps=halt.steps), table)
+                got = self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks),
+                                                             steps=halt.steps), table)
+                if self.shown is not None:  # the prompt said where it goes: the pieces told after go on from there
+                    self.shown[got] = zone_of(trial)[halt.cards[0]]
                 continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
@@ -415,6 +466,8 @@ class TableGame:
                 else:
                     picks.append(self.pick(need.options, need.what, ask, table))
                 continue
+            finally:
+                WATCH.reset(token)
             fresh = in_order(trial, [c for c in self.to_learn(trial) if c not in picks])
             if not fresh:
                 break
@@ -422,36 +475,48 @@ class TableGame:
         else:
             raise EngineError("a move could not be settled with the table")
         moves = zones_moved(self.belief, trial)
-        self.path = [zone_of(self.belief), *path, zone_of(trial)]
-        seen = seen_by(trial, self.autos)
-        for card, z0, z1 in moves:
+        for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
-            elif self.place(z1) == Place.PERSON and self.place(z0) in (Place.KEPT, Place.HIDDEN) and card not in seen:
-                self.known.discard(card)  # into the person's secret cards unseen (as through a deck they shuffle)
+        # a card that comes into the person's secret cards in a move, or is shown in it and ends there, unseen by
+        # the automata, may have come through a face-down pile (their deck, shuffled, drawn from): unknown again
+        seen, before, learned = seen_by(trial, self.autos), zone_of(self.belief), self.known - self.was_known
+        for card, z in zone_of(trial).items():
+            if self.place(z) == Place.PERSON and card not in seen and (
+                    card in learned or card in passed or self.place(before.get(card, "")) != Place.PERSON):
+                self.known.discard(card)
         self.known |= set(self.to_learn(trial)) | set(picks)
+        self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
-    def tell_so_far(self, trial: State[Any], path: Sequence[dict[str, str]], by: int, table: Table) -> None:
-        """Where a move stopped for a card: what happened before, told (the log lines everyone may read, up to one
-        that names a card the program does not know yet, and what to do with the components)."""
-        public = [line_text(e) for e in trial.log if all(readable(e, x) for x in range(trial.players))]
-        lines = []
-        for line in public[self.told:]:
-            if cards_in(line, self.instances) - self.known:
-                break
-            lines.append(line)
-        self.told += len(lines)
-        words = self.path_words(path, skip_own=by == self.person, start=self.path_told)
-        self.path_told = max(len(path) - 1, self.path_told)
-        table.tell(lines + words)
+    def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
+        """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
+        person was last told, with what to do with the components (the move is then told in pieces). ``first``:
+        before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
+        they move themselves); what moves after it, the rules move. Cards that go face down into a pile are told
+        at once, said or not (what is drawn from it next is not those cards)."""
+        n = state.players
+        public = [line_text(e) for e in state.log if all(readable(e, s) for s in range(n))]
+        now = zone_of(state)
+        shown = self.shown or {}
+        face_down = any(self.place(z) == Place.HIDDEN and shown.get(c, z) != z for c, z in now.items())
+        if len(public) <= self.told and not first and not face_down:
+            return
+        lines = public[self.told:]
+        self.told = len(public)
+        if self.shown is not None:
+            lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
+        self.shown = now
+        self.ruled = True
+        if lines:
+            table.tell(lines)
 
-    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
+    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> str:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
-        takes it in (before the move, so the move is made again with it)."""
-        z0 = zone_of(self.belief).get(card, "")
+        takes it in (before the move, so the move is made again with it). Returns the card entered."""
+        z0 = (self.shown or zone_of(self.belief)).get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
         if z0 == z1:
@@ -467,29 +532,34 @@ class TableGame:
                 return "the program knows where that card is"
             if not self.interchangeable(x, card):
                 return "it cannot come from there"
-            old = self.belief
+            old, mark, shown = self.belief, len(self.swaps), dict(self.shown or {})
             if not self.exchange(card, x):
                 return "that card cannot be there, by what the automaton has seen"
-            why = self.refused(ask)
-            if why:
-                self.belief = old
-                self.swaps.pop()
+            why = self.refused(follow(ask.action, self.swaps[mark:]), ask)
+            if why:  # (taken back)
+                self.belief, self.shown = old, (shown if self.shown is not None else None)
+                del self.swaps[mark:]
             return why
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        self.hid.discard(got)
+        return got
 
-    def refused(self, ask: Ask) -> str:
-        """Why the rules refuse the move being made, now that a card the table showed is in the belief (a card
-        of another kind than the rules need there, as the engine says it); "" when they do not."""
+    def refused(self, action: Action, ask: Ask) -> str:
+        """Why the rules refuse ``action``, now that a card the table showed is in the belief (a card of another kind
+        than the rules need where it lies, as the engine says it); "" when they do not."""
         trial = self.belief.clone()
         trial.script(dice=ask.dice, picks=ask.picks, strict=True)
+        token = WATCH.set(None)  # (the whole move, not the pieces the move being made watches)
         try:
-            trial.apply(ask.action)
+            trial.apply(action)
         except ChanceNeeded:
             pass
         except IllegalActionError as exc:
             return str(exc)
+        finally:
+            WATCH.reset(token)
         return ""
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
@@ -531,56 +601,43 @@ class TableGame:
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
         """What to do with the components after a move: each card that changed place, in words (the person moves
-        every component on the table, whoever's move it is), piece by piece of the move where a game runs its
-        rules so (a card taken from a pile into a deck that is shuffled and drawn from is said going into the deck,
-        then drawn)."""
-        if before is self.prior and len(self.path) > 1:
-            return self.path_words(self.path, skip_own=by == self.person, start=self.path_told)
-        return self.moves_words(before, self.belief, skip_own=by == self.person)
-
-    def path_words(self, path: Sequence[dict[str, str]], skip_own: bool, start: int = 0) -> list[str]:
-        """The cards that changed place from each piece of a move to the next (from the ``start``-th on), in words:
-        a card the program knew before the move by its id and name until it goes face down into a pile (where it
-        is not known any more), a card it knows after the move always."""
-        moves: list[tuple[str, str, str, bool]] = []
-        hidden: set[str] = set()
-        for i, (a, b) in enumerate(itertools.pairwise(path)):
-            for card, z1 in b.items():
-                z0 = a.get(card, "")
-                if z0 == z1:
-                    continue
-                named = card in self.known or (card in self.was_known and card not in hidden)
-                if self.place(z1) == Place.HIDDEN:
-                    hidden.add(card)
-                if i >= start:
-                    moves.append((card, z0, z1, named))
-        return self.said(moves, skip_own)
+        every component on the table, whoever's move it is; since they were last told, in the middle of a move)."""
+        start = self.shown if self.shown is not None else zone_of(before)
+        words = self.moves_words(start, zone_of(self.belief), skip_own=by == self.person and not self.ruled)
+        self.shown, self.ruled = None, False
+        return words
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
-        """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
-        return self.moves_words(now, then, skip_own=False, named=set())
+        """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
+        told in pieces, from where the person was last told the cards are)."""
+        kept = self.was_known, self.hid
+        self.was_known, self.hid = set(), set()  # (named by what the program knows now)
+        try:
+            return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then),
+                                    skip_own=False)
+        finally:
+            self.was_known, self.hid = kept
 
-    def moves_words(self, before: State[Any], after: State[Any], skip_own: bool,
-                    named: set[str] | None = None) -> list[str]:
-        """Each card that changed place, in words: by its id and name where the program knows it, or knew it before
-        the move (``named``: by default the cards known before the last move; a card the program fetches for the
-        person from a pile it keeps goes face down into theirs)."""
-        before_known = self.was_known if named is None else named
-        return self.said([(card, z0, z1, card in self.known or card in before_known)
-                          for card, z0, z1 in zones_moved(before, after)], skip_own)
-
-    def said(self, moves: Sequence[tuple[str, str, str, bool]], skip_own: bool) -> list[str]:
-        """Cards' moves (card, from zone, to zone, whether it is named) in words, one line for the cards that go
-        together from one place to another (none where the program keeps both places, or where the person takes
-        their own cards, with ``skip_own``)."""
+    def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
+        """Each card that changed zone (each card's zone before and after), in words, the cards that go together
+        from one place to another on one line: by id and name where the program knows the card (or knew it when
+        the move began, until it goes face down into a pile in it), else as a card."""
         groups: list[tuple[str, str, bool, list[str]]] = []
-        for card, z0, z1, named in moves:
+        for card, z1 in after.items():
+            z0 = before.get(card, "")
+            if z0 == z1:
+                continue
             p0, p1 = self.place(z0), self.place(z1)
+            named = ((card in self.known or card in self.was_known) and card not in self.hid) or p0 == Place.PUBLIC
+            if p1 == Place.HIDDEN:
+                self.hid.add(card)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
             src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
+            if src == dst:
+                continue  # two zones of the rules' that are one place on the table
             if groups and groups[-1][:3] == (src, dst, named):
                 groups[-1][3].append(card)
             else:
@@ -648,6 +705,36 @@ class TableGame:
         # the cards moved since the belief just before the move, the person's cards brought in
         table.tell(self.new_log() + self.instructions(self.prior, seat))
 
+    def said_in_secret(self, legal: Sequence[Action]) -> dict[Action, str]:
+        """The moves the game's policy says the person makes in secret, with their words ("": a step of a secret
+        move already said)."""
+        if self.policy.secret is None:
+            return {}
+        words = {a: self.policy.secret(self.belief, a, self.person) for a in legal}
+        return {a: w for a, w in words.items() if w is not None}
+
+    def continue_secret(self, table: Table) -> None:
+        """The steps of a secret move already said, made on the belief without asking (the person does the whole
+        move on the table at once; the program's cards for it are samples)."""
+        for _ in range(MAX_ENTRIES):
+            if self.belief.is_terminal() or self.belief.current_player != self.person:
+                return
+            legal = self.belief.legal_actions()
+            said = self.said_in_secret(legal)
+            if len(said) != len(legal) or any(said.values()):
+                return
+            self.commit(legal[0], self.person, table)
+        raise EngineError("a secret move did not end")
+
+    def offered(self, legal: Sequence[Action]) -> tuple[list[tuple[Action, str]], list[Action], dict[Action, str]]:
+        """The options listed at the person's decision (with the moves the policy says are made in secret, one for
+        each of their words), the moves played by typing cards, and the moves said in secret."""
+        said = self.said_in_secret(legal)
+        shown, typed = self.options([a for a in legal if a not in said])
+        for words in dict.fromkeys(w for w in said.values() if w):
+            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
+        return shown, typed, said
+
     def arrangements(self) -> list[tuple[State[Any], list[tuple[str, str]]]]:
         """The belief with the person's unknown cards lying otherwise, as the policy proposes (a hand with no card of
         a kind, or with one), and the exchanges that make it: only relabellings of cards the program does not know
@@ -666,54 +753,60 @@ class TableGame:
 
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again). Where the moves depend on
-        cards the program does not know, the moves of other arrangements of them are offered too (the person's
-        real cards allow one of them); the one chosen is taken as how they lie."""
-        shown, typed = self.options(legal)
+        cards the program does not know, the moves of other arrangements of them (the policy's) are offered too:
+        the person's real cards allow one of them, and the one chosen is taken as how they lie."""
+        said = self.said_in_secret(legal)
+        if said and len(said) == len(legal) and not any(said.values()):
+            self.continue_secret(table)  # (a session saved in the middle of a secret move)
+            return True
+        shown, typed, said = self.offered(legal)
         here = self.belief
-        keys = {self.option_key(a) for a, _ in shown}
+        texts = {t for _, t in shown}
         Way = tuple[State[Any], list[tuple[str, str]]]  # an arrangement: the belief, and the exchanges that make it
-        other: list[tuple[Action, str, Way]] = []  # (move, words, the arrangement it needs)
+        other: list[tuple[Action, str, Way]] = []  # the options only another arrangement offers
         typed_in: list[tuple[Way, list[Action]]] = [((here, []), typed)] if typed else []
         for way in self.arrangements():
             self.belief = way[0]
             try:
-                offered, offered_typed = self.options(way[0].legal_actions())
-                for a, text in offered:
-                    if self.option_key(a) not in keys:
-                        keys.add(self.option_key(a))
-                        other.append((a, text, way))
-                if offered_typed:
-                    typed_in.append((way, offered_typed))
+                offers, offers_typed, _ = self.offered(way[0].legal_actions())
             finally:
                 self.belief = here
-        if len(shown) == 1 and not typed_in and not other and not self.secret_cards(shown[0][0]):
+            for a, t in offers:
+                if t not in texts:
+                    texts.add(t)
+                    other.append((a, t, way))
+            if offers_typed:
+                typed_in.append((way, offers_typed))
+        if len(shown) == 1 and not typed_in and not other and not self.secret_cards(shown[0][0]) and not said:
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed_in else "or type the id or name of the card you play"
         every = shown + [(a, t) for a, t, _ in other]
-        entry = table.decide(self.belief.question(), [t for _, t in every], [a for a, _ in every], hint)
+        hint = None if not typed_in else "or type the id or name of the card you play"
+        ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
+        entry = table.decide(ask or self.belief.question(), [t for _, t in every], [a for a, _ in every], hint)
         if entry is None:
             raise Stop
         if entry.kind == "option" and 0 <= entry.index < len(every):
-            if entry.index >= len(shown):
+            if entry.index >= len(shown):  # the cards lie as that arrangement has them
                 self.belief, swaps = other[entry.index - len(shown)][2]
-                self.swaps.extend(swaps)
+                self.told_places(swaps)
             self.commit(every[entry.index][0], self.person, table)
+            self.continue_secret(table)
             return True
         if entry.kind == "cards" and typed_in:
             acts: list[Action] = []
             part = False  # the cards typed are part of a move (not all of its cards)
-            for i, ((where, swaps), typed) in enumerate(typed_in):  # as the cards lie, else as another has them
-                known, done = set(self.known), len(self.swaps)
+            for i, ((where, swaps), cards) in enumerate(typed_in):  # as the cards lie, else as another has them
+                known, mark = set(self.known), len(self.swaps)
                 self.belief = where
-                self.swaps.extend(swaps)
-                found = self.bring_in(entry.cards, typed, table, quiet=i + 1 < len(typed_in))
+                self.told_places(swaps)
+                found = self.bring_in(entry.cards, cards, table, quiet=i + 1 < len(typed_in))
                 acts = [a for a in found if not self.secret_cards(a)]  # (none that plays a card they did not type)
                 part = part or bool(found)
                 if acts:
                     break
                 self.belief, self.known = here, known
-                del self.swaps[done:]
+                del self.swaps[mark:]
             if not acts and part:
                 table.tell(["Type every card you play, separated by commas."])
             if len(acts) == 1:
@@ -737,6 +830,28 @@ class TableGame:
         return f"Game over. {o.reason}. {mine}."
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital, a full stop at its end unless it asks."""
+    return text[0].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
+
+
+def follow(action: Action, pairs: Sequence[tuple[str, str]]) -> Action:
+    """The move that does on the table what ``action`` did before the belief exchanged the cards of ``pairs``
+    (each pair in turn: the second card is now where the first was)."""
+    for a, b in pairs:
+        action = Action(*(b if v == a else a if v == b else v for v in action))
+    return action
+
+
+def reachable(state: State[Any]) -> bool:
+    """Whether ``state`` is a position the game's rules can reach (it passes the checks of a loaded game)."""
+    try:
+        state.check_loaded()
+    except WizprintError:
+        return False
+    return True
+
+
 def table_state(engine: Engine, policy: TablePolicy, players: int, seed: int, variant: str, person: int) -> State[Any]:
     """A new game for the table: the policy's, where the rules run otherwise with the person's cards on a real
     table, else the engine's."""
@@ -744,6 +859,12 @@ def table_state(engine: Engine, policy: TablePolicy, players: int, seed: int, va
         state: State[Any] = policy.new_state(engine, players, seed, variant, person)
         return state
     return engine.new_state(players, seed, variant)
+
+
+def in_order(state: State[Any], cards: Sequence[str]) -> list[str]:
+    """Cards in the order the game lists its zones (a wizard revealed before a relic), then in their zone's order."""
+    rank = {c: (i, j) for i, zone in enumerate(state.zones().values()) for j, c in enumerate(zone)}
+    return sorted(cards, key=lambda c: rank.get(c, (len(rank), 0)))
 
 
 def parse_cards(text: str) -> tuple[str, ...]:

@@ -24,16 +24,18 @@ import pyte
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
 from wizprint.solo.kernel.state import ChanceNeeded
-from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, same_view, zone_of
+from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of
 from wizprint.solo.table import Ask, Entry, TableGame, halted, table_state
 
 
 def ignorance(truth: State[Any], game: TableGame, rng: random.Random, keep: set[str] | None = None) -> State[Any]:
     """The truth as the program starts from it: every card it does not know (not kept for the automaton) given the
-    place of another card of its kind, at random (but those of ``keep``)."""
+    place of another card of its kind, at random; but for a card the automaton has seen that the program does not
+    ask for (it knows it is among the person's arranged cards, not where), and those of ``keep``."""
+    told = set(seen_by(truth, game.autos)) - set(game.to_learn(truth)) | (keep or set())
     classes: dict[tuple[str, str], list[str]] = {}
     for c in sorted(truth.data.instances):
-        if c not in game.known and c not in (keep or ()):
+        if c not in game.known and c not in told:
             classes.setdefault(game.home[c], []).append(c)
     mapping: dict[str, str] = {}
     for cards in classes.values():
@@ -134,7 +136,10 @@ class SimulatedTable:
         action = self.real(ask)
         trial.script(dice=ask.dice, picks=ask.picks, strict=True)
         try:
-            halted(trial, action, ask.steps)  # as far as the program's move had run when the card came to light
+            if ask.steps >= 0:  # the card came to light in the middle of the move
+                halted(trial, action, ask.steps)
+            else:
+                trial.apply(action)
         except ChanceNeeded as need:  # a random pick: made on the table, at random
             assert need.options, need
             return self.rng.choice(need.options)
@@ -151,7 +156,7 @@ class SimulatedTable:
         return self.rng.randint(1, sides)
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
-        real = self.secret if by == self.person and self.secret is not None else action
+        real = self.real(Ask(action, by))
         self.secret = self.intended = None
         self.align(real, self.truth, prior)
         self.truth.script(dice=dice, picks=picks, strict=True)
@@ -168,6 +173,11 @@ class SimulatedTable:
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:
+        """The move made on the table: the person's own (taken in secret, or a step of a secret move that the
+        program makes without asking: the person makes theirs), else the program's."""
+        if ask.by == self.person and self.secret is None and self.intended is None:
+            legal = self.truth.legal_actions()
+            self.secret = legal[0] if len(legal) == 1 else self.player.choose(self.truth, self.person)
         return self.secret if ask.by == self.person and self.secret is not None else ask.action
 
     def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:

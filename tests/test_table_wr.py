@@ -201,7 +201,8 @@ def test_a_session_resumes_with_the_hand_still_the_persons_to_say(tmp_path: Path
     r2 = run_here("solo", "table", GAME, "--load", save.name, cwd=tmp_path, input="quit\n")
     out = " ".join(r2.stdout.split())
     assert r2.returncode == 0 and "Set-up" not in out
-    assert "lay a wizard and a relic face down (in secret" in out and "you have no relic in hand" in out
+    assert "lay a wizard and a relic face down (in secret)" in out
+    assert "you have no relic in hand" in out
 
 
 # -- whole games -------------------------------------------------------------------------------------------------------
@@ -227,8 +228,9 @@ def test_a_whole_three_player_game_at_an_80_by_24_terminal(tmp_path: Path) -> No
         rows = [row for row in shot if row.strip()]
         assert not any("…" in row or "error" in row.lower() for row in shot), "\n".join(shot)
         assert rows[-1] + " " in PROMPTS, "\n".join(shot)
-        assert any(row.endswith("which card is it?") or row.startswith((" 1 ", "Type the id")) or "(or type the id"
-                   in row for row in rows[-8:-1]), "\n".join(shot)
+        asked = " ".join(row.strip() for row in rows[-3:-1])  # (a question may wrap)
+        assert asked.endswith("which card is it?") or any(row.startswith((" 1 ", "Type the id")) or "(or type the id"
+                                                          in row for row in rows[:-1]), "\n".join(shot)
     assert "Game over" in " ".join(last.split()), last[-2000:]
     log = (tmp_path / f"wizprint-{GAME}-table-seed44.log").read_text()
     assert "Move these 30 cards from the reserve to your deck (face down)" in log

@@ -25,7 +25,8 @@ WATCH: ContextVar[Callable[[Any], None] | None] = ContextVar("wizprint_watch", d
 
 def in_sight(state: Any) -> None:
     """Cards that came to light in the middle of a piece of pending work are about to go out of sight again before it
-    ends (a discard pile shuffled into an empty deck): table mode's watch, if any, sees the state now too."""
+    ends, or have just gone (a discard pile shuffled into an empty deck, and drawn from at once): table mode's watch,
+    if any, sees the state now too."""
     watch = WATCH.get()
     if watch is not None:
         watch(state)

@@ -270,10 +270,11 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
         and again whenever a card is needed from an empty deck). True when the deck holds a card."""
         deck = self.decks[seat]
         if not deck and self.discards[seat]:
-            in_sight(self)  # (on a real table, the cards just discarded are said before they go face down)
+            in_sight(self)  # (on a real table, the cards just discarded are said before they go face down,
             deck.extend(self.discards[seat])
             self.discards[seat] = []
             self.shuffle_deck(seat)
+            in_sight(self)  # and seen going into the deck: where each lies in it after the shuffle, nobody knows)
             self.say(f"P{seat + 1}'s deck is empty: their discard pile is shuffled into it")
         return bool(deck)
 

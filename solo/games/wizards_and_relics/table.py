@@ -106,8 +106,9 @@ def new_state(engine: Any, players: int, seed: int, variant: str, person: int) -
     return s
 
 
-def secret(state: WizardsAndRelicsState, action: Action, person: int) -> str:
-    """A move of the person's taken in secret, in words: the cards the program does not know are not named."""
+def secret(state: WizardsAndRelicsState, action: Action, person: int) -> str | None:
+    """A move of the person's taken in secret, in words: the cards the program does not know are not named (a card
+    every player has seen in their hand is); None for a move that is not secret."""
     d = state.data
     hand = set(state.hands[person]) - set(state.known_hand[person])
 
@@ -116,14 +117,13 @@ def secret(state: WizardsAndRelicsState, action: Action, person: int) -> str:
             return f"no {kind} (you have none in hand)"
         return f"a {kind}" if c in hand else d.label(c)
 
-    if action.kind == "play":
-        return (f"lay {card(action.a, 'wizard')} and {card(action.b, 'relic')} face down (in secret: you say which "
-                "when they are revealed)")
+    if action.kind == "play" and action.b:  # (a wizard and a relic laid face down; not another relic played)
+        return f"lay {card(action.a, 'wizard')} and {card(action.b, 'relic')} face down"
     if action.kind == "aside":
-        return "set aside a card of your hand (in secret: it goes back into your deck unseen)"
+        return "set aside a card of your hand; it goes back into your deck unseen"
     if action.kind == "back":
-        return "keep a card you set aside after all (in secret)"
-    return ""
+        return "keep a card you set aside after all"
+    return None
 
 
 # -- what the person's hand may hold ---------------------------------------------------------------------------------
