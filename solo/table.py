@@ -24,7 +24,18 @@ from .kernel import Action, Engine, State, design_of, line_text, readable
 from .kernel.rng import derive
 from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
-from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, swap_places, zone_of, zones_moved
+from .kernel.table import (
+    Place,
+    TablePolicy,
+    cards_in,
+    made,
+    relabel,
+    same_view,
+    seen_by,
+    swap_places,
+    zone_of,
+    zones_moved,
+)
 
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
@@ -81,6 +92,10 @@ class Table(Protocol):
 
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
         """A die the person rolled; None: the session ends."""
+
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        """Where the rules sent a card the person took in secret, of ``options`` (0-based; ``ask``: its sample, the
+        pile and place it came from, in ``options`` the zones it may go to). None: the session ends."""
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
@@ -148,6 +163,9 @@ class TableGame:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
         self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.places: dict[str, Place] = {}
+        self.zoned: tuple[Any, dict[str, str]] = (None, {})  # (the belief, each card's zone in it)
+        self.public: tuple[int, list[str], Any] = (0, [], None)  # log entries read, the public lines, the last read
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
@@ -176,8 +194,18 @@ class TableGame:
         self.was_known: set[str] = set()  # the cards the program knew when the last move began
 
     # -- what the program knows ---------------------------------------------------------------------------------
+    def where(self) -> dict[str, str]:
+        """Each card's zone in the belief (kept while the belief is the same object: the driver never changes a
+        belief in place, it replaces it)."""
+        if self.zoned[0] is not self.belief:
+            self.zoned = (self.belief, zone_of(self.belief))
+        return self.zoned[1]
+
     def place(self, zone: str) -> Place:
-        return self.policy.place(zone, self.person)
+        got = self.places.get(zone)
+        if got is None:
+            got = self.places[zone] = self.policy.place(zone, self.person)
+        return got
 
     def arranged(self, zone: str) -> bool:
         """A zone of the person's whose cards they order and swap among each other in secret (the program never
@@ -259,9 +287,13 @@ class TableGame:
         """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
         (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
         not where)."""
-        zones = zone_of(state)
-        public = {c for c, z in zones.items() if self.place(z) == Place.PUBLIC}
-        seen = {c for c in seen_by(state, self.autos) if not self.arranged(zones.get(c, ""))}
+        seen = seen_by(state, self.autos)
+        public: set[str] = set()
+        for z, cards in state.zones().items():
+            if self.place(z) == Place.PUBLIC:
+                public.update(cards)
+            elif self.policy.arranged is not None and self.arranged(z):
+                seen.difference_update(cards)
         return sorted((seen | public) - self.known)
 
     # -- entries ------------------------------------------------------------------------------------------------
@@ -310,7 +342,7 @@ class TableGame:
     # -- the person's decision ----------------------------------------------------------------------------------
     def secret_cards(self, action: Action) -> set[str]:
         """The cards an action names that are the person's and unknown to the program (samples)."""
-        zones = zone_of(self.belief)
+        zones = self.where()
         return {c for c in cards_in(action.key, self.instances)
                 if c not in self.known and self.place(zones.get(c, "")) == Place.PERSON}
 
@@ -395,7 +427,10 @@ class TableGame:
             chosen.append(got)
             self.known.add(got)
         self.known |= set(chosen)  # the person said these are in their hand
-        return [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        acts = [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        if not acts:
+            table.tell([f"{', '.join(self.label(c) for c in chosen)}: not playable now."])
+        return acts
 
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
@@ -413,6 +448,7 @@ class TableGame:
         steps = 0
         clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
         passed: set[str] = set()  # the cards seen in a face-down pile in the move (once shuffled, who knows where)
+        settled: set[str] = set()  # the cards taken in secret whose place on the table is settled
 
         def watch(state: State[Any]) -> None:
             nonlocal steps, clean
@@ -424,7 +460,7 @@ class TableGame:
             zones = zone_of(state)
             fresh = [c for c in self.to_learn(state) if c not in picks and self.place(zones[c]) != Place.PERSON]
             if fresh:
-                raise Halt(steps, in_order(state, fresh))
+                raise Halt(steps, self.in_order(state, fresh))
             passed.update(c for c, z in zones.items() if self.place(z) == Place.HIDDEN)
             if len(zones) < len(self.instances):
                 return  # (in the middle of a piece, cards in hand between two places: told when they land)
@@ -449,7 +485,7 @@ class TableGame:
                 continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
-                why = f"P{by + 1}: {self.belief.describe(action)}"
+                why = need.what if need.sides and need.what else f"P{by + 1}: {self.belief.describe(action)}"
                 if need.sides and self.dice == "app":  # the program rolls, and says what it rolled
                     rolled = 1 + derive(self.seed, "die", self.belief.steps, len(dice)) % need.sides
                     table.tell([f"The program rolls a d{need.sides} ({why}): {rolled}."])
@@ -468,10 +504,17 @@ class TableGame:
                 continue
             finally:
                 WATCH.reset(token)
-            fresh = in_order(trial, [c for c in self.to_learn(trial) if c not in picks])
-            if not fresh:
+            learn = self.to_learn(trial)
+            fresh = [c for c in learn if c not in picks]
+            secret = self.taken_in_secret(trial, settled)
+            if not fresh and not secret:
                 break
-            self.reveal(fresh[0], trial, Ask(action, by, tuple(dice), tuple(picks)), table)
+            card = self.first_drawn(fresh + secret, trial)
+            ask = Ask(action, by, tuple(dice), tuple(picks))
+            if card not in settled and self.secret_fate(card, trial, ask, settled, set(learn) - {card}, table):
+                continue
+            if card in fresh:
+                self.reveal(card, trial, ask, table)
         else:
             raise EngineError("a move could not be settled with the table")
         moves = zones_moved(self.belief, trial)
@@ -485,11 +528,91 @@ class TableGame:
             if self.place(z) == Place.PERSON and card not in seen and (
                     card in learned or card in passed or self.place(before.get(card, "")) != Place.PERSON):
                 self.known.discard(card)
-        self.known |= set(self.to_learn(trial)) | set(picks)
+        self.known |= set(learn) | set(picks)
         self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
+
+    def taken_in_secret(self, trial: State[Any], settled: set[str]) -> list[str]:
+        """The cards the move takes in secret from a pile whose cards land by what they are, not yet settled."""
+        before = self.where()
+        return [c for z, cards in trial.zones().items() if self.place(z) == Place.PERSON for c in cards
+                if c not in self.known and c not in settled and self.by_face(before.get(c, ""))]
+
+    def by_face(self, zone: str) -> bool:
+        return self.policy.by_face is not None and self.place(zone) == Place.HIDDEN and self.policy.by_face(
+            zone, self.person)
+
+    def secret_fate(self, card: str, trial: State[Any], ask: Ask, settled: set[str], learn: set[str],
+                    table: Table) -> bool:
+        """A card the person takes from a pile whose cards land by what they are (``TablePolicy.by_face``): when it
+        may land among their secret cards, they say where it went, not naming it (or name it, if that is not all the
+        automata would see). ``settled``: the cards whose place is settled (``card`` joins them); ``learn``: the
+        others the move brings to light. True when the belief changed (the move is then made again)."""
+        before, after = self.where(), zone_of(trial)
+        if not self.by_face(before.get(card, "")) or not (
+                self.place(after[card]) == Place.PERSON or after[card].endswith(f".{self.person}")):
+            return False
+        settled.add(card)
+        base = self.auto_views(trial)
+        fates: dict[str, list[tuple[str, str]]] = {after[card]: [(card, base)]}  # zone -> [(card, automata's views)]
+        designs = {design_of(card)}
+        for y in sorted(self.instances - self.known - settled - learn):
+            if design_of(y) in designs or not self.interchangeable(card, y):
+                continue
+            designs.add(design_of(y))
+            # (two unknown cards: no automaton can tell them apart)
+            alt, more = made(relabel(self.belief, {card: y, y: card}), ask.action, ask.dice, ask.picks)
+            fates.setdefault(zone_of(alt)[y], []).append((y, f"by chance, {y}" if more else self.auto_views(alt)))
+        if all(self.place(z) != Place.PERSON for z in fates):
+            return False  # wherever it lands, it is seen: the person names it
+        if len(fates) == 1 and all(v == base for _, v in fates[after[card]]):
+            return False  # every card would do the same
+        zones = sorted(fates)
+        zone = zones[0]
+        if len(zones) > 1:
+            z0 = before[card]
+            where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z0, self.belief.zones()[z0].index(card),
+                        tuple(zones))
+            k = table.which(f"Take the top card of {self.policy.name(z0, self.person)}: by the rules, where does it "
+                            f"go?", [self.policy.name(z, self.person) for z in zones], where)
+            if k is None:
+                raise Stop
+            zone = zones[k] if 0 <= k < len(zones) else zone
+        group = fates[zone]
+        if self.place(zone) == Place.PERSON and len({v for _, v in group}) > 1:
+            self.reveal(card, trial, ask, table)  # where it lies is not enough: the person names it
+            return True
+        y = group[0][0]
+        if y == card:
+            return False
+        self.exchange(card, y, views=False)
+        settled.add(y)
+        return True
+
+    def first_drawn(self, cards: Sequence[str], trial: State[Any]) -> str:
+        """Of the cards a move brings to light or takes in secret, the one to ask first: the first the move's log
+        mentions (a draw is said as it happens), then the one nearest the top of a face-down pile."""
+        zones = self.belief.zones()
+        where = self.where()
+        said: dict[str, int] = {}
+        for i, e in enumerate(trial.log[len(self.belief.log):]):
+            for c in cards_in(line_text(e), self.instances):
+                said.setdefault(c, i)
+
+        def order(c: str) -> tuple[int, int]:
+            z = where.get(c, "")
+            return said.get(c, len(trial.log)), -zones[z].index(c) if z and self.place(z) == Place.HIDDEN else 0
+
+        return min(cards, key=order)
+
+    def in_order(self, state: State[Any], cards: Sequence[str]) -> list[str]:
+        """Cards in the order the game lists its zones (a wizard revealed before a relic), then in their zone's order
+        (from the top, in a face-down pile)."""
+        rank = {c: (i, -j if self.place(z) == Place.HIDDEN else j)
+                for i, (z, cards_) in enumerate(state.zones().items()) for j, c in enumerate(cards_)}
+        return sorted(cards, key=lambda c: rank.get(c, (len(rank), 0)))
 
     def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
         """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
@@ -497,8 +620,7 @@ class TableGame:
         before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
         they move themselves); what moves after it, the rules move. Cards that go face down into a pile are told
         at once, said or not (what is drawn from it next is not those cards)."""
-        n = state.players
-        public = [line_text(e) for e in state.log if all(readable(e, s) for s in range(n))]
+        public = self.public_log(state)
         now = zone_of(state)
         shown = self.shown or {}
         face_down = any(self.place(z) == Place.HIDDEN and shown.get(c, z) != z for c, z in now.items())
@@ -587,9 +709,17 @@ class TableGame:
         return got[-1]
 
     # -- what the person is told --------------------------------------------------------------------------------
-    def public_log(self) -> list[str]:
-        n = self.belief.players
-        return [line_text(e) for e in self.belief.log if all(readable(e, s) for s in range(n))]
+    def public_log(self, state: State[Any] | None = None) -> list[str]:
+        """The log lines every seat may read, of the belief (or of ``state``, a move being made on it); kept as they
+        are read: a log only grows, but at an undo."""
+        log = (self.belief if state is None else state).log
+        n, lines, last = self.public
+        if n > len(log) or (n and log[n - 1] is not last):
+            n, lines = 0, []
+        seats = range(self.belief.players)
+        lines = lines + [line_text(e) for e in log[n:] if all(readable(e, s) for s in seats)]
+        self.public = (len(log), lines, log[-1] if log else None)
+        return lines
 
     def new_log(self) -> list[str]:
         """The log lines every seat may read, since the last told (a line only the person may read speaks of the
@@ -777,11 +907,13 @@ class TableGame:
                     other.append((a, t, way))
             if offers_typed:
                 typed_in.append((way, offers_typed))
-        if len(shown) == 1 and not typed_in and not other and not self.secret_cards(shown[0][0]) and not said:
+        free = not typed_in and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
+        if len(shown) == 1 and not typed_in and not other and not free and not self.secret_cards(shown[0][0]) \
+                and not said:
             self.commit(shown[0][0], self.person, table)
             return True
         every = shown + [(a, t) for a, t, _ in other]
-        hint = None if not typed_in else "or type the id or name of the card you play"
+        hint = None if not typed_in and not free else "or type the id or name of the card you play"
         ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
         entry = table.decide(ask or self.belief.question(), [t for _, t in every], [a for a, _ in every], hint)
         if entry is None:
@@ -793,8 +925,10 @@ class TableGame:
             self.commit(every[entry.index][0], self.person, table)
             self.continue_secret(table)
             return True
-        if entry.kind == "cards" and typed_in:
+        if entry.kind == "cards" and (typed_in or free):
             acts: list[Action] = []
+            if not typed_in:  # (a card the samples do not show, in a window of play the policy says is open)
+                typed_in = [((here, []), typed)]
             part = False  # the cards typed are part of a move (not all of its cards)
             for i, ((where, swaps), cards) in enumerate(typed_in):  # as the cards lie, else as another has them
                 known, mark = set(self.known), len(self.swaps)
@@ -850,21 +984,6 @@ def reachable(state: State[Any]) -> bool:
     except WizprintError:
         return False
     return True
-
-
-def table_state(engine: Engine, policy: TablePolicy, players: int, seed: int, variant: str, person: int) -> State[Any]:
-    """A new game for the table: the policy's, where the rules run otherwise with the person's cards on a real
-    table, else the engine's."""
-    if policy.new_state is not None:
-        state: State[Any] = policy.new_state(engine, players, seed, variant, person)
-        return state
-    return engine.new_state(players, seed, variant)
-
-
-def in_order(state: State[Any], cards: Sequence[str]) -> list[str]:
-    """Cards in the order the game lists its zones (a wizard revealed before a relic), then in their zone's order."""
-    rank = {c: (i, j) for i, zone in enumerate(state.zones().values()) for j, c in enumerate(zone)}
-    return sorted(cards, key=lambda c: rank.get(c, (len(rank), 0)))
 
 
 def parse_cards(text: str) -> tuple[str, ...]:

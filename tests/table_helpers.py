@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,9 +24,13 @@ import pyte
 
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
+from wizprint.solo.kernel.rng import derive
 from wizprint.solo.kernel.state import ChanceNeeded
 from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of
-from wizprint.solo.table import Ask, Entry, TableGame, halted, table_state
+from wizprint.solo.table import Ask, Entry, TableGame, halted
+from wizprint.solo.tableplay import two_steps
+
+COPY = re.compile(r"(?<=[A-Za-z0-9])#[0-9]+(?![0-9])")  # a copy's number after its printed id: PW20#2
 
 
 def ignorance(truth: State[Any], game: TableGame, rng: random.Random, keep: set[str] | None = None) -> State[Any]:
@@ -69,7 +74,9 @@ class SimulatedTable:
                  dice: str = "physical", bot: str = "automaton", player: str = "random", samples: int | None = None,
                  agents: list[Any] | None = None) -> None:
         self.rng = random.Random(seed)
-        self.truth = table_state(engine, policy, players, seed, variant, person)
+        self.truth = engine.new_state(players, seed, variant)
+        if policy.prepare is not None:
+            policy.prepare(self.truth, person)
         self.game = TableGame(engine, self.truth.clone(), person, ["" if s == person else bot for s in range(players)],
                               policy, dice=dice, seed=seed, agents=agents or [])
         # what the program starts from: the cards it does not know, elsewhere among their kind (``samples``: the
@@ -82,6 +89,10 @@ class SimulatedTable:
         self.player = RandomAgent(seed) if player == "random" else make_agent(player, engine, seed)
         self.secret: Action | None = None  # the real move behind a move taken in secret
         self.intended: Action | None = None
+        self.future: dict[int, int] = {}  # dice rolled on the table before the program asked for them, by index
+        self.taken: dict[str, list[int]] = {}  # the places in face-down piles of the cards taken in this move
+        self.asked_again = 0  # decisions asked since the last move
+        self.logs: list[tuple[int, list[str]]] = [(0, []), (0, [])]  # the public logs read: the program's, the table's
         self.lines: list[str] = []
         self.moves = 0
         self.decisions: list[str] = []  # the automaton's moves, in order (the honesty test compares them)
@@ -93,6 +104,8 @@ class SimulatedTable:
 
     def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
                cards_hint: str | None) -> Entry | None:
+        self.asked_again += 1
+        assert self.asked_again < 50, f"the program asks again and again: {question} {list(options)}"
         if self.intended is None:
             legal = self.truth.legal_actions()
             self.intended = legal[0] if len(legal) == 1 else self.player.choose(self.truth, self.person)
@@ -108,7 +121,9 @@ class SimulatedTable:
         if secret:  # the most particular of the moves taken in secret that the real one is
             self.secret = want
             return Entry("option", min(secret, key=lambda i: len(self.unknown(actions[i]))))
-        mine = [c for c in want.key.split()[1:] if c in self.instances]
+        zones = zone_of(self.truth)
+        mine = [c for c in want.key.split()[1:] if c in self.instances  # the person's secret cards it plays
+                and self.game.place(zones[c]) == Place.PERSON]
         assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
         return Entry("cards", cards=tuple(design_of(c) for c in mine))
 
@@ -131,19 +146,13 @@ class SimulatedTable:
     def card(self, prompt: str, ask: Ask) -> str | None:
         if ask.by == -1:  # set-up: the card lying there
             return self.truth.zones()[ask.zone][ask.index]
-        trial = self.truth.clone()
-        self.align(ask.action, trial, self.game.belief)
-        action = self.real(ask)
-        trial.script(dice=ask.dice, picks=ask.picks, strict=True)
-        try:
-            if ask.steps >= 0:  # the card came to light in the middle of the move
-                halted(trial, action, ask.steps)
-            else:
-                trial.apply(action)
-        except ChanceNeeded as need:  # a random pick: made on the table, at random
-            assert need.options, need
-            return self.rng.choice(need.options)
-        there = trial.zones()[ask.zone]
+        z0 = zone_of(self.game.belief).get(ask.card, "")
+        if z0 and self.game.place(z0) == Place.HIDDEN:  # taken from a face-down pile: the card lying there
+            return self.take(z0, self.game.belief.zones()[z0].index(ask.card))
+        after = self.after(ask)
+        if isinstance(after, str):  # a random pick: made on the table, at random
+            return after
+        there = after.zones()[ask.zone]
         land = there[ask.index] if 0 <= ask.index < len(there) else ""
         if land and land not in self.game.known:
             return land
@@ -152,13 +161,65 @@ class SimulatedTable:
         others = [c for c in there if c not in self.game.known]
         return others[0] if others else land
 
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        """Where the card taken from a face-down pile went, by the rules, on the table."""
+        real = self.take(ask.zone, self.game.belief.zones()[ask.zone].index(ask.card))
+        after = self.after(ask)
+        assert not isinstance(after, str), after
+        zone = zone_of(after)[real]
+        assert zone in ask.options, f"{real} goes to {zone} on the table: not one of {ask.options}"
+        return ask.options.index(zone)
+
+    def take(self, zone: str, i: int) -> str:
+        """The card at place ``i`` of face-down pile ``zone`` on the table, taken now (the program must ask for
+        the cards of a pile from the top down)."""
+        taken = self.taken.setdefault(zone, [])
+        assert not taken or i in taken or i < min(taken), f"a card of {zone} asked for above one taken already"
+        if i not in taken:
+            taken.append(i)
+        return self.truth.zones()[zone][i]
+
+    def after(self, ask: Ask) -> State[Any] | str:
+        """The table after the move being asked about (the dice not asked for yet rolled now), or a random pick it
+        needs, made at random."""
+        action = self.real(ask)
+        extra: list[int] = []
+        while True:
+            trial = self.truth.clone()
+            self.align(ask.action, trial, self.game.belief)
+            trial.script(dice=(*ask.dice, *extra), picks=ask.picks, strict=True)
+            try:
+                if ask.steps >= 0:  # the card came to light in the middle of the move
+                    halted(trial, self.twin(action, trial), ask.steps)
+                else:
+                    trial.apply(self.twin(action, trial))
+            except ChanceNeeded as need:
+                if need.sides:  # the card on the table needs a die the program has not asked for yet
+                    extra.append(self.die(need.sides, len(ask.dice) + len(extra)))
+                    continue
+                assert need.options, need
+                return str(self.rng.choice(need.options))
+            return trial
+
+    def die(self, sides: int, k: int) -> int:
+        """The ``k``-th die of the move being made: as the program rolls it (``--dice app``), else rolled on the
+        table now and kept for when the program asks for it."""
+        if self.game.dice == "app":
+            return 1 + derive(self.game.seed, "die", self.game.belief.steps, k) % sides
+        return self.future.setdefault(k, self.rng.randint(1, sides))
+
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
-        return self.rng.randint(1, sides)
+        k = len(ask.dice)
+        return self.future.pop(k) if k in self.future else self.rng.randint(1, sides)
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         real = self.real(Ask(action, by))
         self.secret = self.intended = None
+        self.future = {}
+        self.taken = {}
+        self.asked_again = 0
         self.align(real, self.truth, prior)
+        real = self.twin(real, self.truth)
         self.truth.script(dice=dice, picks=picks, strict=True)
         self.truth.apply(real)
         self.truth.script(strict=False)
@@ -182,16 +243,30 @@ class SimulatedTable:
 
     def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
         """Copies of a card are the same on the table: where the program (``belief``, before the move) names another
-        copy than the one the truth holds there, the truth's copies take each other's places."""
-        bz, tz = zone_of(belief), zone_of(state)
+        copy than the one the truth holds in that place (the same place of the same zone, else the same zone), the
+        truth's copies take each other's places."""
+        bz, bzones = zone_of(belief), belief.zones()
         for c in cards_in(action.key, self.instances):
-            if bz.get(c) == tz.get(c) or "#" not in c:
+            z = bz.get(c)
+            if "#" not in c or z is None:
                 continue
-            twin = next((d for d, z in tz.items() if z == bz.get(c) and design_of(d) == design_of(c)
-                         and d != c), None)
+            here = state.zones().get(z, [])
+            i = bzones[z].index(c)
+            twin = here[i] if i < len(here) and here[i] != c and design_of(here[i]) == design_of(c) else None
+            if twin is None and zone_of(state).get(c) != z:
+                twin = next((d for d in here if design_of(d) == design_of(c) and d != c), None)
             if twin is not None:
                 new = relabel(state, {c: twin, twin: c})
                 state.__dict__.update(new.__dict__)
+
+    def twin(self, action: Action, state: State[Any]) -> Action:
+        """The move as the table can make it: where the rules offer one copy of a card among several in a zone (the
+        first), the program may name another (copies are the same card on the table)."""
+        legal = state.legal_actions()
+        if action in legal:
+            return action
+        want = self.printed_key(action)
+        return next((a for a in legal if self.printed_key(a) == want), action)
 
     def check(self) -> None:
         """The belief and the truth look the same to every automaton seat and to everyone."""
@@ -199,13 +274,22 @@ class SimulatedTable:
         for s in g.autos:
             vb = {k: v for k, v in b.observation(s).items() if k not in ("log", "heading")}
             vt = {k: v for k, v in t.observation(s).items() if k not in ("log", "heading")}
+            if vb == vt:
+                continue
             pb, pt = printed(vb, self.instances), printed(vt, self.instances)
             assert pb == pt, f"after move {self.moves}, P{s + 1} would see otherwise than on the table:\n" + \
                 _diff(vb, vt)
-        n = t.players
-        lb = [line_text(e) for e in b.log if all(readable(e, s) for s in range(n))]
-        lt = [line_text(e) for e in t.log if all(readable(e, s) for s in range(n))]
+        lb, lt = self.public(b, 0), self.public(t, 1)
         assert lb == lt, f"after move {self.moves}, the public logs differ: {_first_diff(lb, lt)}"
+
+    def public(self, state: State[Any], which: int) -> list[str]:
+        """The log lines every seat may read, cards named by their printed ids (read as the log grows: a simulated
+        table never takes a move back)."""
+        n, lines = self.logs[which]
+        seats = range(state.players)
+        lines.extend(COPY.sub("", line_text(e)) for e in state.log[n:] if all(readable(e, s) for s in seats))
+        self.logs[which] = (len(state.log), lines)
+        return lines
 
     def play(self, max_moves: int = 20_000) -> State[Any]:
         self.game.start(self)
@@ -248,7 +332,7 @@ class Recorder(SimulatedTable):
                cards_hint: str | None) -> Entry | None:
         entry = super().decide(question, options, actions, cards_hint)
         assert entry is not None
-        self.typed.append(str(entry.index + 1) if entry.kind == "option" else ", ".join(entry.cards))
+        self.typed.extend(typed_for(self.game.belief, actions, entry))
         return entry
 
     def card(self, prompt: str, ask: Ask) -> str | None:
@@ -262,8 +346,28 @@ class Recorder(SimulatedTable):
         self.typed.append(str(got))
         return got
 
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        got = super().which(question, options, ask)
+        assert got is not None
+        self.typed.append(str(got + 1))
+        return got
 
-PROMPTS = ("your choice> ", "card> ", "die> ")
+
+PROMPTS = ("your choice> ", "card> ", "die> ", "your answer> ")
+
+
+def typed_for(state: State[Any], actions: Sequence[Action], entry: Entry) -> list[str]:
+    """What a person types at the terminal for ``entry``: the cards; or the option's number, in two steps (its
+    group's, then its own) where the terminal asks a long list in two."""
+    if entry.kind != "option":
+        return [", ".join(entry.cards)]
+    two = two_steps(state, actions)
+    if two is None:
+        return [str(entry.index + 1)]
+    key = actions[entry.index].key
+    g, i = next((g, i) for g, group in enumerate(two.groups) for i, (a, _) in enumerate(group.options)
+                if a.key == key)
+    return [str(g + 1), str(i + 1)]
 
 
 def play_on_terminal(game: str, args: list[str], typed: list[str], cwd: Path, rows: int = 24,

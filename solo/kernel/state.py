@@ -453,8 +453,9 @@ class State(Declared, ABC, Generic[D]):
         knows, drawing from ``rng`` only."""
 
     # -- helpers for games ------------------------------------------------------------------------------------
-    def roll(self, sides: int = 6) -> int:
-        """A die: the next scripted one, else from the generator (an error in strict mode)."""
+    def roll(self, sides: int = 6, what: str = "") -> int:
+        """A die: the next scripted one, else from the generator (an error in strict mode; ``what``: the die in
+        words, where the move does not say whose or what for, as a table asks it)."""
         ch = self.chance
         if ch.dice:
             v = ch.dice[0]
@@ -463,7 +464,8 @@ class State(Declared, ABC, Generic[D]):
                 raise EngineError(f"scripted die {v} is not a d{sides} result")
             return v
         if ch.strict:
-            raise ChanceNeeded("a die was rolled that the scenario does not script (strict mode)", sides=sides)
+            raise ChanceNeeded("a die was rolled that the scenario does not script (strict mode)", sides=sides,
+                               what=what)
         return 1 + self.rng.below(sides)  # randint(1, sides)
 
     def pick(self, options: Sequence[str], what: str) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action, Words
+from wizprint.solo.kernel.stack import in_sight
 
 from .data import HAND, Effect
 from .pending import Ask, Choose, Effects, Enter, Reveal, Source, Triggers
@@ -418,6 +419,7 @@ def w_reveal_deck(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     known = [c for c in s.known_top[seat] if c not in top]  # (empty if the deck was refilled: reshuffled)
     deck.extend(reversed(top))
     s.known_top[seat] = top + known
+    in_sight(s)  # (on a real table, the cards revealed are said where they lie, before a draw may take one)
     what = str(e.get("what"))
     k = sum(1 for c in top if matches(s, c, what))
     s.say(f"P{item.seat + 1} reveals the top of their deck: {s.names(top)}")

@@ -98,12 +98,10 @@ def setup(state: WizardsAndRelicsState, person: int) -> list[str]:
     return out
 
 
-def new_state(engine: Any, players: int, seed: int, variant: str, person: int) -> WizardsAndRelicsState:
+def prepare(state: WizardsAndRelicsState, person: int) -> None:
     """A new game whose seat ``person`` is played with printed cards: the rules ask that player what their hand
     holds instead of reading it."""
-    s: WizardsAndRelicsState = engine.new_state(players, seed, variant)
-    s.table_seat = person
-    return s
+    state.table_seat = person
 
 
 def secret(state: WizardsAndRelicsState, action: Action, person: int) -> str | None:
@@ -175,7 +173,7 @@ def _swaps(pairs: Any) -> dict[str, str]:
     return out
 
 
-POLICY = TablePolicy(place=place, name=name, setup=setup, policy=POLICY_TEXT, new_state=new_state, secret=secret,
+POLICY = TablePolicy(place=place, name=name, setup=setup, policy=POLICY_TEXT, prepare=prepare, secret=secret,
                      arrangements=arrangements)
 
 __all__ = ["POLICY", "arrangements", "name", "place", "secret", "setup"]

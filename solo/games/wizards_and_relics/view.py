@@ -223,7 +223,8 @@ def two_step(s: WizardsAndRelicsState, legal: list[Action]) -> TwoStep | None:
     """The Play phase's choice at the terminal: first the wizard (with its text), then the relic played with it.
     With a single relic the pairs are one list, one per wizard (None here)."""
     top = s.stack[-1] if s.stack else None
-    if not isinstance(top, Round) or not legal or any(a.kind != "play" for a in legal):
+    if not isinstance(top, Round) or not legal or any(a.kind != "play" for a in legal) or \
+            s.current_seat == s.table_seat:  # (on a real table the program does not know the hand to group)
         return None
     wizards, relics = _pairs(s, legal)
     if len(relics) == 1 and len(wizards) > 1:
