@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from wizprint.errors import EngineError, UsageError, WizprintError, quote
+from wizprint.errors import EngineError, IllegalActionError, UsageError, WizprintError, quote
 
 from .agents import Agent, make_agent
 from .kernel import Action, Engine, State, design_of, line_text, readable
@@ -39,6 +39,7 @@ from .kernel.table import (
 
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
+GROUP_NAMED = 4  # cards moved together from one place to another beyond which they are said by their ids only
 
 
 class TableError(WizprintError):
@@ -189,6 +190,8 @@ class TableGame:
             self.known -= self.in_arranged(self.belief)
         self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
         self.ruled = False  # the move's own card moves told: what moved since, the rules moved
+        self.hid: set[str] = set()  # the cards the program knew that went face down into a pile in the last move
+        self.was_known: set[str] = set()  # the cards the program knew when the last move began
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def where(self) -> dict[str, str]:
@@ -386,20 +389,24 @@ class TableGame:
             text = text.replace(self.label(c), "a card").replace(self.names[c], "a card").replace(c, "a card")
         return text
 
-    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table) -> list[Action]:
+    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table,
+                 quiet: bool = False) -> list[Action]:
         """The actions that play the cards the person typed: each card is brought into the person's secret zone by
-        relabelling it with a sample there (the automata cannot tell). Empty when they cannot be played."""
+        relabelling it with a sample there (the automata cannot tell). Empty when they cannot be played (why, told
+        to the table unless ``quiet``)."""
         chosen: list[str] = []
         zones = zone_of(self.belief)
         person_zones = {z for z in zones.values() if self.place(z) == Place.PERSON}
         for text in designs:
             zones = zone_of(self.belief)
-            pool = sorted(self.instances - self.known - set(chosen))
+            held = {c for c, z in zones.items() if z in person_zones}  # (a card of theirs the program knows, too)
+            pool = sorted((self.instances - self.known | held) - set(chosen))
             found, why = self.match(text, pool)
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
-                table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else sentence(why)])
+                if not quiet:
+                    table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where "
+                                f"it is." if known else sentence(why)])
                 return []
             here = [x for x in found if zones[x] in person_zones]
             if here:
@@ -414,7 +421,8 @@ class TableGame:
                 if got is not None:
                     break
             if got is None:
-                table.tell([f"{self.label(found[0])} cannot be in your hand now."])
+                if not quiet:
+                    table.tell([f"{self.label(found[0])} cannot be in your hand now."])
                 return []
             chosen.append(got)
             self.known.add(got)
@@ -435,8 +443,11 @@ class TableGame:
         picks: list[str] = []
         if self.shown is None:
             self.shown = zone_of(self.belief)
+            self.hid = set()
+            self.was_known = set(self.known)
         steps = 0
         clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+        passed: set[str] = set()  # the cards seen in a face-down pile in the move (once shuffled, who knows where)
         settled: set[str] = set()  # the cards taken in secret whose place on the table is settled
 
         def watch(state: State[Any]) -> None:
@@ -444,9 +455,15 @@ class TableGame:
             steps += 1
             if steps <= clean:
                 return
-            fresh = [c for c in self.to_learn(state) if c not in picks]
+            # (a card shown while still in the person's hand, as a card laid face down is once every seat has
+            # chosen, is asked where it goes: a hand has no order)
+            zones = zone_of(state)
+            fresh = [c for c in self.to_learn(state) if c not in picks and self.place(zones[c]) != Place.PERSON]
             if fresh:
-                raise Halt(steps, fresh)
+                raise Halt(steps, self.in_order(state, fresh))
+            passed.update(c for c, z in zones.items() if self.place(z) == Place.HIDDEN)
+            if len(zones) < len(self.instances):
+                return  # (in the middle of a piece, cards in hand between two places: told when they land)
             clean = steps
             self.tell_step(state, by, steps == 1, table)
 
@@ -504,6 +521,13 @@ class TableGame:
         for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
+        # a card that comes into the person's secret cards in a move, or is shown in it and ends there, unseen by
+        # the automata, may have come through a face-down pile (their deck, shuffled, drawn from): unknown again
+        seen, before, learned = seen_by(trial, self.autos), zone_of(self.belief), self.known - self.was_known
+        for card, z in zone_of(trial).items():
+            if self.place(z) == Place.PERSON and card not in seen and (
+                    card in learned or card in passed or self.place(before.get(card, "")) != Place.PERSON):
+                self.known.discard(card)
         self.known |= set(learn) | set(picks)
         self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
@@ -583,17 +607,27 @@ class TableGame:
 
         return min(cards, key=order)
 
+    def in_order(self, state: State[Any], cards: Sequence[str]) -> list[str]:
+        """Cards in the order the game lists its zones (a wizard revealed before a relic), then in their zone's order
+        (from the top, in a face-down pile)."""
+        rank = {c: (i, -j if self.place(z) == Place.HIDDEN else j)
+                for i, (z, cards_) in enumerate(state.zones().items()) for j, c in enumerate(cards_)}
+        return sorted(cards, key=lambda c: rank.get(c, (len(rank), 0)))
+
     def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
         """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
         person was last told, with what to do with the components (the move is then told in pieces). ``first``:
         before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
-        they move themselves); what moves after it, the rules move."""
+        they move themselves); what moves after it, the rules move. Cards that go face down into a pile are told
+        at once, said or not (what is drawn from it next is not those cards)."""
         public = self.public_log(state)
-        if len(public) <= self.told and not first:
+        now = zone_of(state)
+        shown = self.shown or {}
+        face_down = any(self.place(z) == Place.HIDDEN and shown.get(c, z) != z for c, z in now.items())
+        if len(public) <= self.told and not first and not face_down:
             return
         lines = public[self.told:]
         self.told = len(public)
-        now = zone_of(state)
         if self.shown is not None:
             lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
         self.shown = now
@@ -620,13 +654,35 @@ class TableGame:
                 return "the program knows where that card is"
             if not self.interchangeable(x, card):
                 return "it cannot come from there"
+            old, mark, shown = self.belief, len(self.swaps), dict(self.shown or {})
             if not self.exchange(card, x):
                 return "that card cannot be there, by what the automaton has seen"
-            return ""
+            why = self.refused(follow(ask.action, self.swaps[mark:]), ask)
+            if why:  # (taken back)
+                self.belief, self.shown = old, (shown if self.shown is not None else None)
+                del self.swaps[mark:]
+            return why
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        self.hid.discard(got)
         return got
+
+    def refused(self, action: Action, ask: Ask) -> str:
+        """Why the rules refuse ``action``, now that a card the table showed is in the belief (a card of another kind
+        than the rules need where it lies, as the engine says it); "" when they do not."""
+        trial = self.belief.clone()
+        trial.script(dice=ask.dice, picks=ask.picks, strict=True)
+        token = WATCH.set(None)  # (the whole move, not the pieces the move being made watches)
+        try:
+            trial.apply(action)
+        except ChanceNeeded:
+            pass
+        except IllegalActionError as exc:
+            return str(exc)
+        finally:
+            WATCH.reset(token)
+        return ""
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
         """A random choice made on the table (the person picks at random and says which) or, among things that are
@@ -684,16 +740,27 @@ class TableGame:
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
         """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
         told in pieces, from where the person was last told the cards are)."""
-        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), skip_own=False)
+        kept = self.was_known, self.hid
+        self.was_known, self.hid = set(), set()  # (named by what the program knows now)
+        try:
+            return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then),
+                                    skip_own=False)
+        finally:
+            self.was_known, self.hid = kept
 
     def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
-        """Each card that changed zone (each card's zone before and after), in words."""
-        out = []
+        """Each card that changed zone (each card's zone before and after), in words, the cards that go together
+        from one place to another on one line: by id and name where the program knows the card (or knew it when
+        the move began, until it goes face down into a pile in it), else as a card."""
+        groups: list[tuple[str, str, bool, list[str]]] = []
         for card, z1 in after.items():
             z0 = before.get(card, "")
             if z0 == z1:
                 continue
             p0, p1 = self.place(z0), self.place(z1)
+            named = ((card in self.known or card in self.was_known) and card not in self.hid) or p0 == Place.PUBLIC
+            if p1 == Place.HIDDEN:
+                self.hid.add(card)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
@@ -701,8 +768,22 @@ class TableGame:
             src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
             if src == dst:
                 continue  # two zones of the rules' that are one place on the table
-            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known or p0 == Place.PUBLIC
-                       else f"Take a card from {src} to {dst}.")
+            if groups and groups[-1][:3] == (src, dst, named):
+                groups[-1][3].append(card)
+            else:
+                groups.append((src, dst, named, [card]))
+        out = []
+        for src, dst, named, cards in groups:
+            if not named:
+                what = "a card" if len(cards) == 1 else f"{len(cards)} cards"
+                out.append(f"Take {what} from {src} to {dst}.")
+            elif len(cards) > GROUP_NAMED:
+                ids = ", ".join(sorted(design_of(c) for c in cards))
+                out.append(f"Move these {len(cards)} cards from {src} to {dst}: {ids}.")
+            else:
+                labels = [self.label(c) for c in sorted(cards)]
+                what = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+                out.append(f"Move {what} from {src} to {dst}.")
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -775,30 +856,93 @@ class TableGame:
             self.commit(legal[0], self.person, table)
         raise EngineError("a secret move did not end")
 
+    def offered(self, legal: Sequence[Action]) -> tuple[list[tuple[Action, str]], list[Action], dict[Action, str]]:
+        """The options listed at the person's decision (with the moves the policy says are made in secret, one for
+        each of their words), the moves played by typing cards, and the moves said in secret."""
+        said = self.said_in_secret(legal)
+        shown, typed = self.options([a for a in legal if a not in said])
+        for words in dict.fromkeys(w for w in said.values() if w):
+            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
+        return shown, typed, said
+
+    def arrangements(self) -> list[tuple[State[Any], list[tuple[str, str]]]]:
+        """The belief with the person's unknown cards lying otherwise, as the policy proposes (a hand with no card of
+        a kind, or with one), and the exchanges that make it: only relabellings of cards the program does not know
+        that no automaton can tell."""
+        if self.policy.arrangements is None:
+            return []
+        out = []
+        for pairs in self.policy.arrangements(self.belief, self.person, frozenset(self.known)):
+            if not pairs or any(x in self.known or pairs.get(y) != x or not self.interchangeable(x, y)
+                                for x, y in pairs.items()):
+                continue
+            alt = relabel(self.belief, pairs)
+            if same_view(self.belief, alt, self.autos):
+                out.append((alt, [(x, y) for x, y in sorted(pairs.items()) if x < y]))
+        return out
+
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
-        """The person's decision; False when a command was typed instead (asked again)."""
+        """The person's decision; False when a command was typed instead (asked again). Where the moves depend on
+        cards the program does not know, the moves of other arrangements of them (the policy's) are offered too:
+        the person's real cards allow one of them, and the one chosen is taken as how they lie."""
         said = self.said_in_secret(legal)
         if said and len(said) == len(legal) and not any(said.values()):
             self.continue_secret(table)  # (a session saved in the middle of a secret move)
             return True
-        shown, typed = self.options([a for a in legal if a not in said])
-        for words in dict.fromkeys(w for w in said.values() if w):
-            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
-        free = not typed and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
-        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]) and not said:
+        shown, typed, said = self.offered(legal)
+        here = self.belief
+        texts = {t for _, t in shown}
+        Way = tuple[State[Any], list[tuple[str, str]]]  # an arrangement: the belief, and the exchanges that make it
+        other: list[tuple[Action, str, Way]] = []  # the options only another arrangement offers
+        typed_in: list[tuple[Way, list[Action]]] = [((here, []), typed)] if typed else []
+        for way in self.arrangements():
+            self.belief = way[0]
+            try:
+                offers, offers_typed, _ = self.offered(way[0].legal_actions())
+            finally:
+                self.belief = here
+            for a, t in offers:
+                if t not in texts:
+                    texts.add(t)
+                    other.append((a, t, way))
+            if offers_typed:
+                typed_in.append((way, offers_typed))
+        free = not typed_in and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
+        if len(shown) == 1 and not typed_in and not other and not free and not self.secret_cards(shown[0][0]) \
+                and not said:
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed and not free else "or type the id or name of the card you play"
+        every = shown + [(a, t) for a, t, _ in other]
+        hint = None if not typed_in and not free else "or type the id or name of the card you play"
         ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
-        entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
+        entry = table.decide(ask or self.belief.question(), [t for _, t in every], [a for a, _ in every], hint)
         if entry is None:
             raise Stop
-        if entry.kind == "option" and 0 <= entry.index < len(shown):
-            self.commit(shown[entry.index][0], self.person, table)
+        if entry.kind == "option" and 0 <= entry.index < len(every):
+            if entry.index >= len(shown):  # the cards lie as that arrangement has them
+                self.belief, swaps = other[entry.index - len(shown)][2]
+                self.told_places(swaps)
+            self.commit(every[entry.index][0], self.person, table)
             self.continue_secret(table)
             return True
-        if entry.kind == "cards" and (typed or free):
-            acts = self.bring_in(entry.cards, typed, table)
+        if entry.kind == "cards" and (typed_in or free):
+            acts: list[Action] = []
+            if not typed_in:  # (a card the samples do not show, in a window of play the policy says is open)
+                typed_in = [((here, []), typed)]
+            part = False  # the cards typed are part of a move (not all of its cards)
+            for i, ((where, swaps), cards) in enumerate(typed_in):  # as the cards lie, else as another has them
+                known, mark = set(self.known), len(self.swaps)
+                self.belief = where
+                self.told_places(swaps)
+                found = self.bring_in(entry.cards, cards, table, quiet=i + 1 < len(typed_in))
+                acts = [a for a in found if not self.secret_cards(a)]  # (none that plays a card they did not type)
+                part = part or bool(found)
+                if acts:
+                    break
+                self.belief, self.known = here, known
+                del self.swaps[mark:]
+            if not acts and part:
+                table.tell(["Type every card you play, separated by commas."])
             if len(acts) == 1:
                 self.commit(acts[0], self.person, table)
                 return True
