@@ -64,6 +64,7 @@ BOARD_FILE = Table({"board": Table({
     "size": Number(100, 5000), "margin": Number(0, 500), "background": _COLOUR,
     "title": (_LABEL, ""), "subtitle": (_LABEL, ""),
     "text_size": _SIZE, "min_text_size": _SIZE, "name_size": _SIZE,
+    "label_size": (_SIZE, 6.2), "id_size": (_SIZE, 5.2), "heading_size": (_SIZE, 6.4), "min_name_size": (_SIZE, None),
     "colours": Table({k: _COLOUR for k in ("corner", "outer", "middle", "inner", "inner_text", "centre",
                                             "corner_band", "movement", "choose", "arrow")}
                      | {"band": (TableOf(_COLOUR, most=100), {}), "icon_disc": (_COLOUR, "#f3e6f7")}),
@@ -148,6 +149,11 @@ def inner_places(size: float, inner: Mapping[str, Any]) -> list[Place]:
     return out
 
 
+def _line(size: float) -> float:
+    """The height in mm of one line of text of ``size`` points (its ascent and descent, with a little room)."""
+    return size * PT * 1.3
+
+
 class BoardBuilder:
     def __init__(self, game: Game, data: Mapping[str, Any]):
         self.game = game
@@ -159,19 +165,27 @@ class BoardBuilder:
 
     def _text(self, markup: str, x: float, y: float, w: float, h: float, colour: str, size: float | None = None,
               font: str = "text", align: str = "left", valign: str = "top", space: Record | None = None,
-              max_lines: int | None = None) -> Text | None:
+              max_lines: int | None = None, min_size: float | None = None) -> Text | None:
         if not markup.strip():
             return None
+        if min_size is None and font == "text":
+            min_size = float(self.data["min_text_size"])
         try:
             lay = layout_text(markup, w, h, family_name=font, size=size or float(self.data["text_size"]),
-                              min_size=float(self.data["min_text_size"]) if font == "text" else None, align=align,
-                              valign=valign, max_lines=max_lines)
+                              min_size=min_size, align=align, valign=valign, max_lines=max_lines)
         except FitError as exc:
             who = space.id if space else ""
             file = space.source.file if space else self.shown
             self.issues.append(Issue(file, space.source.line if space else 0, who, f"board: {exc}"))
             return None
         return Text(x, y, w, h, lay, colour, self.game.id)
+
+    def _height(self, markup: str, w: float) -> float:
+        """The height in mm of ``markup`` laid out ``w`` mm wide at the text size (0 if a word is too wide)."""
+        try:
+            return layout_text(markup, w, 5000.0, size=float(self.data["text_size"])).height
+        except FitError:
+            return 0.0
 
     def discs(self, t: Text | None) -> list[Item]:
         """A light disc behind each inline icon of a text on a dark space, so that dark icons keep their contrast."""
@@ -211,27 +225,32 @@ class BoardBuilder:
             raise ValueError(f"tier {quote(tier)} has no colour in the board layout")
         ink = self.col["inner_text"] if inner else "#1d1812"
         items: list[Item] = [Rect(0, 0, W, H, Paint(fill=bg, stroke="#0c0c0c", stroke_width=0.5), radius=1.2)]
-        band_h = 5.2
+        label_size, id_size = float(self.data.get("label_size", 6.2)), float(self.data.get("id_size", 5.2))
+        band_h = max(5.2, _line(label_size) + 1.2, _line(id_size) + 1.2)  # the area's band: its label and the id
+        id_w = id_size * PT * 2.6 + 1.0  # room for an id of three or four characters
         if not inner:
             band = self.col["band"].get(sp.get("area"), self.col["corner_band"])
             items.append(Rect(0, H - band_h, W, band_h, Paint(fill=band)))
             label = str(sp.get("area") or "").upper()
-            t = self._text(f"**{label}**" if label else "", 2.0, H - band_h + 0.6, W - 14, band_h - 1.2, "#ffffff",
-                           size=6.2, valign="middle", space=sp)
+            t = self._text(f"**{label}**" if label else "", 2.0, H - band_h + 0.6, W - id_w - 3.5, band_h - 1.2,
+                           "#ffffff", size=label_size, valign="middle", space=sp)
             if t:
                 items.append(t)
-        tid = self._text(sp.id, W - 12.5, H - (band_h if not inner else 5.0) + 0.6, 11, 4.0,
-                         "#ffffff" if not inner else self.col["inner_text"], size=5.2, align="right", valign="middle",
-                         space=sp)
+        id_h = band_h if not inner else max(5.0, _line(id_size) + 1.2)
+        tid = self._text(sp.id, W - id_w - 1.5, H - id_h + 0.6, id_w, id_h - 1.2,
+                         "#ffffff" if not inner else self.col["inner_text"], size=id_size, align="right",
+                         valign="middle", space=sp)
         if tid:
             items.append(tid)
         # the name, and the threat seals under it
         y = 1.8
-        name = self._text(sp.name, 2.0, y, W - 4.0, 6.6, ink, size=float(self.data["name_size"]), font="display",
-                          align="center", valign="middle", space=sp, max_lines=1)
+        name_h = max(6.6, _line(float(self.data["name_size"])))
+        name = self._text(sp.name, 2.0, y, W - 4.0, name_h, ink, size=float(self.data["name_size"]), font="display",
+                          align="center", valign="middle", space=sp, max_lines=1,
+                          min_size=float(self.data.get("min_name_size", self.data["name_size"])))
         if name:
             items.append(name)
-        y += 7.0
+        y += name_h + 0.4
         icons = dict(sp.get("icons") or {})
         counts = {c: icons.get(c, 0) for c in ("red", "blue", "yellow")}
         if not all(isinstance(n, int) and 0 <= n <= MAX_SEALS for n in counts.values()):
@@ -248,24 +267,26 @@ class BoardBuilder:
                 items.append(IconPlace(f"threat-{c}", x, y, s, game=self.game.id))
                 x += s + 0.8
             y += s + 1.0
-        bottom = H - (band_h if not inner else 5.5) - 1.0
+        bottom = H - (band_h if not inner else id_h + 0.5) - 1.0
         vocab = self.game.vocabulary
         mbox = sp.get("movement_box")
         if mbox:
-            mtext = vocab.render(mbox, sp)
-            items.append(Rect(1.4, y, W - 2.8, 12.4, Paint(fill=self.col["movement"]), radius=1.0))
-            t = self._text(f"**Movement box:** {mtext}", 2.4, y + 0.5, W - 4.8, 11.4, "#1d1812", valign="middle",
-                           space=sp)
+            mtext = f"**Movement box:** {vocab.render(mbox, sp)}"
+            mh = max(11.4, self._height(mtext, W - 4.8))  # the box grows to hold its text at the text size
+            items.append(Rect(1.4, y, W - 2.8, mh + 1.0, Paint(fill=self.col["movement"]), radius=1.0))
+            t = self._text(mtext, 2.4, y + 0.5, W - 4.8, mh, "#1d1812", valign="middle", space=sp)
             if t:
                 items.append(t)
-            y += 13.4
+            y += mh + 2.0
         boxes = [vocab.render(b, sp) for b in (sp.get("boxes") or ())]
         if sp.get("choose_one") and len(boxes) == 2:
-            head = self._text("**Choose One or End Engagement Phase**", 1.6, y, W - 3.2, 4.2, ink, size=6.4,
+            head_size = float(self.data.get("heading_size", 6.4))
+            head_h = max(4.2, _line(head_size))
+            head = self._text("**Choose One or End Engagement Phase**", 1.6, y, W - 3.2, head_h, ink, size=head_size,
                               align="center", valign="middle", space=sp)
             if head:
                 items.append(head)
-            y += 4.6
+            y += head_h + 0.4
             half = (W - 4.2) / 2
             for k, b in enumerate(boxes):
                 bx = 1.4 + k * (half + 1.4)

@@ -79,20 +79,19 @@ def draw_calibration(c: Any, paper_name: str, duplex: str, offset: tuple[float, 
         c.setLineWidth(0.2)
         c.line((bx - RULER) * MM, (by - 6) * MM, (bx + RULER) * MM, (by - 6) * MM)
         c.line((bx - 6) * MM, (by - RULER) * MM, (bx - 6) * MM, (by + RULER) * MM)
-        c.setFont(regular, 4.5)
+        c.setFont(regular, 6)
         for k in range(-n, n + 1):
             v = k * TICK
             long_tick = k % 2 == 0
             tl = 2.2 if long_tick else 1.2
             # X ruler: below the centre, ticks at bx + v
             c.line((bx + v) * MM, (by - 6) * MM, (bx + v) * MM, (by - 6 - tl) * MM)
-            if long_tick and k % 4 == 0:
-                c.drawCentredString((bx + v) * MM, (by - 10.5) * MM, f"{v:g}")
+            if k % 6 == 0:  # a number every 3 mm
+                c.drawCentredString((bx + v) * MM, (by - 11) * MM, f"{v:g}")
             # Y ruler: left of the centre, ticks at by + v
             c.line((bx - 6) * MM, (by + v) * MM, (bx - 6 - tl) * MM, (by + v) * MM)
-            if long_tick and k % 4 == 0:
-                c.drawRightString((bx - 9) * MM, (by + v - 0.6) * MM, f"{v:g}")
-        c.setFont(regular, 5)
+            if k % 6 == 0:
+                c.drawRightString((bx - 9) * MM, (by + v - 0.7) * MM, f"{v:g}")
         c.drawString((bx + RULER + 1) * MM, (by - 7) * MM, "X")
         c.drawString((bx - 7) * MM, (by + RULER + 1) * MM, "Y")
     c.showPage()

@@ -188,6 +188,9 @@ def _centred_on_page(c: Any, painter: PdfPainter, items: list[Item], w: float, h
     c.restoreState()
 
 
+MUTED = "#6b5e4e"  # notes on a board's paper (5:1 on it)
+
+
 def dial_board_items(spec: Mapping[str, Any], colour_name: str, colour: str, game: str) -> list[Item]:
     """A board page: colour band, level track, the sheet slot with its slits, and the dial windows to cut out."""
     w, h = (float(v) for v in spec["size"])
@@ -204,7 +207,7 @@ def dial_board_items(spec: Mapping[str, Any], colour_name: str, colour: str, gam
         items.append(Poly(((cx + d * 0.2, cy + 9.0), (cx + d, cy + 0.0 + 1.8)),
                           Paint(stroke="#000000", stroke_width=0.5), closed=False))
     items.append(_text(f"Slide a character sheet in here (cut the two corner slits)\n*{spec.get('title', '')} - "
-                       f"{colour_name}*", sx + 10, sy + sh / 2 - 10, sw2 - 20, 20, "#8a7a5a", 9.0))
+                       f"{colour_name}*", sx + 10, sy + sh / 2 - 10, sw2 - 20, 20, MUTED, 9.0))
     ww, wh = (float(v) for v in spec["window"])
     r_num = float(spec["number_radius"])
     for d in spec["dials"]:
@@ -216,7 +219,7 @@ def dial_board_items(spec: Mapping[str, Any], colour_name: str, colour: str, gam
                              Paint(stroke=d["colour"], stroke_width=0.6)))
         items.append(Ellipse(cx, cy, 1.2, 1.2, Paint(fill="#000000")))  # the fastener's hole
         items.append(_text(f"**{d['name']}**", cx - 20, cy + 3.0, 40, 5.0, d["colour"], 8.0))
-        items.append(_text("fastener", cx - 20, cy + 7.5, 40, 3.6, "#8a7a5a", 5.5))
+        items.append(_text("fastener", cx - 20, cy + 7.5, 40, 3.6, MUTED, 6.0))
     return items
 
 
@@ -254,7 +257,7 @@ def wheel_items(spec: Mapping[str, Any], dial: Mapping[str, Any], label: str) ->
     for k, v in enumerate(values):
         t = _text(f"{v}", R - 4.5, R - r - 3.2, 9.0, 6.4, "#111111", 10.5, font="heavy")
         items.append(Group((t,), rotate=-k * step, cx=R, cy=R))
-    items.append(_text(label, R - 14, R + 3, 28, 4.0, "#444444", 5.5))
+    items.append(_text(label, R - 14, R + 3, 28, 4.0, "#444444", 6.0))
     return items
 
 

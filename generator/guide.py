@@ -405,6 +405,8 @@ def guide_pdf(drawn: Drawn, opts: BuildOptions, outputs: Sequence[Output]) -> tu
     buf = io.BytesIO()
     pw, ph = paper
     canvas = new_canvas(buf, (pw * MM, ph * MM), f"{game.name} - print guide")
+    canvas.setTrimBox([0, 0, pw * MM, ph * MM])  # a document printed whole: its pages are trimmed to the paper
+    canvas.setBleedBox([0, 0, pw * MM, ph * MM])
     painter = PdfPainter(canvas)
     total = len(flow.pages) + 2
     for n, items in enumerate(flow.pages, 1):

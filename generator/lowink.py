@@ -5,8 +5,9 @@ the scene's background or a filled shape larger than :data:`FLOOD_AREA` mm² (a 
 a board space); it is redrawn as its own colour mixed with :data:`TINT` parts of white, outlined in its own colour, so
 colour coding survives as a tint and an edge. Small fills (pips, cost discs, icons) keep their colour: they carry
 little ink and often carry meaning. Text and icons drawn in a light colour (white lettering on a dark banner) would
-vanish on a tint, so they are turned dark: the darkened colour of the flood under them, or near-black on paper. Text
-on a small dark shape that keeps its colour stays light.
+vanish on a tint, so lettering that no longer stands out from what is now beneath it (less than 4.5:1) is turned
+dark: the darkened colour of the flood under it, or near-black. Text on a small dark shape that keeps its colour stays
+light.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ TINT = 0.86  # share of white mixed into a flood
 OUTLINE = 0.3  # mm, the outline drawn round a tinted flood
 LIGHT = 0.6  # relative luminance above which a colour counts as light
 INK = "#1a1a1a"  # dark text where nothing darker is known
+CONTRAST = 4.5  # the least contrast of lettering with what is beneath it
 KEY = ":low-ink"  # the end of a tinted scene's key (a design drawn in low ink is a design of its own)
 
 _PRINTING = ContextVar("printing_low_ink", default=False)
@@ -65,6 +67,12 @@ def luminance(c: tuple[float, float, float]) -> float:
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
     r, g, b = (lin(v) for v in c)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """The contrast ratio of two colours (WCAG: 1 to 21)."""
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 
 def tint(colour: str) -> str:
@@ -162,11 +170,16 @@ class _LowInk:
         return self.paper, self.paper_flood
 
     def _ink(self, colour: str, x: float, y: float) -> str:
-        """A light text or icon colour made dark when what is printed beneath it is now light."""
-        if not is_light(colour):
-            return colour
+        """A text or icon colour made dark when it no longer stands out from what is printed beneath it (less
+        than :data:`CONTRAST`: light lettering on a flood that is now a tint)."""
+        own = rgb(colour)
         below, flood = self._beneath(x, y)
-        return darken(flood) if is_light(below) else colour
+        below_colour = rgb(below)
+        if own is None or below_colour is None or contrast(own, below_colour) >= CONTRAST:
+            return colour
+        dark = darken(flood)
+        dark_rgb = rgb(dark)
+        return dark if dark_rgb is not None and contrast(dark_rgb, below_colour) >= CONTRAST else INK
 
     def items(self, items: list[Item] | tuple[Item, ...], m: Affine) -> list[Item]:
         out: list[Item] = []

@@ -99,6 +99,7 @@ SHEETS_FILE = Table({"sheets": (TableOf(Table({
     "columns": (Whole(1, 6), 2),
     "pages": (Whole(1, 50), 2),
     "size": (Number(3, 60), 9.0),
+    "min_size": (Number(6, 60), None),
     "accent": (Str(20, then=colour_problem), "#5a3d7a"),
     "blocks": (ListOf(BLOCK_FILE, most=MAX_BLOCKS), []),
 }), key=safe_id_key), {})})
@@ -168,6 +169,10 @@ def _render(s: Any, ctx: Mapping[str, Any]) -> str:
     return _env.render(_compiled(s), ctx).strip()
 
 
+class _Overflow(FitError):
+    """The flow ran out of pages or columns."""
+
+
 class _Flow:
     def __init__(self, pw: float, ph: float, columns: int, top: float, max_pages: int = 50):
         self.pw, self.ph = pw, ph
@@ -191,8 +196,8 @@ class _Flow:
         if self.col >= self.columns:
             self.col = 0
             if len(self.pages) >= self.max_pages:
-                raise FitError(f"the sheet needs more than {self.max_pages} page{'s' if self.max_pages != 1 else ''}"
-                               f", its layout allows {self.max_pages}")
+                raise _Overflow(f"the sheet needs more than {self.max_pages} page{'s' if self.max_pages != 1 else ''}"
+                                f", its layout allows {self.max_pages}")
             self.pages.append(SheetPage())
             self.y = MARGIN
         else:
@@ -205,7 +210,7 @@ class _Flow:
         """Move to the next column unless ``h`` mm fit here; a block taller than a whole column is an error."""
         if h > self.ph - MARGIN - self.column_top() + 1e-6:
             column = self.ph - MARGIN - self.column_top()
-            raise FitError(f"a block {h:.0f} mm tall is taller than a column ({column:.0f} mm); split it")
+            raise _Overflow(f"a block {h:.0f} mm tall is taller than a column ({column:.0f} mm); split it")
         if h > self.room() and self.y > self.column_top() + 0.1:
             self.next_column()
 
@@ -224,11 +229,35 @@ def _moved(t: Text, x: float, y: float, colour: str = "#1a1a1a") -> Text:
 
 
 def sheet_flow(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) -> tuple[_Flow, str]:
-    """Lay a sheet out on pages (every block's text fitted); DataErrors naming the block's line on a problem."""
+    """Lay a sheet out on pages (every block's text fitted); DataErrors naming the block's line on a problem. A
+    sheet with a ``min_size`` that does not fit its ``pages`` at its ``size`` (a Letter page is shorter than an A4
+    one) is laid out again a quarter point smaller, its blocks' own sizes in proportion (never below 6 pt), until
+    it fits or reaches ``min_size``."""
+    size = float(spec.get("size", 9.0))
+    floor = min(size, float(spec.get("min_size") or size))
+    while True:
+        try:
+            return _sheet_flow(game, sheet_id, spec, paper, size)
+        except _TooLong as exc:
+            if size - 0.25 < floor - 1e-9:
+                raise _sheet_error(game, sheet_id, exc.block_no, exc.message) from None
+            size -= 0.25
+
+
+class _TooLong(Exception):
+    """A sheet that does not fit its pages (or a block taller than a column) at the size tried."""
+
+    def __init__(self, block_no: int, message: str):
+        super().__init__(message)
+        self.block_no = block_no
+        self.message = message
+
+
+def _sheet_flow(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str, size: float) -> tuple[_Flow, str]:
     pw, ph = PAPERS[paper]
     ctx = _ctx(game)
     accent = str(spec.get("accent", "#5a3d7a"))
-    size = float(spec.get("size", 9.0))
+    scale = size / float(spec.get("size", 9.0))
     max_pages = int(spec.get("pages", 2))
     flow = _Flow(pw, ph, int(spec.get("columns", 2)), MARGIN + 16, max_pages)
     block_no = 0  # which block failed, for the error message
@@ -241,7 +270,9 @@ def sheet_flow(game: Game, sheet_id: str, spec: Mapping[str, Any], paper: str) -
                       closed=False))
         for b in spec.get("blocks", []):
             block_no += 1
-            _block(flow, b, ctx, size, accent, game.id)
+            _block(flow, b, ctx, size, accent, game.id, scale)
+    except _Overflow as exc:
+        raise _TooLong(block_no, str(exc)) from None
     except FitError as exc:
         raise _sheet_error(game, sheet_id, block_no, str(exc)) from None
     except jinja2.TemplateError as exc:
@@ -301,7 +332,8 @@ def _block_line(game: Game, sheet_id: str, block_no: int) -> int:
     return lines.line(("sheets", sheet_id, "blocks", block_no - 1) if block_no else ("sheets", sheet_id))
 
 
-def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: float, accent: str, game: str) -> None:
+def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: float, accent: str, game: str,
+           scale: float = 1.0) -> None:
     """Lay out one block. Text from ``text``/``items``/``rows`` is a template; lines that a ``template`` produced
     are used as they are (not rendered a second time)."""
 
@@ -309,7 +341,8 @@ def _block(flow: _Flow, b: Mapping[str, Any], ctx: Mapping[str, Any], size: floa
         return _text_g(markup, w, size, fam, align, game)
 
     kind = b.get("kind", "para")
-    bsize = float(b.get("size", size))
+    own = b.get("size")
+    bsize = size if own is None else max(min(6.0, float(own)), float(own) * scale)
     w = flow.colw
     if kind == "heading":
         t = _text(_render(b["text"], ctx), w, bsize * 1.45, "display")

@@ -228,10 +228,10 @@ def test_poster_tiles_reassemble_to_the_board(build, paper: str) -> None:  # typ
                 for t in ts]
 
     good = per_tile()
-    assert max(good) < 5.0, good
+    assert max(good) < 6.0, good  # the renderers' anti-aliasing of the board's text: up to ~5 a tile
     # the comparison has teeth: the third tile laid 1 mm off is clearly seen
     bad = per_tile(shift=(4, 0))
-    assert bad[2] > 5.0 and bad[2] > good[2] + 2.0, (bad, good)
+    assert bad[2] > 6.0 and bad[2] > good[2] + 2.0, (bad, good)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -263,7 +263,9 @@ def test_poster_tiles_bleed_their_picture_past_every_cut_guide(build, paper: str
                 got = page.crop(tuple(round(v * k) for v in on_page))
                 want = board.crop(tuple(round(v * k) for v in on_board)).resize(got.size)
                 diff = ImageStat.Stat(ImageChops.difference(got, want).convert("L")).mean[0]
-                assert diff < 12.0, (t.label, on_page, diff)
+                # the two renderers differ at the edges of text crossing a strip (up to ~16 where 12 pt text
+                # crosses one); paper left white there differs by 70 or more
+                assert diff < 30.0, (t.label, on_page, diff)
                 strips += 1
     finally:
         doc.close()

@@ -466,7 +466,7 @@ def test_rebuilding_gives_identical_bytes(tmp_path: Path) -> None:
     b = build_game(GAME_ID, tmp_path / "b", BuildOptions())
     files = sorted(p.relative_to(a.out_dir) for p in a.out_dir.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(b.out_dir) for p in b.out_dir.rglob("*") if p.is_file())
-    assert len(files) == 29  # 28 files and the manifest
+    assert len(files) == 33  # 28 files, the print guide, the low-ink set of the 3 PDFs and the manifest
     for rel in files:
         assert (a.out_dir / rel).read_bytes() == (b.out_dir / rel).read_bytes(), rel
 
