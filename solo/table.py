@@ -13,20 +13,22 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from wizprint.errors import EngineError, UsageError, WizprintError, quote
 
 from .agents import Agent, make_agent
 from .kernel import Action, Engine, State, design_of, line_text, readable
-from .kernel.rng import derive
+from .kernel.rng import Rng, derive
 from .kernel.state import ChanceNeeded
 from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
 
+T = TypeVar("T")
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
+MANY = 5  # more cards than this moving between the same two places are told as one line
 
 
 class TableError(WizprintError):
@@ -48,7 +50,8 @@ class Entry:
 class Ask:
     """What a question to the table is about, for a simulated table (the terminal shows only the prompt): the
     move being made, by which seat, the dice and picks given for it so far; for a card brought to light, the
-    sample in the belief and where it lands (zone and index); for a random pick, the options."""
+    sample in the belief, where it lands (zone and index) and where it comes from (``source``, ``source_index``:
+    its place before the move); for a random pick, the options."""
 
     action: Action
     by: int
@@ -58,6 +61,8 @@ class Ask:
     zone: str = ""
     index: int = -1
     options: tuple[str, ...] = ()
+    source: str = ""
+    source_index: int = -1
 
 
 class Table(Protocol):
@@ -80,6 +85,32 @@ class Table(Protocol):
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
         table to follow."""
+
+
+class Mixing(Rng):
+    """A trial's generator: the same draws, and the cards each shuffle mixed (on the table a shuffle is the
+    person's: where each mixed card lies is unknown after it). ``swaps``: a card of the program's shuffle and the
+    card the person turned up in its place instead (it takes that place, as the shuffle on the table put it)."""
+
+    __slots__ = ("mixed", "rank", "swaps")
+
+    def __init__(self, state: int, swaps: dict[str, str]) -> None:
+        super().__init__(state)
+        self.mixed: set[str] = set()
+        self.swaps = swaps
+        self.rank: dict[str, int] = {}  # each mixed card's place from the top once shuffled (the order drawn)
+
+    def shuffle(self, seq: MutableSequence[T]) -> None:
+        super().shuffle(seq)
+        self.mixed.update(x for x in seq if isinstance(x, str))
+        for a, b in self.swaps.items():
+            if a in seq and b in seq:
+                i, j = seq.index(a), seq.index(b)
+                seq[i], seq[j] = seq[j], seq[i]
+        self.rank.update((x, len(seq) - i) for i, x in enumerate(seq) if isinstance(x, str))
+
+    def copy(self) -> Rng:
+        return Rng(self.state)  # (a clone of the trial shuffles as the program does)
 
 
 class Stop(Exception):
@@ -106,6 +137,8 @@ class TableGame:
     notes: list[tuple[int, str]] = field(default_factory=list)  # (step, text): the playtest record
     agents: list[Agent | None] = field(default_factory=list)
     secret_moves: dict[int, Action] = field(default_factory=dict)  # (unused by the driver: the tests' record)
+    prior: State[Any] | None = None  # the belief just before the last move (after the cards entered for it)
+    scanned: tuple[int, int, int] = (0, 0, 0)  # log entries read, public lines among them, told then (new_log)
 
     def __post_init__(self) -> None:
         if self.dice not in DICE:
@@ -158,10 +191,11 @@ class TableGame:
         self.belief = new
         return True
 
-    def to_learn(self, state: State[Any]) -> list[str]:
-        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know."""
+    def to_learn(self, state: State[Any], mixed: set[str] | frozenset[str] = frozenset()) -> list[str]:
+        """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
+        (``mixed``: cards shuffled on the way there, whose places it knew before)."""
         public = {c for c, z in zone_of(state).items() if self.place(z) == Place.PUBLIC}
-        return sorted((seen_by(state, self.autos) | public) - self.known)
+        return sorted((seen_by(state, self.autos) | public) - (self.known - mixed))
 
     # -- entries ------------------------------------------------------------------------------------------------
     def match(self, text: str, pool: Sequence[str]) -> tuple[list[str], str]:
@@ -175,7 +209,9 @@ class TableGame:
         if exact:
             return exact, ""
         low = want.casefold()
-        named = [x for x in pool if low in self.names[x].casefold()] if len(want) >= 3 else []
+        named = [x for x in pool if low == self.names[x].casefold()]  # a whole name first ("Mentalist", not
+        if not named and len(want) >= 3:  # "Elementalist"), then part of one
+            named = [x for x in pool if low in self.names[x].casefold()]
         found = {design_of(x) for x in named}
         if len(found) == 1:
             return named, ""
@@ -195,7 +231,7 @@ class TableGame:
                 raise Stop
             found, why = self.match(typed, sorted(self.instances))
             if not found:
-                table.tell([why[0].upper() + why[1:] + "."])
+                table.tell([sentence(why)])
                 continue
             reasons = []
             for x in found:
@@ -207,11 +243,12 @@ class TableGame:
         raise EngineError("too many entries refused for one card")
 
     # -- the person's decision ----------------------------------------------------------------------------------
-    def secret_cards(self, action: Action) -> set[str]:
-        """The cards an action names that are the person's and unknown to the program (samples)."""
-        zones = zone_of(self.belief)
+    def secret_cards(self, action: Action, state: State[Any] | None = None) -> set[str]:
+        """The cards an action names that the program does not know (samples): the person's, or cards of a
+        face-down pile the person looks through (a search); in the belief, or in ``state``."""
+        zones = zone_of(self.belief if state is None else state)
         return {c for c in cards_in(action.key, self.instances)
-                if c not in self.known and self.place(zones.get(c, "")) == Place.PERSON}
+                if c not in self.known and self.place(zones.get(c, "")) in (Place.PERSON, Place.HIDDEN)}
 
     def auto_views(self, state: State[Any]) -> str:
         return json.dumps([{k: v for k, v in state.observation(x).items() if k not in ("log", "heading")}
@@ -257,39 +294,59 @@ class TableGame:
         return text
 
     def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table) -> list[Action]:
-        """The actions that play the cards the person typed: each card is brought into the person's secret zone by
-        relabelling it with a sample there (the automata cannot tell). Empty when they cannot be played."""
+        """The actions that play the cards the person typed: each card is brought where a move of theirs takes it
+        from (their secret zone, or a face-down pile they look through) by relabelling it with a sample there (the
+        automata cannot tell). Empty when they cannot be played."""
         chosen: list[str] = []
-        zones = zone_of(self.belief)
-        person_zones = {z for z in zones.values() if self.place(z) == Place.PERSON}
+        before = {a.key for a in self.belief.legal_actions()}
         for text in designs:
-            zones = zone_of(self.belief)
             pool = sorted(self.instances - self.known - set(chosen))
             found, why = self.match(text, pool)
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
                 table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else why[0].upper() + why[1:] + "."])
+                            f"is." if known else sentence(why)])
                 return []
-            here = [x for x in found if zones[x] in person_zones]
-            if here:
-                chosen.append(here[0])
-                self.known.add(here[0])
-                continue
-            samples = [c for a in typed for c in sorted(self.secret_cards(a))] + sorted(
-                c for c, z in zones.items() if z in person_zones and c not in self.known)
-            got = None
-            for x in found:
-                got = next((x for s in dict.fromkeys(samples) if s not in chosen and self.exchange(s, x)), None)
-                if got is not None:
-                    break
+            got = self.place_card(found, chosen, typed, before)
             if got is None:
-                table.tell([f"{self.label(found[0])} cannot be in your hand now."])
+                table.tell([f"{self.label(found[0])} cannot be played now by typing it: choose a move from the list."])
                 return []
             chosen.append(got)
-            self.known.add(got)
-        self.known |= set(chosen)  # the person said these are in their hand
-        return [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        acts = self.plays(self.belief, chosen, before)
+        self.known |= set(chosen)  # the person said where these are
+        return acts
+
+    def plays(self, state: State[Any], chosen: Sequence[str], before: set[str]) -> list[Action]:
+        """The moves of ``state`` that play the cards ``chosen``: those that name them all, or, for a move that
+        takes a card of a kind without naming it (one chosen card in the person's secret zone), the moves it made
+        possible (new, and naming no secret card)."""
+        legal = state.legal_actions()
+        named = [a for a in legal if set(chosen) <= cards_in(a.key, self.instances)]
+        if named or len(chosen) != 1 or self.place(zone_of(state).get(chosen[0], "")) != Place.PERSON:
+            return named
+        return [a for a in legal if a.key not in before and not self.secret_cards(a, state)]
+
+    def place_card(self, found: Sequence[str], chosen: Sequence[str], typed: Sequence[Action],
+                   before: set[str]) -> str | None:
+        """One of the instances ``found`` (unknown to the program), brought where a move plays it with the cards
+        ``chosen`` before it: where it is, or exchanged with a sample in the person's secret zones or in a face-down
+        pile (the samples the listed moves name first). None when no place lets it be played."""
+        for x in found:
+            if self.plays(self.belief, [*chosen, x], before):
+                return x
+        zones = zone_of(self.belief)
+        samples = [c for a in typed for c in sorted(self.secret_cards(a))]
+        for where in (Place.PERSON, Place.HIDDEN):
+            samples += sorted(c for c, z in zones.items() if self.place(z) == where and c not in self.known)
+        for x in found:
+            for smp in dict.fromkeys(samples):
+                if smp in chosen or smp == x or smp in self.known or not self.interchangeable(smp, x):
+                    continue
+                trial = relabel(self.belief, {smp: x, x: smp})
+                if self.plays(trial, [*chosen, x], before) and same_view(self.belief, trial, self.autos):
+                    self.belief = trial
+                    return x
+        return None
 
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
@@ -297,14 +354,17 @@ class TableGame:
         app``), and every card the move brings to light entered by the person and relabelled in."""
         dice: list[int] = []
         picks: list[str] = []
+        swaps: dict[str, str] = {}  # cards turned up from a pile the move shuffles, in place of the program's
+        named: set[str] = set()  # the cards so turned up
         for _ in range(MAX_ENTRIES):
             trial = self.belief.clone()
+            trial.rng = mixing = Mixing(trial.rng.state, swaps)
             trial.script(dice=dice, picks=picks, strict=True)
             try:
                 trial.apply(action)
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
-                why = f"P{by + 1}: {self.belief.describe(action)}"
+                why = need.what if need.sides and need.what else f"P{by + 1}: {self.belief.describe(action)}"
                 if need.sides and self.dice == "app":  # the program rolls, and says what it rolled
                     rolled = 1 + derive(self.seed, "die", self.belief.steps, len(dice)) % need.sides
                     table.tell([f"The program rolls a d{need.sides} ({why}): {rolled}."])
@@ -321,18 +381,26 @@ class TableGame:
                 else:
                     picks.append(self.pick(need.options, need.what, ask, table))
                 continue
-            fresh = [c for c in self.to_learn(trial) if c not in picks]
+            fresh = [c for c in self.to_learn(trial, mixing.mixed) if c not in picks and c not in named]
             if not fresh:
                 break
-            self.reveal(fresh[0], trial, Ask(action, by, tuple(dice), tuple(picks)), table)
+            # a pile's cards from the top down (a shuffled pile's in the order they are drawn from it)
+            first = min(fresh, key=lambda c: ("", mixing.rank[c]) if c in mixing.rank else from_top(self.belief, c))
+            ask = Ask(action, by, tuple(dice), tuple(picks))
+            if first in mixing.mixed:
+                named.add(self.turn_shuffled(first, trial, mixing, ask, table))
+            else:
+                self.reveal(first, trial, ask, table)
         else:
             raise EngineError("a move could not be settled with the table")
         moves = zones_moved(self.belief, trial)
         for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
+        self.known -= mixing.mixed  # (shuffled on the table: where each lies is unknown, but for those turned up)
         self.known |= set(self.to_learn(trial)) | set(picks)
         prior, self.belief = self.belief, trial
+        self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
     def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
@@ -341,13 +409,18 @@ class TableGame:
         z0 = zone_of(self.belief).get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
-        if z0 == z1:
-            prompt = f"Show the card in {src}: which card is it?"
-        elif self.place(z0) == Place.HIDDEN:
-            prompt = f"Take the top card of {src} to {dst}: which card is it?"
+        if z0 == z1 and self.place(z0) == Place.HIDDEN:
+            n = len(trial.zones()[z1]) - trial.zones()[z1].index(card)
+            nth = "top card" if n == 1 else f"{ordinal(n)} card from the top"
+            prompt = f"Look at the {nth} of {src} (and leave it there): which card is it?"
+        elif z0 == z1:
+            prompt = f"Show a card of {src} (one not shown yet): which card is it?"
+        elif self.place(z0) == Place.HIDDEN:  # (where it goes may depend on which card it is: said after the move)
+            prompt = f"Turn over the top card of {src} (for {dst}): which card is it?"
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
-        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card))
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card),
+                    source=z0, source_index=self.belief.zones()[z0].index(card) if z0 else -1)
 
         def ok(x: str) -> str:
             if x in self.known:
@@ -360,6 +433,41 @@ class TableGame:
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+
+    def turn_shuffled(self, card: str, trial: State[Any], mixing: Mixing, ask: Ask, table: Table) -> str:
+        """A card the move draws from a pile it shuffled first: the person says which card it is (returned), and
+        the move is made again with that card in its place in the shuffled pile (the shuffle is the person's, as a
+        die is); a card the program did not know is relabelled into the pile first."""
+        zones = zone_of(trial)
+        piles = [zones[c] for c in mixing.mixed if c in zones and self.place(zones[c]) == Place.HIDDEN]
+        pile = self.policy.name(max(set(piles), key=piles.count), self.person) if piles else "the pile"
+        dst = self.policy.name(zones[card], self.person)
+        prompt = f"Shuffle {pile} and draw from it as the game says: which card goes to {dst}?"
+        z0 = zone_of(self.belief).get(card, "")
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, zones[card], trial.zones()[zones[card]].index(card),
+                    source=z0, source_index=self.belief.zones()[z0].index(card) if z0 else -1)
+        swaps = mixing.swaps
+
+        def ok(x: str) -> str:
+            if x == card:
+                return ""
+            if x in swaps.values():
+                return "it is drawn already"
+            if card not in self.known and self.exchange(card, x):
+                return ""  # (where the program's card was before the shuffle)
+            if x in mixing.mixed:
+                swaps[card] = x
+                return ""
+            free = sorted(c for c in mixing.mixed - self.known if c != card and c not in swaps and
+                          c not in swaps.values())
+            if x not in self.known and any(self.exchange(c, x) for c in free):
+                swaps[card] = x
+                return ""
+            return "it is not in that pile"
+
+        got = self.enter_card(table, prompt, where, ok)
+        self.known.add(got)
+        return got
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
         """A random choice made on the table (the person picks at random and says which) or, among things that are
@@ -393,30 +501,57 @@ class TableGame:
     def new_log(self) -> list[str]:
         """The log lines every seat may read, since the last told (a line only the person may read speaks of the
         belief's samples: the person holds the real cards)."""
-        public = self.public_log()
-        out = public[self.told:]
-        self.told = len(public)
+        log, n = self.belief.log, self.belief.players
+        scanned, public, told = self.scanned
+        if told != self.told or scanned > len(log):  # (an undo, a resumed session: counted again)
+            scanned, public = 0, 0
+        out = []
+        for e in log[scanned:]:
+            if all(readable(e, s) for s in range(n)):
+                public += 1
+                if public > self.told:
+                    out.append(line_text(e))
+        self.told = max(self.told, public)
+        self.scanned = (len(log), public, self.told)
         return out
 
-    def instructions(self, before: State[Any], by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words."""
-        who = "You" if by == self.person else f"P{by + 1}"
-        return [f"{who}: {line}" for line in self.moves_words(before, self.belief, skip_own=by == self.person)]
+    def instructions(self, by: int) -> list[str]:
+        """What to do with the components after a move: each card that changed place, in words (from the belief
+        just before the move: the cards the person entered for it are relabelled in, not moved), each line headed
+        by whose card it is (the seat whose zone it goes to or comes from, else the seat that moved)."""
+        before = self.belief if self.prior is None else self.prior
+        out = []
+        for z0, z1, line in self.moved_cards(before, self.belief, skip_own=by == self.person):
+            seat = next((int(k) for k in (z1.partition(".")[2], z0.partition(".")[2]) if k.isdigit()), by)
+            out.append(f"{'You' if seat == self.person else f'P{seat + 1}'}: {line}")
+        return out
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
         """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
         return self.moves_words(now, then, skip_own=False)
 
     def moves_words(self, before: State[Any], after: State[Any], skip_own: bool) -> list[str]:
-        out = []
+        return [line for _, _, line in self.moved_cards(before, after, skip_own)]
+
+    def moved_cards(self, before: State[Any], after: State[Any], skip_own: bool) -> list[tuple[str, str, str]]:
+        """The cards that changed place, in words: (from, to, words); many cards between the same two places
+        (a pile shuffled into a deck, a hand thrown away) in one line."""
+        groups: dict[tuple[str, str], list[str]] = {}
         for card, z0, z1 in zones_moved(before, after):
             p0, p1 = self.place(z0), self.place(z1)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
-            what = self.label(card) if card in self.known else "a card"
-            out.append(f"{what}, from {self.policy.name(z0, self.person)} to {self.policy.name(z1, self.person)}.")
+            groups.setdefault((z0, z1), []).append(card)
+        out = []
+        for (z0, z1), cards in groups.items():
+            where = f"from {self.policy.name(z0, self.person)} to {self.policy.name(z1, self.person)}."
+            if len(cards) > MANY:
+                out.append((z0, z1, f"{len(cards)} cards, {where}"))
+                continue
+            for card in cards:
+                out.append((z0, z1, f"{self.label(card) if card in self.known else 'a card'}, {where}"))
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -443,35 +578,36 @@ class TableGame:
                 return ""
 
             self.known.add(self.enter_card(table, prompt, ask, ok))
+        table.tell(self.new_log())
 
     def play(self, table: Table) -> None:
         """Play to the end of the game (or until the person stops: :class:`Stop`)."""
         while not self.belief.is_terminal():
             seat = self.belief.current_player
             legal = self.belief.legal_actions()
-            before = self.belief.clone()
             if seat != self.person:
                 agent = self.agents[seat]
                 assert agent is not None
                 self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
             elif not self.person_move(legal, table):
                 continue
-            table.tell(self.new_log() + self.instructions(before, seat))
+            table.tell(self.new_log() + self.instructions(seat))
 
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again)."""
         shown, typed = self.options(legal)
-        if len(shown) == 1 and not typed and not self.secret_cards(shown[0][0]):
+        free = self.policy.free_cards is not None and self.policy.free_cards(self.belief, self.person)
+        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]):
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed else "or type the id or name of the card you play"
+        hint = None if not (typed or free) else "or type the id or name of the card you play"
         entry = table.decide(self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
         if entry is None:
             raise Stop
         if entry.kind == "option" and 0 <= entry.index < len(shown):
             self.commit(shown[entry.index][0], self.person, table)
             return True
-        if entry.kind == "cards" and typed:
+        if entry.kind == "cards" and (typed or free):
             acts = self.bring_in(entry.cards, typed, table)
             if len(acts) == 1:
                 self.commit(acts[0], self.person, table)
@@ -492,6 +628,31 @@ class TableGame:
         mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
                                                              else "You lose")
         return f"Game over. {o.reason}. {mine}."
+
+
+def table_state(engine: Engine, policy: TablePolicy, players: int, seed: int, variant: str, person: int) -> State[Any]:
+    """A new game for the table: the policy's, where the rules run otherwise with the person's cards on a real
+    table, else the engine's."""
+    if policy.new_state is not None:
+        state: State[Any] = policy.new_state(engine, players, seed, variant, person)
+        return state
+    return engine.new_state(players, seed, variant)
+
+
+def from_top(state: State[Any], card: str) -> tuple[str, int]:
+    """A card's zone and its place from the top of it (piles are lists whose top card is the end)."""
+    zone = zone_of(state).get(card, "")
+    cards = state.zones().get(zone, [card])
+    return zone, len(cards) - cards.index(card)
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter capital, a full stop unless it ends with a question mark."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def parse_cards(text: str) -> tuple[str, ...]:

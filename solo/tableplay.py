@@ -29,7 +29,7 @@ from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
 from .kernel.table import TablePolicy
 from .play import MAX_SEED, _what, _whole, check_seed, claim_names, random_seed, read_save
-from .table import Ask, Entry, Stop, TableGame, parse_cards
+from .table import Ask, Entry, Stop, TableGame, parse_cards, table_state
 from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
 
 TABLE_FORMAT = "wizprint-table-save/1"
@@ -264,7 +264,7 @@ def new_table(game: str, players: int | None, bot: str, seed: int | None, seat: 
     eng.check_variant(variant)
     make_agent(bot, eng)
     policy = policy_of(eng)
-    state = eng.new_state(n, seed, variant)
+    state = table_state(eng, policy, n, seed, variant, seat)
     return TableGame(eng, state, seat, ["" if i == seat else bot for i in range(n)], policy, dice=dice, seed=seed)
 
 
@@ -320,14 +320,13 @@ def step(g: TableGame, t: TerminalTable) -> None:
     """One move of the game (an automaton's, or the person's decision)."""
     seat = g.belief.current_player
     legal = g.belief.legal_actions()
-    before = g.belief.clone()
     if seat != g.person:
         agent = g.agents[seat]
         assert agent is not None
         g.commit(legal[0] if len(legal) == 1 else agent.choose(g.belief, seat), seat, t)
     elif not g.person_move(legal, t):
         return
-    t.tell(g.new_log() + g.instructions(before, seat))
+    t.tell(g.new_log() + g.instructions(seat))
 
 
 def save_point(g: TableGame) -> tuple[State[Any], set[str], int, int]:

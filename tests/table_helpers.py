@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
 from wizprint.solo.kernel.state import ChanceNeeded
-from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, zone_of
-from wizprint.solo.table import Ask, Entry, TableGame
+from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, seen_by, zone_of, zones_moved
+from wizprint.solo.kernel.values import LogEntry
+from wizprint.solo.table import Ask, Entry, TableGame, table_state
 
 
 def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
@@ -38,12 +41,22 @@ def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[A
 
 
 def printed(value: Any, instances: frozenset[str]) -> str:
-    """A view with every card named by its printed id (copies are the same card on the table)."""
-    text = json.dumps(value, sort_keys=True, default=str)
-    for c in sorted(cards_in(value, instances), key=len, reverse=True):
-        if "#" in c:
-            text = text.replace(f'"{c}"', f'"{design_of(c)}"')
-    return text
+    """A view (or a log line) with every card named by its printed id (copies are the same card on the table):
+    a map's keys are compared as sorted pairs, once renamed."""
+    copies = {c: design_of(c) for c in cards_in(value, instances) if "#" in c}
+    pat = re.compile("|".join(rf"(?<![A-Za-z0-9#]){re.escape(c)}(?![A-Za-z0-9#])"
+                              for c in sorted(copies, key=len, reverse=True))) if copies else None
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            return pat.sub(lambda m: copies[m.group(0)], v) if pat is not None else v
+        if isinstance(v, dict):
+            return sorted(([walk(k), walk(x)] for k, x in v.items()), key=lambda kv: (str(kv[0]), str(kv[1])))
+        if isinstance(v, (list, tuple)):
+            return [walk(x) for x in v]
+        return v
+
+    return json.dumps(walk(value), default=str)
 
 
 class SimulatedTable:
@@ -53,7 +66,7 @@ class SimulatedTable:
                  dice: str = "physical", bot: str = "automaton", player: str = "random", samples: int | None = None,
                  agents: list[Any] | None = None) -> None:
         self.rng = random.Random(seed)
-        self.truth = engine.new_state(players, seed, variant)
+        self.truth = table_state(engine, policy, players, seed, variant, person)
         self.game = TableGame(engine, self.truth.clone(), person, ["" if s == person else bot for s in range(players)],
                               policy, dice=dice, seed=seed, agents=agents or [])
         # what the program starts from: the cards it does not know, elsewhere among their kind (``samples``: the
@@ -66,6 +79,11 @@ class SimulatedTable:
         self.lines: list[str] = []
         self.moves = 0
         self.decisions: list[str] = []  # the automaton's moves, in order (the honesty test compares them)
+        self.typed = 0  # cards typed for the move intended now (refused ones are typed again)
+        self.answered: set[str] = set()  # the cards named in this move
+        self.logged = 0  # the log lines compared so far
+        self.last: tuple[Any, str] = ((), "")  # the last question about a card, and the card named
+        self.last_named = ""
         self.instances = frozenset(self.truth.data.instances)
 
     # -- the Table protocol --------------------------------------------------------------------------------------
@@ -89,26 +107,96 @@ class SimulatedTable:
             if a.kind == want.kind and "(in secret" in options[i]:
                 self.secret = want
                 return Entry("option", i)
-        mine = [c for c in want.key.split()[1:] if c in self.instances]
         assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
-        return Entry("cards", cards=tuple(design_of(c) for c in mine))
+        self.typed += 1
+        assert self.typed < 5, f"{want.key}: the program refused the cards typed for it"
+        return Entry("cards", cards=tuple(design_of(c) for c in self.cards_of(want)))
+
+    def cards_of(self, want: Action) -> list[str]:
+        """The cards the person types for a move: the secret cards it names (in their hand, or in a face-down pile
+        they look through), or else the cards it takes from their hand."""
+        zones = zone_of(self.truth)
+        secret = (Place.PERSON, Place.HIDDEN)
+        named = [c for c in want.key.split()[1:] if c in self.instances and self.game.place(zones[c]) in secret]
+        if named:
+            return named
+        trial = self.truth.clone()
+        trial.script(strict=False)
+        trial.apply(want)
+        return [c for c, z0, _ in zones_moved(self.truth, trial) if self.game.place(z0) == Place.PERSON]
+
+    def equivalent(self, action: Action, state: State[Any]) -> Action:
+        """The move of ``state`` that is ``action`` on the table: itself, or the one naming another copy of its
+        cards (a game offers one copy of a card held twice)."""
+        legal = state.legal_actions()
+        if action in legal:
+            return action
+        want = self.printed_key(action)
+        return next((a for a in legal if self.printed_key(a) == want), action)
 
     def printed_key(self, a: Action) -> str:
         return " ".join(design_of(w) if w in self.instances else w for w in a.key.split())
 
     def card(self, prompt: str, ask: Ask) -> str | None:
+        asked = (ask.card, ask.zone, ask.index, ask.source, ask.source_index)
+        if self.last[0] == asked:  # asked again: the card named last was refused
+            self.answered.discard(self.last[1])
+        got = self.named_card(prompt, ask)
+        self.last = (asked, self.last_named)
+        return got
+
+    def named_card(self, prompt: str, ask: Ask) -> str | None:
+        # a person reads the printed id (copies of a card are the same card on the table)
         if ask.by == -1:  # set-up: the card lying there
-            return self.truth.zones()[ask.zone][ask.index]
+            return self.answer(self.truth.zones()[ask.zone][ask.index])
         trial = self.truth.clone()
         self.align(ask.action, trial, self.game.belief)
-        action = self.real(ask)
+        action = self.equivalent(self.real(ask), trial)
         trial.script(dice=ask.dice, picks=ask.picks, strict=True)
         try:
             trial.apply(action)
         except ChanceNeeded as need:  # a random pick: made on the table, at random
             assert need.options, need
             return self.rng.choice(need.options)
-        return trial.zones()[ask.zone][ask.index]
+        if (ask.source and self.game.place(ask.source) == Place.HIDDEN
+                and not shuffled(self.truth, trial, [ask.source])):
+            # the card at that place of a face-down pile (where it goes may depend on which card it is)
+            return self.answer(self.truth.zones()[ask.source][ask.source_index])
+        # a card the move brings to light from that place, not named yet: the one landing where the program's does
+        # if it is one (a hand's order, or a shuffled pile's, is not the program's)
+        light = self.light(trial, ask.source)
+        there = trial.zones().get(ask.zone, [])
+        land = there[ask.index] if 0 <= ask.index < len(there) else ""
+        return self.answer(land if land in light or not light else light[0])
+
+    def light(self, trial: State[Any], source: str) -> list[str]:
+        """The table's cards that a move (``trial``) brings to light, those from ``source`` first (top first), less
+        the cards (by printed id) the program knows there and those named in this move."""
+        g = self.game
+        knows = Counter(design_of(c) for c in g.belief.zones().get(source, []) if c in g.known)
+        before, after = self.visible(self.truth), self.visible(trial)
+        zones = self.truth.zones()
+        order = [*reversed(zones.get(source, [])), *(c for z, cs in zones.items() if z != source for c in reversed(cs))]
+        here = set(zones.get(source, []))
+        fresh = [c for c in order if c in after and c not in before]
+        out = []
+        for c in sorted(fresh, key=lambda c: c not in self.answered):  # (those named already are known now)
+            if c in here and knows[design_of(c)] > 0:
+                knows[design_of(c)] -= 1
+            elif c not in self.answered:
+                out.append(c)
+        return out
+
+    def visible(self, state: State[Any]) -> set[str]:
+        """The cards an automaton sees or that lie face up."""
+        return seen_by(state, self.game.autos) | {c for c, z in zone_of(state).items()
+                                                  if self.game.place(z) == Place.PUBLIC}
+
+    def answer(self, card: str) -> str:
+        """A card named, by its printed id."""
+        self.answered.add(card)
+        self.last_named = card
+        return design_of(card)
 
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
         return self.rng.randint(1, sides)
@@ -116,14 +204,33 @@ class SimulatedTable:
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         real = self.secret if by == self.person and self.secret is not None else action
         self.secret = self.intended = None
+        self.typed = 0
+        self.answered = set()
         self.align(real, self.truth, prior)
         self.truth.script(dice=dice, picks=picks, strict=True)
-        self.truth.apply(real)
+        self.truth.apply(self.equivalent(real, self.truth))
         self.truth.script(strict=False)
         if by != self.person:
             self.decisions.append(action.key)
         self.moves += 1
+        self.same_copies()
         self.check()
+
+    def same_copies(self) -> None:
+        """Where the program knows a copy of a card and the table holds another copy of it at that place, the
+        table's copies are renamed (they are the same card on the table): the engine's record of who saw which copy
+        then follows the program's."""
+        tz = self.truth.zones()
+        for z, cards in self.game.belief.zones().items():
+            for i, c in enumerate(cards):
+                if "#" not in c or c not in self.game.known or i >= len(tz.get(z, [])):
+                    continue
+                d = tz[z][i]
+                if d != c and design_of(d) == design_of(c):
+                    new = relabel(self.truth, {c: d, d: c})
+                    new.log = [renamed(e, {c: d, d: c}) for e in new.log]  # (the engine may read its last lines)
+                    self.truth.__dict__.update(new.__dict__)
+                    tz = self.truth.zones()
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:
@@ -148,16 +255,25 @@ class SimulatedTable:
         for s in g.autos:
             vb = {k: v for k, v in b.observation(s).items() if k not in ("log", "heading")}
             vt = {k: v for k, v in t.observation(s).items() if k not in ("log", "heading")}
+            if json.dumps(vb, sort_keys=True, default=str) == json.dumps(vt, sort_keys=True, default=str):
+                continue  # (the same copies: no need to rename them)
             pb, pt = printed(vb, self.instances), printed(vt, self.instances)
             assert pb == pt, f"after move {self.moves}, P{s + 1} would see otherwise than on the table:\n" + \
                 _diff(vb, vt)
         n = t.players
-        lb = [line_text(e) for e in b.log if all(readable(e, s) for s in range(n))]
-        lt = [line_text(e) for e in t.log if all(readable(e, s) for s in range(n))]
+        assert len(b.log) == len(t.log), f"after move {self.moves}, the logs have {len(b.log)} and {len(t.log)} lines"
+        start, self.logged = self.logged, len(t.log)  # (the logs only grow: the lines since the last check)
+        lb = [self.printed_line(e) for e in b.log[start:] if all(readable(e, s) for s in range(n))]
+        lt = [self.printed_line(e) for e in t.log[start:] if all(readable(e, s) for s in range(n))]
         assert lb == lt, f"after move {self.moves}, the public logs differ: {_first_diff(lb, lt)}"
+
+    def printed_line(self, e: Any) -> str:
+        text = line_text(e)
+        return printed(text, self.instances) if "#" in text else text
 
     def play(self, max_moves: int = 20_000) -> State[Any]:
         self.game.start(self)
+        self.same_copies()
         self.check()
         self.game.play(self)
         assert self.truth.is_terminal() and self.game.belief.is_terminal()
@@ -165,6 +281,27 @@ class SimulatedTable:
             self.truth.outcome() is not None and self.game.belief.outcome() is not None
             and self.truth.outcome().winners == self.game.belief.outcome().winners)  # type: ignore[union-attr]
         return self.truth
+
+
+def shuffled(before: State[Any], after: State[Any], zones: Sequence[str]) -> set[str]:
+    """The cards of the given zones of ``after`` whose order among themselves changed from ``before`` (a pile
+    shuffled during a move)."""
+    z0, z1 = before.zones(), after.zones()
+    out: set[str] = set()
+    for z in zones:
+        a, b = z0.get(z, []), z1.get(z, [])
+        both = set(a) & set(b)
+        if [c for c in a if c in both] != [c for c in b if c in both]:
+            out |= set(b)
+    return out
+
+
+def renamed(line: Any, swap: dict[str, str]) -> Any:
+    """A log line with the cards of ``swap`` exchanged in its words."""
+    pat = re.compile("|".join(rf"(?<![A-Za-z0-9#]){re.escape(c)}(?![A-Za-z0-9#])" for c in swap))
+    if isinstance(line, str):
+        return pat.sub(lambda m: swap[m.group(0)], line)
+    return LogEntry(text=pat.sub(lambda m: swap[m.group(0)], line.text), seats=line.seats)
 
 
 def _diff(a: dict[str, Any], b: dict[str, Any]) -> str:

@@ -429,8 +429,9 @@ class State(Declared, ABC, Generic[D]):
         knows, drawing from ``rng`` only."""
 
     # -- helpers for games ------------------------------------------------------------------------------------
-    def roll(self, sides: int = 6) -> int:
-        """A die: the next scripted one, else from the generator (an error in strict mode)."""
+    def roll(self, sides: int = 6, what: str = "") -> int:
+        """A die: the next scripted one, else from the generator (an error in strict mode; ``what``: what it is
+        rolled for, in words, for the question put to a person in table mode)."""
         ch = self.chance
         if ch.dice:
             v = ch.dice[0]
@@ -439,7 +440,8 @@ class State(Declared, ABC, Generic[D]):
                 raise EngineError(f"scripted die {v} is not a d{sides} result")
             return v
         if ch.strict:
-            raise ChanceNeeded("a die was rolled that the scenario does not script (strict mode)", sides=sides)
+            raise ChanceNeeded("a die was rolled that the scenario does not script (strict mode)", sides=sides,
+                               what=what)
         return 1 + self.rng.below(sides)  # randint(1, sides)
 
     def pick(self, options: Sequence[str], what: str) -> str:

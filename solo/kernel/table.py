@@ -56,7 +56,12 @@ class TablePolicy:
     - ``setup(state, person)``: the set-up from the printed components, step by step;
     - ``policy``: the game's hidden-information policy in a few sentences (shown at the start and in the docs);
     - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
-      player), whose places the program knows from the start (besides the cards it keeps for the automaton).
+      player), whose places the program knows from the start (besides the cards it keeps for the automaton);
+    - ``new_state(engine, players, seed, variant, person)``: a new game for the table, where the rules run
+      otherwise when a seat's cards lie on a real table (the program does not know them); None: the engine's own;
+    - ``free_cards(state, person)``: whether the person may type a card at this decision though no move the
+      program lists names one (a response window, a phase, a search: what the person may play depends on cards
+      the program does not know); None: only where a listed move names one of the person's secret cards.
     """
 
     place: Callable[[str, int], Place]
@@ -64,6 +69,8 @@ class TablePolicy:
     setup: Callable[[Any, int], list[str]]
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
+    new_state: Callable[[Any, int, int, str, int], Any] | None = None
+    free_cards: Callable[[Any, int], bool] | None = None
 
 
 # -- card identities --------------------------------------------------------------------------------------------
