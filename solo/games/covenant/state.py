@@ -24,6 +24,7 @@ from wizprint.solo.kernel import (
     Outcome,
     Rng,
     State,
+    added,
     declare,
     transient,
     value,
@@ -92,6 +93,10 @@ class CovenantState(State[CovenantData]):
     grants_used: list[str] = field(default_factory=list)  # resources whose grant_one was used this turn
     summons: list[SummonSlot] = field(default_factory=list)  # summon slots used this turn
     skips: list[int] = field(default_factory=list)  # turns each seat must miss
+    # the seat played with printed cards on a real table (``solo table``), or -1: the program does not know its hand,
+    # so its phases are skipped only when no hand could act in them, and a search by another seat is made by that
+    # person laying out the cards the searcher may take (a :class:`~.pending.Lookup`)
+    table_seat: int = added(lambda: -1)
 
     SEATS_IN_RANGE = ("turn_player", "current_seat")
     PER_SEAT = ("hands", "wizards", "followers", "resources", "quests", "seen", "skips")
@@ -107,9 +112,11 @@ class CovenantState(State[CovenantData]):
                    skips=[0] * n)
 
     @classmethod
-    def new(cls, data: CovenantData, players: int, seed: int, variant: str) -> CovenantState:
-        """A new game: the shared deck shuffled, seven cards each, seat 0's first turn."""
+    def new(cls, data: CovenantData, players: int, seed: int, variant: str, table_seat: int = -1) -> CovenantState:
+        """A new game: the shared deck shuffled, seven cards each, seat 0's first turn (``table_seat``: the seat
+        played with printed cards on a real table, if any)."""
         s = cls.blank(data, players, seed, variant)
+        s.table_seat = table_seat
         deck = sorted(data.cards)
         s.rng.shuffle(deck)
         s.deck = deck
@@ -489,13 +496,18 @@ class CovenantState(State[CovenantData]):
                 self.phase = Phase.EVENT
                 continue
             acts = phase_actions(self)
-            if len(acts) == 1:
+            if len(acts) == 1 and (self.turn_player != self.table_seat or self.idle_whatever_the_hand()):
                 self.end_phase()
                 continue
             self.current_seat = self.turn_player
             self.next_legal = acts  # the legal actions (nothing changes before the decision)
             return
         self.current_seat = -1
+
+    def idle_whatever_the_hand(self) -> bool:
+        """Whether the turn player could do nothing in this phase whatever cards it held (a hand of one card of
+        every design), or holds none: the table seat's phase is skipped only then."""
+        return not self.hands[self.turn_player] or len(phase_actions(self, self.data.every_design)) == 1
 
     # -- pending work ---------------------------------------------------------------------------------------------
     def push_negation(self, what: str, source: str, owner: int) -> None:
@@ -509,9 +521,10 @@ class CovenantState(State[CovenantData]):
 
     def roll_dice(self, r: Roll, again: bool = False) -> int:
         """Roll the dice of a roll on the stack (the log says what for)."""
-        ds = [self.roll(6) for _ in range(r.dice)]
-        v = sum(ds)
         what = Words(self, -1).roll_what(r)
+        ask = f"{what}: P{r.seat + 1} rolls"  # (the question put to a person on a real table)
+        ds = [self.roll(6, ask if r.dice == 1 else f"{ask}, die {i + 1} of {r.dice}") for i in range(r.dice)]
+        v = sum(ds)
         self.say(f"P{r.seat + 1} rolls {'again ' if again else ''}{'+'.join(map(str, ds))}" +
                  (f" = {v}" if r.dice > 1 else "") + f": {what}")
         return v
