@@ -19,7 +19,7 @@ from table_helpers import SimulatedTable
 from wizprint.solo.kernel import Action, State, engine
 from wizprint.solo.kernel.table import Place, TablePolicy
 
-TABLE_GAMES = {"wizard-cards": ("wizard_cards", 2, [""])}
+TABLE_GAMES = {"wizard-cards": ("wizard_cards", 2, [""]), "covenant": ("covenant", 2, [""])}
 
 
 def policy(game: str) -> TablePolicy:

@@ -1,13 +1,32 @@
 """Covenant of Wizards on a real table (`wizprint solo table covenant`): the rules that run otherwise when the
 person's cards lie on a table the program cannot see (their phases asked whenever their hand could act, a search by
-the automaton laid out by the person, a search of their own that may find nothing)."""
+the automaton laid out by the person, a search of their own that may find nothing), the person playing cards the
+program did not guess in their hand, what the program says to move being what moves on the table, the table's own
+shuffles, and one whole game through the real command on an 80 x 24 pseudo-terminal."""
 
 from __future__ import annotations
 
-from covenant_helpers import do, legal, mk, p
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pyte
+from covenant_helpers import ENGINE, do, legal, mk, p
+from table_helpers import SimulatedTable
 
 from wizprint.solo.games.covenant import CovenantState
+from wizprint.solo.games.covenant.table import POLICY
+from wizprint.solo.kernel import Action, State, design_of
+from wizprint.solo.kernel.rng import Rng
 from wizprint.solo.kernel.state import ChanceNeeded
+from wizprint.solo.kernel.table import Place, zones_moved
+from wizprint.solo.table import Ask, Entry, TableGame
+from wizprint.solo.tableplay import load_table, save_table
 
 PERSON = 0
 
@@ -102,3 +121,207 @@ def test_a_die_the_table_must_roll_says_what_it_is_for() -> None:
         assert (need.sides, need.what) == (6, "the Danger of Q01 Slay the Dragon, round 1: P1 rolls, die 1 of 3")
     else:
         raise AssertionError("the quest rolled no die")
+
+
+# -- the person's cards the program did not guess -------------------------------------------------------------------
+class Typist:
+    """A person at the table who answers each decision from a list: an option's number, or the cards typed."""
+
+    def __init__(self, answers: Sequence[Entry]) -> None:
+        self.answers = list(answers)
+        self.asked: list[tuple[str, list[str], str | None]] = []
+        self.told: list[str] = []
+
+    def tell(self, lines: Sequence[str]) -> None:
+        self.told.extend(lines)
+
+    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
+               cards_hint: str | None) -> Entry | None:
+        self.asked.append((question, list(options), cards_hint))
+        return self.answers.pop(0) if self.answers else None
+
+    def card(self, prompt: str, ask: Ask) -> str | None:
+        raise AssertionError(f"asked for a card: {prompt}")
+
+    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
+        raise AssertionError(f"asked for a die: {why}")
+
+    def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
+        return None
+
+
+def _table_game(s: CovenantState) -> TableGame:
+    """The person's hand and the deck unknown to the program; everything else known."""
+    secret = set(s.hands[PERSON]) | set(s.deck)
+    return TableGame(ENGINE, s, PERSON, ["", "automaton"], POLICY, known=set(s.data.instances) - secret)
+
+
+def test_the_person_saves_a_wizard_with_a_card_the_program_did_not_guess_in_their_hand() -> None:
+    s = on_table(mk(hands=[["R01"], ["S17"]], in_play=[["W10"], ["W06"]], turn=1, phase="event",
+                    deck=["W03", "S07", "Q01"]))
+    do(s, "cast S17 W10")  # Poison Potion on P1's W10 Mentalist: P1 may cancel it, then save the wizard
+    g = _table_game(s)
+    person = Typist([Entry("option", 0), Entry("cards", cards=("Healing",))])
+    assert g.person_move(g.belief.legal_actions(), person)  # no Dispell: let it resolve
+    assert g.person_move(g.belief.legal_actions(), person)  # the program holds R01 for P1's hand: P1 types Healing
+    assert person.asked[1][1] == ["pass: let it be slain"] and person.asked[1][2] is not None
+    b = g.belief
+    assert "W10" in b.wizards[PERSON] and "S07" in b.discard and "W10 Mentalist is saved" in b.log_texts()
+    assert "S07" in g.known
+
+
+def test_the_person_challenges_with_a_duel_card_the_program_did_not_guess_in_their_hand() -> None:
+    s = on_table(mk(hands=[["R01"], ["Q01"]], in_play=[["W10"], ["W06"]], turn=1, phase="adventure",
+                    deck=["R02", "D01"], rest="discard"))
+    do(s, "end")  # P1 draws R02 and holds R01, R02
+    g = _table_game(s)
+    person = Typist([Entry("option", 0), Entry("cards", cards=("D01",))])
+    assert g.person_move(g.belief.legal_actions(), person)  # end the Event phase
+    assert g.person_move(g.belief.legal_actions(), person)  # the Duel phase lists only its end: P1 types D01
+    assert person.asked[1][1] == ["end the Duel phase (no duel this turn)"]
+    b = g.belief
+    assert [f.kind for f in b.stack][:1] == ["duel"] and any(design_of(x) == "D01" for x in b.limbo)
+    assert any(x.startswith("P1 plays D01") for x in b.log_texts())
+
+
+# -- the simulated table ------------------------------------------------------------------------------------------
+class Watched(SimulatedTable):
+    """A simulated table that also checks what the program says to move after each move: every card it names, and
+    the number of cards between any two places, are what moved on the table."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.expected: list[tuple[str, str, str]] = []  # the cards that moved on the table: (printed id, from, to)
+        self.before: State[Any] | None = None
+        self.by = -1  # who moved
+
+    def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
+        super().align(action, state, belief)
+        if state is self.truth:
+            self.before = self.truth.clone()  # (the table before the move: its copies named as the program's)
+
+    def same_copies(self) -> None:
+        g = self.game
+        if self.before is not None:
+            by = self.by
+            self.expected = [(design_of(c), g.policy.name(z0, g.person), g.policy.name(z1, g.person))
+                             for c, z0, z1 in zones_moved(self.before, self.truth)
+                             if not (by == g.person and g.place(z0) != Place.KEPT and g.place(z1) == Place.PERSON)]
+        super().same_copies()
+
+    def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
+        self.by = by
+        super().moved(action, by, dice, picks, prior)
+
+    def tell(self, lines: Sequence[str]) -> None:
+        super().tell(lines)
+        told = [re.sub(r"^(You|P\d+): ", "", x) for x in lines if re.match(r"^(You|P\d+): .*, from ", x)]
+        if not told:
+            return
+        pairs = Counter((a, b) for _, a, b in self.expected)
+        named = Counter(self.expected)
+        for line in told:
+            a, b = next(((a, b) for a, b in pairs if line.endswith(f", from {a} to {b}.")), ("", ""))
+            assert a, f"after move {self.moves}, the program says {line!r}: nothing moved so on the table"
+            what = line[: -len(f", from {a} to {b}.")]
+            n = int(what.split()[0]) if what.endswith(" cards") else 1
+            assert pairs[(a, b)] >= n, f"after move {self.moves}, {line!r}: fewer cards moved so on the table"
+            pairs[(a, b)] -= n
+            if what != "a card" and n == 1:
+                card = (what.split()[0], a, b)
+                assert named[card] > 0, f"after move {self.moves}, {line!r}: another card moved so on the table"
+                named[card] -= 1
+        assert not +pairs, f"after move {self.moves}, moved on the table but not said: {dict(+pairs)}"
+        self.expected = []
+
+
+def test_what_the_program_says_to_move_is_what_moves_on_the_table() -> None:
+    for i in range(6):
+        st = Watched(ENGINE, POLICY, 2 + i % 2, i % 2, 700 + i, player="random" if i % 3 else "automaton",
+                     dice="app" if i % 2 else "physical")
+        st.play()
+        assert st.moves > 10
+
+
+def test_the_tables_own_shuffles_never_put_the_program_wrong() -> None:
+    """The person shuffles the table's deck otherwise than the program shuffles its belief (a search, the discard
+    pile made a new deck): the cards drawn from it after are asked, never assumed."""
+    for i in range(12):
+        st = SimulatedTable(ENGINE, POLICY, 2, i % 2, 308 + i, player="random" if i % 2 else "automaton")
+        st.truth.rng = Rng(9000 + i)  # the table's shuffles are the person's
+        st.play()
+
+
+def test_a_session_saved_during_a_search_laid_out_resumes_there(tmp_path: Path) -> None:
+    s = _p2_casts_legend_lore(PERSON)
+    do(s, "found Q02")
+    g = _table_game(s)
+    back = load_table(ENGINE, save_table(g, tmp_path / "s.json"))
+    b = back.belief
+    assert isinstance(b, CovenantState) and b.table_seat == PERSON
+    assert legal(b) == legal(s) == ["found Q01", "done"] and p(b, "limbo") == ["S06", "Q02"]
+
+
+# -- one whole game through the real command ------------------------------------------------------------------------
+ROWS, COLS = 24, 80
+PROMPTS = ("your choice> ", "card> ", "die> ")
+
+
+class Recorder(SimulatedTable):
+    """The simulated person, recording what they type: an option's number, the cards they play, a card or a die."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entered: list[tuple[str, str]] = []  # (the prompt it answers, the line typed)
+
+    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
+               cards_hint: str | None) -> Entry | None:
+        e = super().decide(question, options, actions, cards_hint)
+        assert e is not None
+        self.entered.append(("your choice> ", str(e.index + 1) if e.kind == "option" else ", ".join(e.cards)))
+        return e
+
+    def card(self, prompt: str, ask: Ask) -> str | None:
+        got = super().card(prompt, ask)
+        assert got is not None
+        self.entered.append(("card> ", got))
+        return got
+
+    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
+        got = super().roll(sides, why, ask)
+        self.entered.append(("die> ", str(got)))
+        return got
+
+
+def test_a_whole_game_through_the_command_on_an_80_by_24_terminal(tmp_path: Path) -> None:
+    """The person's table is the program's own deal for the seed (so every card it asks for is the one it guessed):
+    a simulated person plays the game in this process and records what they type; the same lines typed at the real
+    command play the same game to its end, each prompt on the screen with its question."""
+    seed = 5
+    rec = Recorder(ENGINE, POLICY, 2, PERSON, seed, player="random")
+    rec.game.belief = rec.truth.clone()  # the program's samples are the table's cards
+    rec.play()
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(COLS), LINES=str(ROWS))
+    proc = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "table", "covenant", "--seed", str(seed)],
+                         env=env, encoding="utf-8", timeout=30, cwd=str(tmp_path), dimensions=(ROWS, COLS))
+    proc.delaybeforesend = None
+    screen = pyte.Screen(COLS, ROWS)
+    stream = pyte.Stream(screen)
+    for prompt, line in rec.entered:
+        got = proc.expect([re.escape(x) for x in PROMPTS])
+        stream.feed(proc.before + proc.after)
+        rows = [r.rstrip() for r in screen.display]
+        assert PROMPTS[got] == prompt, f"the command asks {PROMPTS[got]!r} where {prompt!r} was expected:\n" + \
+            "\n".join(rows)
+        last = max(i for i, r in enumerate(rows) if r.strip())
+        assert rows[last].startswith(prompt.rstrip()) and rows[last - 1].strip(), "\n".join(rows)
+        assert all(len(r) <= COLS for r in rows)
+        proc.sendline(line)
+    proc.expect(pexpect.EOF)
+    stream.feed(proc.before)
+    out = " ".join(" ".join(r.split()) for r in screen.display)
+    assert "Game over" in out
+    proc.close()
+    assert proc.exitstatus == 0
+    log = (tmp_path / f"wizprint-covenant-table-seed{seed}.log").read_text()
+    assert rec.entered[-1][1] in log
