@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -160,6 +161,9 @@ class TableGame:
             copy = x.partition("#")[2] if deck in decks and decks[deck].backs else ""
             self.home[x] = (deck, copy)
         self.names = {x: (records[design_of(x)].name if design_of(x) in records else x) for x in self.instances}
+        copies = sorted((x for x in self.instances if "#" in x), key=len, reverse=True)  # (D01#3: printed D01)
+        self.copies = re.compile("|".join(rf"(?<![A-Za-z0-9#]){re.escape(x)}(?![A-Za-z0-9#])" for x in copies)) \
+            if copies else None
         if not self.known:
             self.known = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.KEPT}
             if self.policy.laid_out is not None:
@@ -494,9 +498,13 @@ class TableGame:
         return got[-1]
 
     # -- what the person is told --------------------------------------------------------------------------------
+    def printed(self, text: str) -> str:
+        """A line with each copy of a card named by its printed id (``D01#3`` is ``D01`` on the table)."""
+        return text if self.copies is None else self.copies.sub(lambda m: design_of(m.group(0)), text)
+
     def public_log(self) -> list[str]:
         n = self.belief.players
-        return [line_text(e) for e in self.belief.log if all(readable(e, s) for s in range(n))]
+        return [self.printed(line_text(e)) for e in self.belief.log if all(readable(e, s) for s in range(n))]
 
     def new_log(self) -> list[str]:
         """The log lines every seat may read, since the last told (a line only the person may read speaks of the
@@ -510,7 +518,7 @@ class TableGame:
             if all(readable(e, s) for s in range(n)):
                 public += 1
                 if public > self.told:
-                    out.append(line_text(e))
+                    out.append(self.printed(line_text(e)))
         self.told = max(self.told, public)
         self.scanned = (len(log), public, self.told)
         return out
@@ -518,12 +526,12 @@ class TableGame:
     def instructions(self, by: int) -> list[str]:
         """What to do with the components after a move: each card that changed place, in words (from the belief
         just before the move: the cards the person entered for it are relabelled in, not moved), each line headed
-        by whose card it is (the seat whose zone it goes to or comes from, else the seat that moved)."""
+        by whose card it is (the seat whose place it goes to or comes from), or "Table" (between common places)."""
         before = self.belief if self.prior is None else self.prior
         out = []
         for z0, z1, line in self.moved_cards(before, self.belief, skip_own=by == self.person):
-            seat = next((int(k) for k in (z1.partition(".")[2], z0.partition(".")[2]) if k.isdigit()), by)
-            out.append(f"{'You' if seat == self.person else f'P{seat + 1}'}: {line}")
+            seat = next((int(k) for k in (z1.partition(".")[2], z0.partition(".")[2]) if k.isdigit()), -1)
+            out.append(f"{'Table' if seat < 0 else 'You' if seat == self.person else f'P{seat + 1}'}: {line}")
         return out
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
@@ -565,7 +573,10 @@ class TableGame:
                 break
             card = learn[0]
             zone = zone_of(self.belief)[card]
-            prompt = f"Set-up: the card in {self.policy.name(zone, self.person)}: which card is it?"
+            cards = self.belief.zones()[zone]
+            k = sum(1 for c in cards if c in self.known) + 1  # (the cards of a place are entered one by one)
+            which = "the card" if len(cards) == 1 else f"card {k} of {len(cards)}"
+            prompt = f"Set-up: {which} in {self.policy.name(zone, self.person)}: which card is it?"
             ask = Ask(Action("setup"), -1, card=card, zone=zone, index=self.belief.zones()[zone].index(card))
 
             def ok(x: str, card: str = card) -> str:

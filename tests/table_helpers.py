@@ -170,21 +170,21 @@ class SimulatedTable:
         return self.answer(land if land in light or not light else light[0])
 
     def light(self, trial: State[Any], source: str) -> list[str]:
-        """The table's cards that a move (``trial``) brings to light, those from ``source`` first (top first), less
-        the cards (by printed id) the program knows there and those named in this move."""
+        """The table's cards that a move (``trial``) brings to light from ``source`` (top first) less those, by
+        printed id, the program knows there (the cards named in this move among them); then, for a pile shuffled
+        during the move, those it brings to light from elsewhere, not named yet."""
         g = self.game
         knows = Counter(design_of(c) for c in g.belief.zones().get(source, []) if c in g.known)
         before, after = self.visible(self.truth), self.visible(trial)
         zones = self.truth.zones()
-        order = [*reversed(zones.get(source, [])), *(c for z, cs in zones.items() if z != source for c in reversed(cs))]
-        here = set(zones.get(source, []))
-        fresh = [c for c in order if c in after and c not in before]
         out = []
-        for c in sorted(fresh, key=lambda c: c not in self.answered):  # (those named already are known now)
-            if c in here and knows[design_of(c)] > 0:
+        for c in reversed(zones.get(source, [])):
+            if c in after and knows[design_of(c)] > 0:
                 knows[design_of(c)] -= 1
-            elif c not in self.answered:
+            elif c in after:
                 out.append(c)
+        out += [c for z, cs in zones.items() if z != source for c in reversed(cs)
+                if c in after and c not in before and c not in self.answered]
         return out
 
     def visible(self, state: State[Any]) -> set[str]:

@@ -215,7 +215,7 @@ class Watched(SimulatedTable):
 
     def tell(self, lines: Sequence[str]) -> None:
         super().tell(lines)
-        told = [re.sub(r"^(You|P\d+): ", "", x) for x in lines if re.match(r"^(You|P\d+): .*, from ", x)]
+        told = [re.sub(r"^(You|P\d+|Table): ", "", x) for x in lines if re.match(r"^(You|P\d+|Table): .*, from ", x)]
         if not told:
             return
         pairs = Counter((a, b) for _, a, b in self.expected)

@@ -44,8 +44,8 @@ def name(zone: str, person: int) -> str:
     return {
         "deck": "the deck",
         "discard": "the discard pile",
-        "limbo": "the middle of the table (cards being played or laid out)",
-        "hand": "your hand" if mine else f"{who} hand (face up before it)",
+        "limbo": "the middle of the table",
+        "hand": "your hand" if mine else f"{who} open hand",
         "wizards": f"{who} wizards in play",
         "followers": f"{who} followers in play",
         "resources": f"{who} resources in play",
