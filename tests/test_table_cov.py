@@ -7,6 +7,7 @@ shuffles, and one whole game through the real command on an 80 x 24 pseudo-termi
 from __future__ import annotations
 
 import os
+import random
 import re
 import sys
 from collections import Counter
@@ -17,7 +18,7 @@ from typing import Any
 import pexpect
 import pyte
 from covenant_helpers import ENGINE, do, legal, mk, p
-from table_helpers import SimulatedTable
+from table_helpers import SimulatedTable, ignorance
 
 from wizprint.solo.games.covenant import CovenantState
 from wizprint.solo.games.covenant.table import POLICY
@@ -294,12 +295,14 @@ class Recorder(SimulatedTable):
 
 
 def test_a_whole_game_through_the_command_on_an_80_by_24_terminal(tmp_path: Path) -> None:
-    """The person's table is the program's own deal for the seed (so every card it asks for is the one it guessed):
-    a simulated person plays the game in this process and records what they type; the same lines typed at the real
+    """A simulated person plays a game in this process from the program's own start for the seed (the cards it does
+    not know lie otherwise on the person's table) and records what they type; the same lines typed at the real
     command play the same game to its end, each prompt on the screen with its question."""
     seed = 5
     rec = Recorder(ENGINE, POLICY, 2, PERSON, seed, player="random")
-    rec.game.belief = rec.truth.clone()  # the program's samples are the table's cards
+    deal = rec.truth  # what the command starts from
+    rec.truth = ignorance(deal, rec.game, random.Random(seed))  # the person's table
+    rec.game.belief = deal.clone()
     rec.play()
     env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(COLS), LINES=str(ROWS))
     proc = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "table", "covenant", "--seed", str(seed)],
