@@ -1,4 +1,4 @@
-"""The printer's speed against its baselines (issue 17), in one run, as ratios; the median of a few repeats, taken
+"""The printer's speed against its baselines, in one run, as ratios; the median of a few repeats, taken
 turn about so that a busy machine slows both sides alike.
 
 1. CPU of ``wizprint build relic`` into a new folder (everything it makes; the CPU of all its processes, read as

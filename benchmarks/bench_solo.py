@@ -14,8 +14,8 @@ from results import recorded
 
 from wizprint.solo.agents import RandomAgent
 from wizprint.solo.agents.mcts import MctsAgent
-from wizprint.solo.check import run_games
 from wizprint.solo.kernel import State, engine, engine_games
+from wizprint.solo.playtest import run_games
 from wizprint.solo.runner import play, run_one
 
 

@@ -1,4 +1,4 @@
-"""Every speed figure of issue 17 in one run, each against its baseline: the builds (``bench_build.py``: `build
+"""Every speed figure in one run, each against its baseline: the builds (``bench_build.py``: `build
 relic` against a bare reportlab loop, 1,000 distinct designs against the loop, `build wizard-cards` against Squib)
 and the engines (``bench_engines.py``: Relic and Covenant against OpenSpiel's python_block_dominoes, Relic's search,
 clone and determinize, Wizard Cards against a hand-tight loop). Run: python benchmarks/bench_speed.py"""

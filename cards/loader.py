@@ -7,6 +7,7 @@ all problems it can find and raises one :class:`~wizprint.errors.DataErrors` hol
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import re
 from collections import Counter
@@ -19,7 +20,7 @@ import tomli
 from wizprint.errors import DataErrors, Issue, WizprintError, one_line, quote
 from wizprint.files import FileProblem, read_file
 from wizprint.finite import NonFinite, loads_toml
-from wizprint.resources import cards_dir, inside
+from wizprint.resources import cards_dir, inside, register_icons
 
 from .lines import LineMap, TomlLines
 from .model import CardType, Component, Deck, EngineDecl, FieldSpec, Game, GameDecl, Kind, Record, Source
@@ -143,8 +144,10 @@ def resolve_game_dir(name_or_path: str) -> Path:
     from wizprint.resources import game_ids
 
     shown = one_line(text, 80)
-    raise WizprintError(f"unknown game '{shown}' (games: {', '.join(game_ids())}; a game folder is given as a path, "
-                        f"e.g. ./{shown})")
+    close = difflib.get_close_matches(text.strip().lower(), game_ids(), n=1, cutoff=0.6)
+    hint = f": did you mean '{close[0]}'?" if close else ""
+    raise WizprintError(f"unknown game '{shown}'{hint} (games: {', '.join(game_ids())}; a game folder is given as a "
+                        f"path, e.g. ./{shown})")
 
 
 def _is_file(p: Path) -> bool:
@@ -437,6 +440,8 @@ def load_game(name_or_path: str | Path, *, strict: bool = True) -> Game:
     decl = _parse_decl(root, data, issues, game_text)
     if decl is None:
         raise DataErrors(issues)
+    if (root / "icons").is_dir():  # a game folder's own icons, found before the shipped ones for its id
+        register_icons(decl.id, root / "icons")
     vpath = root / decl.vocabulary_file
     vshown = display_path(vpath)
     vdata: dict[str, Any] | None = {}

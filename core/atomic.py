@@ -288,9 +288,13 @@ class StagedFolder:
     removes it; one left by a killed process (SIGKILL, power cut) is removed by the next run for the same target,
     once the process that made it is gone.
 
-    >>> with StagedFolder(out) as stage:          # doctest: +SKIP
-    ...     stage.write("a.txt", b"...")         # the temporary folder is made at the first write
+    >>> out = Path(tempfile.mkdtemp()) / "build"
+    >>> with StagedFolder(out) as stage:
+    ...     _ = stage.write("a.txt", b"...")     # the temporary folder is made at the first write
     ...     stage.commit()
+    >>> sorted(p.name for p in out.iterdir()), sorted(p.name for p in out.parent.iterdir())
+    (['a.txt'], ['build'])
+    >>> shutil.rmtree(out.parent)
     """
 
     def __init__(self, target: Path, what: str = "output folder"):

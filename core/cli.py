@@ -19,6 +19,23 @@ app.add_typer(export_app, name="export")
 app.add_typer(import_app, name="import")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            say(f"wizprint {version('wizprint')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            say("wizprint (not installed: no version)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                            help="Show wizprint's version and exit.")) -> None:
+    """Print-and-play card games from one card database, and a solo engine to play them."""
+
+
 @app.command("games")
 @friendly
 def games_cmd(game: str | None = typer.Argument(None, help="A game id or the path of a game folder; default: "
@@ -79,17 +96,32 @@ def _split(g: Any, type_id: str, fields: tuple[str, ...]) -> str:
 def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or paths to game folders; "
                                                                    "default: every game.")) -> None:
     """Check card data: schema, ids, effect words, counts, and that every text fits its box."""
-    from wizprint.validation import validate
+    from wizprint.validation import WARNING, validate
 
     report = validate(targets or [])
     for line, ok in report:
-        if ok:
+        if ok and not line.startswith(WARNING):
             say(line)
         else:
             err(line)
     if report.problems:
         err(f"{report.problems} problem{'s' if report.problems != 1 else ''} found")
         raise typer.Exit(1)
+
+
+@app.command("new")
+@friendly
+def new_cmd(folder: Path = typer.Argument(..., help="The new game folder; its name is the new game's id."),
+            source: str = typer.Option(..., "--from", help="The game to start from: a game id or a game folder.")
+            ) -> None:
+    """Start a game of your own: a new game folder copied whole from a game (card data, layout files, its own
+    icons), with the folder's name as its id."""
+    from wizprint.newgame import new_game
+
+    made = new_game(folder, source)
+    say(f"made {made.folder}/: the game '{made.id}' ({made.name}), {made.data} data files, {made.layouts} layout "
+        f"files, {made.icons} icon files and a README.md; 'wizprint validate {made.folder}' checks it, "
+        f"'wizprint build {made.folder}' prints it into output/{made.id}/")
 
 
 @app.command("vocabulary")
@@ -159,6 +191,20 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
+KINDS = "decks, sheets, records, board, map, dial-boards, tokens, svg, previews, csv"  # generator/producers.py
+KINDS_HELP = f"Kinds of output, comma-separated: {KINDS} (manifest.json is always written)."
+
+
+def _kinds(value: str | None, option: str) -> tuple[str, ...]:
+    """The kinds of output named by ``--only`` or ``--skip`` (checked by the build's options)."""
+    if value is None:
+        return ()
+    names = tuple(n.strip() for n in value.split(",") if n.strip())
+    if not names:
+        raise UsageError(f"{option} takes kinds of output separated by commas, like decks,sheets (kinds: {KINDS})")
+    return names
+
+
 LAYOUT_HELP = ("auto (default): butted where every card of a sheet has the same edge colour, else spaced; "
                "butted: cards share cut lines, bleed only round the block (9 poker cards a page on A4 and Letter); "
                "spaced: each card with its own bleed (8 on A4, 6 on Letter); gutterfold: fronts and backs on one "
@@ -182,6 +228,8 @@ def build_cmd(
     layout: str = typer.Option("auto", "--layout", help=LAYOUT_HELP),
     svg: bool = typer.Option(True, "--svg/--no-svg", help="Single cards as SVG."),
     png: bool = typer.Option(True, "--png/--no-png", help="PNG contact sheet of each deck."),
+    only: str | None = typer.Option(None, "--only", metavar="KIND[,KIND]", help="Make only these files. " + KINDS_HELP),
+    skip: str | None = typer.Option(None, "--skip", metavar="KIND[,KIND]", help="Leave these files out. " + KINDS_HELP),
     low_ink: bool = typer.Option(False, "--low-ink", help="Large floods (card backgrounds, backs, banners, board "
                                                           "spaces) printed as light tints with an outline; light "
                                                           "lettering on them turned dark. Saves toner."),
@@ -224,7 +272,9 @@ def build_cmd(
         return
     popts = PrintOptions(paper=paper, bleed=bleed, duplex=duplex, back_offset=offset, marks=marks,
                          layout="auto" if layout == "duplex" else layout)
-    opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink, jobs=jobs or default_jobs())
+    opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink, jobs=jobs or default_jobs(),
+                        only=_kinds(only, "--only"), skip=_kinds(skip, "--skip"))
+    opts.kinds()  # a kind of output that is not one: said before anything is read
     targets = game_ids() if game == "all" else [game]
     total_files = total_pages = 0
     for gid in targets:

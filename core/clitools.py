@@ -1,15 +1,18 @@
-"""Shared by the command-line modules: one clear line per user-caused error, never a traceback."""
+"""Shared by the command-line modules: one clear line per user-caused error, never a traceback; a fault of
+wizprint itself shows its traceback and asks for a report."""
 
 from __future__ import annotations
 
 import functools
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
 
-from wizprint.errors import MAX_SHOWN, DataErrors, WizprintError, more_line, one_line
+from wizprint import __version__
+from wizprint.errors import MAX_SHOWN, REPORT_TO, DataErrors, WizprintError, more_line, one_line
 from wizprint.processes import stop_code, stop_name
 from wizprint.termtext import safe_text
 
@@ -40,8 +43,21 @@ def write_data(text: str) -> None:
     sys.stdout.flush()
 
 
+BUG_EXIT = 70  # the exit status of a fault of wizprint itself (EX_SOFTWARE of sysexits.h)
+
+
+def report_bug(exc: BaseException) -> None:
+    """Print the traceback of a fault of wizprint itself (a :class:`~wizprint.errors.WizprintBug`, or any other
+    exception that is not a user's error) and a line asking for a report."""
+    err("".join(traceback.format_exception(exc)).rstrip("\n"))
+    err(f"this is a bug in wizprint {__version__}, not a problem with your data or options: please report it to "
+        f"{REPORT_TO}, with the traceback above and the command you ran")
+
+
 def friendly(fn: F) -> F:
-    """Turn user-caused errors into one clear message per problem and a non-zero exit, never a traceback."""
+    """Turn user-caused errors into one clear message per problem and a non-zero exit, never a traceback; any
+    other exception is a fault of wizprint: its traceback, a line asking for a report, and exit status
+    :data:`BUG_EXIT`."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -63,5 +79,10 @@ def friendly(fn: F) -> F:
             raise typer.Exit(stop_code(stop)) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
+        except (typer.Exit, typer.Abort):  # the command's own way out
+            raise
+        except Exception as exc:  # not a WizprintError: a WizprintBug, or any fault that nothing turned into one
+            report_bug(exc)
+            raise typer.Exit(BUG_EXIT) from None
 
     return wrapper  # type: ignore[return-value]

@@ -2,6 +2,10 @@
 
 The CLI prints ``str(error)`` on one line (or one line per issue for :class:`DataErrors`)
 and exits non-zero; no traceback is shown for these.
+
+A fault of wizprint itself (a broken invariant, a handler missing from an engine, a job that made other files
+than it said) is a :class:`WizprintBug`, outside that tree: the CLI prints its traceback and asks for a report
+(:data:`REPORT_TO`), so that a bug never passes for something the user did wrong.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 MAX_SHOWN = 50  # problem lines printed before "... and N more problems"
 MAX_QUOTE = 80  # characters of a user value quoted in a message
 MAX_MESSAGE = 600  # a message longer than this (from any source) is cut
+REPORT_TO = "the wizprint issue tracker"  # where a WizprintBug is to be reported (the one place that names it)
 
 
 def quote(value: object, limit: int = MAX_QUOTE) -> str:
@@ -22,7 +27,7 @@ def quote(value: object, limit: int = MAX_QUOTE) -> str:
     >>> quote("abc")
     "'abc'"
     >>> quote("x" * 1000)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1000 characters)"
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1,000 characters)"
     """
     if isinstance(value, str):
         if len(value) <= limit:
@@ -114,7 +119,9 @@ class BuildError(WizprintError):
 
 
 class EngineError(WizprintError):
-    """A rules-engine failure (illegal action, step cap, broken state)."""
+    """A rules-engine failure a user can cause: an illegal action (of a scenario, a save, a player), a runaway game
+    (step cap), a game folder or save the engine cannot play. A fault of the engine itself is an
+    :class:`EngineBug`."""
 
 
 class IllegalActionError(EngineError):
@@ -135,3 +142,13 @@ class SaveError(EngineError):
         self.problems = problems
         more = f" (and {len(problems) - self.MAX_SHOWN} more)" if len(problems) > self.MAX_SHOWN else ""
         super().__init__("; ".join(problems[: self.MAX_SHOWN]) + more)
+
+
+class WizprintBug(Exception):
+    """A fault of wizprint itself, not of the user's data or options (never a :class:`WizprintError`): the CLI
+    shows its traceback and asks for a report at :data:`REPORT_TO`."""
+
+
+class EngineBug(WizprintBug):
+    """A rules engine's own fault: a broken invariant of its state, a decision with no handler, an engine module
+    without its ENGINE."""

@@ -23,6 +23,20 @@ def layouts_dir() -> Path:
     return _pkg_dir("wizprint.layouts")
 
 
+_FOLDER_ICONS: dict[str, Path] = {}  # a game folder's own icons/, by the game's id (see register_icons)
+
+
+def register_icons(game: str, folder: Path) -> None:
+    """A game folder that carries its own icons (``icons/`` beside its ``game.toml``): they are found first for
+    that game's id, before the shipped game's and the shared ones."""
+    _FOLDER_ICONS[game] = folder
+
+
+def folder_icons(game: str) -> Path | None:
+    """The icon folder a loaded game folder registered for ``game`` (None: none)."""
+    return _FOLDER_ICONS.get(game)
+
+
 def game_ids() -> list[str]:
     """Ids of the games shipped with wizprint, in the order of DESIGN.md."""
     order = ["relic", "wizards-and-relics", "wizards-cup", "wizard-cards", "covenant"]

@@ -8,8 +8,12 @@ number or inside rules text. :func:`art_issues` reports every card whose front d
 
 Layouts without ``rule_icons`` are not checked. Inline icons (``:omen:`` in rules text) are text, never art.
 
+Each design should also show a picture of its own: :func:`shared_pictures` finds the designs of one deck whose fronts
+draw the same icon as art, for ``wizprint validate`` to warn about, unless the layout lists that icon in its art
+table's ``shared`` (``[style.art] shared = ["ward"]``: a picture meant for several designs, such as a school's).
+
 >>> from wizprint.cards.loader import load_game
->>> from wizprint.generator.build import front_scenes
+>>> from wizprint.generator.drawing import front_scenes
 >>> from wizprint.generator.faces import FaceBuilder
 >>> from wizprint.generator.layout import load_layout
 >>> game = load_game("relic"); layout = load_layout(game)
@@ -24,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from wizprint.cards.lines import TomlLines
-from wizprint.cards.model import Game
+from wizprint.cards.model import Game, Record
 from wizprint.errors import Issue, one_line, quote
 
 from .layout import GameLayout, layout_path
@@ -87,6 +91,63 @@ def art_issues(game: Game, layout: GameLayout, deck: str, scenes: Mapping[str, S
             else:
                 issues.append(Issue(card.source.file, card.source.line, card.id, message))
     return issues
+
+
+SHARED_KEY = "shared"  # the key of [style.art] that lists the pictures meant for several designs of a deck
+SHOWN_IDS = 6  # the designs a warning names before it counts the rest
+
+
+def shared_pictures(game: Game, layout: GameLayout, deck: str, scenes: Mapping[str, Scene]) -> list[Issue]:
+    """One warning per picture that two or more designs of ``deck`` show (an icon their fronts, in ``scenes`` by card
+    id, draw at least ``art_min_size`` wide), unless the layout's ``[style.art]`` lists it in ``shared``. It points at
+    the second such design: its line in ``[style.art]`` where the table names the picture for it, else its record."""
+    least = art_min_size(layout)
+    art = layout.style.get("art")
+    meant = shared_listed(layout)
+    shown_by: dict[str, list[Record]] = {}
+    for card in game.cards(deck):
+        scene = scenes.get(card.id)
+        if scene is None:
+            continue
+        for name in dict.fromkeys(n for n, size in icons_drawn(scene.items) if size >= least - 1e-9):
+            shown_by.setdefault(name, []).append(card)
+    lines: TomlLines | None = None
+    issues: list[Issue] = []
+    for name, cards in shown_by.items():
+        if len(cards) < 2 or name in meant:
+            continue
+        ids = ", ".join(c.id for c in cards[:SHOWN_IDS]) + (f" and {len(cards) - SHOWN_IDS} more"
+                                                          if len(cards) > SHOWN_IDS else "")
+        message = (f"picture ':{name}:' is shown by {len(cards)} designs of deck {quote(deck)} ({ids}): give each "
+                   f"design its own picture in the layout's [style.art], or list the icon in [style.art] "
+                   f"{SHARED_KEY} = [...] if they are meant to share it")
+        second = cards[1]
+        if isinstance(art, Mapping) and art.get(second.id) == name:
+            lines = lines or _layout_lines(game)
+            issues.append(Issue(layout.file, lines.line(("style", "art", second.id)), second.id, message))
+        else:
+            issues.append(Issue(second.source.file, second.source.line, second.id, message))
+    return issues
+
+
+def shared_listed(layout: GameLayout) -> set[str]:
+    """The icons the layout's ``[style.art]`` lists in ``shared``: pictures meant for several designs."""
+    art = layout.style.get("art")
+    listed = art.get(SHARED_KEY) if isinstance(art, Mapping) else None
+    return {str(n) for n in listed} if isinstance(listed, list) else set()
+
+
+def shared_key_issues(game: Game, layout: GameLayout) -> list[Issue]:
+    """A ``shared`` in ``[style.art]`` that is not a list of icon names (one warning, at its line)."""
+    art = layout.style.get("art")
+    if not isinstance(art, Mapping) or SHARED_KEY not in art:
+        return []
+    listed = art[SHARED_KEY]
+    if isinstance(listed, list) and all(isinstance(n, str) for n in listed):
+        return []
+    line = _layout_lines(game).line(("style", "art", SHARED_KEY))
+    return [Issue(layout.file, line, "", f"[style.art] {SHARED_KEY} must be a list of icon names "
+                                         f"(such as {SHARED_KEY} = [\"ward\"]), not {one_line(repr(listed), 60)}")]
 
 
 def _layout_lines(game: Game) -> TomlLines:

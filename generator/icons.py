@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from wizprint.errors import WizprintError, one_line, quote
 from wizprint.files import FileProblem, read_file
-from wizprint.resources import inside, layouts_dir
+from wizprint.resources import folder_icons, inside, layouts_dir
 
 from .iconcache import cached_icon
 from .iconshapes import CURRENT as CURRENT
@@ -90,8 +90,13 @@ def _shape(el: se.Shape) -> Shape | None:
 
 
 def icon_dirs(game: str | None) -> list[Path]:
+    """Where a game's icons are looked for, in order: its game folder's own ``icons/`` (when a folder with one was
+    loaded), the shipped game's, the shared ones."""
     dirs = []
     if game:
+        own = folder_icons(game)
+        if own is not None:
+            dirs.append(own)
         dirs.append(layouts_dir() / game / "icons")
     dirs.append(layouts_dir() / "icons")
     return dirs
@@ -115,8 +120,13 @@ def icon_file(name: str, game: str | None = None) -> Path | None:
     return None
 
 
-@cache
 def load_icon(name: str, game: str | None = None) -> Icon:
+    """The icon ``name`` as ``game`` draws it (see :func:`icon_dirs`)."""
+    return _load_icon(name, game, folder_icons(game) if game else None)
+
+
+@cache  # by the game folder's own icons too: a game folder loaded later may bring icons of its own
+def _load_icon(name: str, game: str | None, _own: Path | None) -> Icon:
     p = icon_file(name, game)
     if p is None:
         raise WizprintError(f"unknown icon ':{name}:' (no {name}.svg in "
@@ -124,10 +134,14 @@ def load_icon(name: str, game: str | None = None) -> Icon:
     return read_icon_file(p, name)
 
 
-@cache
 def icon_problem(name: str, game: str | None = None) -> str | None:
     """Why ``name`` cannot be drawn (an unsafe name, no such icon, a file that cannot be read), None when it can.
     The icon is parsed, so ``validate`` reports what ``build`` would reject."""
+    return _icon_problem(name, game, folder_icons(game) if game else None)
+
+
+@cache
+def _icon_problem(name: str, game: str | None, _own: Path | None) -> str | None:
     try:
         load_icon(name, game)
     except WizprintError as exc:

@@ -48,7 +48,7 @@ _NAMED = {"black": "#000000", "white": "#ffffff", "red": "#ff0000", "blue": "#00
 # and no opacity (so no graphics state of reportlab's own: see _plain) is written here instead, operator by operator,
 # as exactly the code entries that PdfPainter.draw_scene's calls add to the canvas (the same numbers through the same
 # fp_str, the same text subsets through the font's own splitString), so the PDF is the same to the byte; the tests
-# compare the two ways (tests/test_print_speed.py).
+# compare the two ways (tests/test_print_shortcuts.py).
 
 _FILL_EVEN_ODD_FILL = "f*"  # reportlab's PATH_OPS for a fill with its default (even-odd) fill mode
 _PATH_OPS = {(0, 0): "n", (1, 0): "S", (0, 1): "f*", (1, 1): "B*"}  # (stroke, fill), even-odd, as reportlab's

@@ -102,7 +102,7 @@ def table_cmd(
 def _table(game: str, players: int | None, seat: int, bot: str, dice: str, seed: int | None, variant: str,
            load: Path | None, log_file: Path | None, save_file: Path | None) -> None:
     from .kernel import engine
-    from .tableplay import load_table, new_table, run_table, start_names
+    from .tableplay import load_table, new_table, resumed_names, run_table, start_names
 
     if dice not in ("physical", "app"):
         raise UsageError(f"--dice must be physical or app, not {quote(dice, 20)}")
@@ -111,9 +111,10 @@ def _table(game: str, players: int | None, seat: int, bot: str, dice: str, seed:
             g = load_table(engine(game), load)
         except SaveError as exc:
             _save_problems(load, exc)
-        save_path = save_file or load
-        log_path = log_file or load.with_name(load.name.removesuffix(".save.json") + ".log")
-        code = run_table(g, save_path, log_path, fresh=False)
+        save_path, log_path, notes, before = resumed_names(g, load, save_file, log_file)
+        for n in notes:
+            say(n)
+        code = run_table(g, save_path, log_path, fresh=False, before=before)
     else:
         drawn = seed is None
         g = new_table(game, players, bot, seed, seat, variant, dice)
@@ -179,9 +180,9 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     from wizprint.progress import for_terminal
 
     from .agents import budget_seconds, make_agent
-    from .check import MAX_GAMES, MAX_JOBS, Interrupted, ladder, run_games, summarise
     from .kernel import engine
     from .play import check_seed
+    from .playtest import MAX_GAMES, MAX_JOBS, Interrupted, ladder, run_games, summarise
     from .report import html_report
     from .runner import ASSIGN, GameResult
 
@@ -294,7 +295,7 @@ def _pts(x: float | None) -> str:
 
 
 def _print_summary(s: dict[str, Any]) -> None:
-    from .check import HEADLINE_RULE, headline_cards
+    from .playtest import HEADLINE_RULE, headline_cards
 
     n_err = len(s["errors"])
     if s.get("partial"):

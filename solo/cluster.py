@@ -1,6 +1,6 @@
 """``wizprint solo check --cluster ADDRESS``: the check's games on a Dask distributed cluster.
 
-The cluster plays the same chunks of games as the local worker processes (:func:`wizprint.solo.check._chunk`), and
+The cluster plays the same chunks of games as the local worker processes (:func:`wizprint.solo.workers.play_task`), and
 the results come back, in game order, into the same aggregation, so the summary is the same as ``--jobs 1`` for
 the same seed. Each chunk returns as JSON text: plain data, parsed and checked here (every field of every game, and
 that it is the game that was asked for) before it is counted. ``distributed`` is an optional extra
@@ -38,9 +38,10 @@ from typing import Any
 from wizprint import __version__
 from wizprint.errors import UsageError, WizprintError, one_line, quote
 
-from .check import Task
 from .kernel.rng import derive
+from .kernel.values import OutcomeRecord
 from .runner import GameResult, seats_for
+from .workers import Task, bounded_map, play_task, results_as_json
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler, and then for each of its answers (--cluster-timeout)
 MAX_TIMEOUT = 600.0  # the longest --cluster-timeout
@@ -234,11 +235,9 @@ def game_for_workers(game: str) -> str:
 
 
 def play_chunk(task: Task) -> str:
-    """Run on a worker: play one chunk of a check, as :func:`wizprint.solo.check.run_games` does locally, and return
-    the results as JSON text (with the worker's wizprint version)."""
-    from .check import _chunk, results_as_json
-
-    return json.dumps({"wizprint": __version__, "results": results_as_json(_chunk(task))})
+    """Run on a worker: play one chunk of a playtest, as :func:`wizprint.solo.playtest.run_games` does locally, and
+    return the results as JSON text (with the worker's wizprint version)."""
+    return json.dumps({"wizprint": __version__, "results": results_as_json(play_task(task))})
 
 
 class Cluster:
@@ -251,8 +250,6 @@ class Cluster:
 
     def map(self, tasks: Iterable[Task], in_flight: int) -> Iterator[list[GameResult]]:
         """The results of each chunk, in task order, with at most ``in_flight`` chunks submitted at a time."""
-        from .check import bounded_map
-
         sent: deque[Task] = deque()
 
         def recorded() -> Iterator[Task]:
@@ -318,6 +315,7 @@ def parse_chunk(text: object, task: Task, address: str = "the cluster") -> list[
 
 
 _FIELDS = frozenset(f.name for f in fields(GameResult))
+_OUTCOME = OutcomeRecord.__required_keys__
 
 
 def _is_int(v: object) -> bool:
@@ -341,9 +339,12 @@ def _result_problem(d: object, index: int, seed: int, bots: list[str], players: 
         return "is for another game (index, seed or bots differ)"
     o = d["outcome"]
     if o is not None and not (
-            isinstance(o, dict) and set(o) == {"winners", "scores", "reason"} and isinstance(o["reason"], str)
+            isinstance(o, dict) and set(o) == _OUTCOME and isinstance(o["reason"], str)
             and isinstance(o["winners"], list) and all(_is_int(w) and 0 <= w < players for w in o["winners"])
-            and isinstance(o["scores"], list) and all(_is_num(s) for s in o["scores"])):
+            and isinstance(o["scores"], list) and all(_is_num(s) for s in o["scores"])
+            and (o["termination"] is None or isinstance(o["termination"], str)) and isinstance(o["words"], str)
+            and isinstance(o["numbers"], list) and all(map(_is_int, o["numbers"]))
+            and len(o["numbers"]) == o["words"].count("{}")):
         return "has a malformed outcome"
     checks: dict[str, bool] = {
         "turns": _is_int(d["turns"]) and d["turns"] >= 0,

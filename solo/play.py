@@ -21,6 +21,7 @@ import shlex
 import sys
 import tempfile
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -70,6 +71,7 @@ MAX_SAVE = 16 << 20  # bytes: a long Relic game with its whole log saves to well
 SAVE_KEYS = ("format", "game", "human", "bots", "seed", "shown", "log", "state")
 OPTIONAL_KEYS = ("shown", "log")
 LOG_HEAD = "wizprint solo play: "  # the first line of every game log wizprint writes
+TABLE_LOG_HEAD = "wizprint solo table: "  # ... and of every table session's log
 
 
 @dataclass
@@ -415,7 +417,8 @@ def is_wizprint_log(path: Path) -> bool:
         return True
     try:
         with open_regular(path) as fh:  # a FIFO or a device of that name is not a log (and is kept)
-            return fh.read(len(LOG_HEAD)) == LOG_HEAD.encode()
+            head = fh.read(len(TABLE_LOG_HEAD))
+            return head.startswith(LOG_HEAD.encode()) or head == TABLE_LOG_HEAD.encode()
     except (FileProblem, OSError):
         return False
 
@@ -721,7 +724,7 @@ def _decide(s: Session, term: Terminal, save_path: Path, legal: list[Action], lo
             show(term, decision)
 
 
-def _look(s: Session, term: Terminal, obs: dict[str, Any], query: str) -> None:
+def _look(s: Session, term: Terminal, obs: Mapping[str, object], query: str) -> None:
     if not query:
         term.say("Look at what? Type 'look' and a card's id or name, e.g. 'look " + _example(s) + "'.")
         return

@@ -97,7 +97,7 @@ SIDES = {"above": "clearly above 0", "below": "clearly below 0", None: "interval
 
 def side_class(lo: float, hi: float) -> str:
     """The colour class of a lift interval: ``above`` or ``below`` 0 when it lies clear of it, ``even`` otherwise."""
-    from .check import clear_side
+    from .playtest import clear_side
 
     return clear_side(lo, hi) or "even"
 
@@ -287,7 +287,7 @@ def _pts(x: float | None) -> str:
 
 
 def html_report(s: dict[str, Any]) -> str:
-    from .check import by_lift
+    from .playtest import by_lift
 
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     seats = [(f"seat {k}", v["win_rate"] or 0.0, v["ci95"][0], v["ci95"][1], v["games"])

@@ -12,6 +12,7 @@ from wizprint.errors import StepCapError, WizprintError, one_line
 from .agents import Agent, make_agent
 from .kernel import State, Stats, engine
 from .kernel.rng import Rng, derive
+from .kernel.values import OutcomeRecord
 
 
 @dataclass
@@ -19,7 +20,7 @@ class GameResult:
     index: int
     seed: int
     bots: list[str]  # bot name per seat
-    outcome: dict[str, Any] | None = None
+    outcome: OutcomeRecord | None = None  # how it ended, with its termination (the ending the game declares)
     turns: int = 0
     steps: int = 0
     error: str | None = None

@@ -138,13 +138,14 @@ class TableGame:
     notes: list[tuple[int, str]] = field(default_factory=list)  # (step, text): the playtest record
     agents: list[Agent | None] = field(default_factory=list)
     secret_moves: dict[int, Action] = field(default_factory=dict)  # (unused by the driver: the tests' record)
-    prior: State[Any] | None = None  # the belief just before the last move (after the cards entered for it)
     scanned: tuple[int, int, int] = (0, 0, 0)  # log entries read, public lines among them, told then (new_log)
 
     def __post_init__(self) -> None:
         if self.dice not in DICE:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
+        self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -174,6 +175,8 @@ class TableGame:
         return self.policy.place(zone, self.person)
 
     def label(self, card: str) -> str:
+        if self.policy.label is not None:
+            return self.policy.label(self.belief, card)
         return f"{design_of(card)} {self.names[card]}"
 
     def interchangeable(self, x: str, y: str) -> bool:
@@ -193,6 +196,7 @@ class TableGame:
         if views and not same_view(self.belief, new, self.autos):
             return False
         self.belief = new
+        self.swaps.append((x, y))
         return True
 
     def to_learn(self, state: State[Any], mixed: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -349,6 +353,7 @@ class TableGame:
                 trial = relabel(self.belief, {smp: x, x: smp})
                 if self.plays(trial, [*chosen, x], before) and same_view(self.belief, trial, self.autos):
                     self.belief = trial
+                    self.swaps.append((smp, x))
                     return x
         return None
 
@@ -416,11 +421,11 @@ class TableGame:
         if z0 == z1 and self.place(z0) == Place.HIDDEN:
             n = len(trial.zones()[z1]) - trial.zones()[z1].index(card)
             nth = "top card" if n == 1 else f"{ordinal(n)} card from the top"
-            prompt = f"Look at the {nth} of {src} (and leave it there): which card is it?"
+            prompt = f"Look at the {nth} of {src}: which card is it?"
         elif z0 == z1:
             prompt = f"Show a card of {src} (one not shown yet): which card is it?"
         elif self.place(z0) == Place.HIDDEN:  # (where it goes may depend on which card it is: said after the move)
-            prompt = f"Turn over the top card of {src} (for {dst}): which card is it?"
+            prompt = f"Turn over the top card of {src}: which card is it?"
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
         where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card),
@@ -445,8 +450,7 @@ class TableGame:
         zones = zone_of(trial)
         piles = [zones[c] for c in mixing.mixed if c in zones and self.place(zones[c]) == Place.HIDDEN]
         pile = self.policy.name(max(set(piles), key=piles.count), self.person) if piles else "the pile"
-        dst = self.policy.name(zones[card], self.person)
-        prompt = f"Shuffle {pile} and draw from it as the game says: which card goes to {dst}?"
+        prompt = f"{pile[:1].upper()}{pile[1:]} is shuffled: turn over its top card: which card is it?"
         z0 = zone_of(self.belief).get(card, "")
         where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, zones[card], trial.zones()[zones[card]].index(card),
                     source=z0, source_index=self.belief.zones()[z0].index(card) if z0 else -1)
@@ -523,16 +527,10 @@ class TableGame:
         self.scanned = (len(log), public, self.told)
         return out
 
-    def instructions(self, by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words (from the belief
-        just before the move: the cards the person entered for it are relabelled in, not moved), each line headed
-        by whose card it is (the seat whose place it goes to or comes from), or "Table" (between common places)."""
-        before = self.belief if self.prior is None else self.prior
-        out = []
-        for z0, z1, line in self.moved_cards(before, self.belief, skip_own=by == self.person):
-            seat = next((int(k) for k in (z1.partition(".")[2], z0.partition(".")[2]) if k.isdigit()), -1)
-            out.append(f"{'Table' if seat < 0 else 'You' if seat == self.person else f'P{seat + 1}'}: {line}")
-        return out
+    def instructions(self, before: State[Any], by: int) -> list[str]:
+        """What to do with the components after a move: each card that changed place, in words (the person moves
+        every component on the table, whoever's move it is)."""
+        return self.moves_words(before, self.belief, skip_own=by == self.person)
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
         """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
@@ -554,12 +552,13 @@ class TableGame:
             groups.setdefault((z0, z1), []).append(card)
         out = []
         for (z0, z1), cards in groups.items():
-            where = f"from {self.policy.name(z0, self.person)} to {self.policy.name(z1, self.person)}."
+            src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
             if len(cards) > MANY:
-                out.append((z0, z1, f"{len(cards)} cards, {where}"))
+                out.append((z0, z1, f"Move {len(cards)} cards from {src} to {dst}."))
                 continue
             for card in cards:
-                out.append((z0, z1, f"{self.label(card) if card in self.known else 'a card'}, {where}"))
+                out.append((z0, z1, f"Move {self.label(card)} from {src} to {dst}." if card in self.known
+                            else f"Take a card from {src} to {dst}."))
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -574,9 +573,9 @@ class TableGame:
             card = learn[0]
             zone = zone_of(self.belief)[card]
             cards = self.belief.zones()[zone]
-            k = sum(1 for c in cards if c in self.known) + 1  # (the cards of a place are entered one by one)
-            which = "the card" if len(cards) == 1 else f"card {k} of {len(cards)}"
-            prompt = f"Set-up: {which} in {self.policy.name(zone, self.person)}: which card is it?"
+            nth = f"card {len([c for c in cards if c in self.known]) + 1} of {len(cards)} in " if len(cards) > 1 \
+                else "the card in "
+            prompt = f"Set-up: {nth}{self.policy.name(zone, self.person)}: which card is it?"
             ask = Ask(Action("setup"), -1, card=card, zone=zone, index=self.belief.zones()[zone].index(card))
 
             def ok(x: str, card: str = card) -> str:
@@ -588,21 +587,28 @@ class TableGame:
                     return "that card cannot be there"
                 return ""
 
-            self.known.add(self.enter_card(table, prompt, ask, ok))
+            got = self.enter_card(table, prompt, ask, ok)
+            self.known.add(got)
+            table.tell([f"{self.label(got)}: in {self.policy.name(zone, self.person)}."])
         table.tell(self.new_log())
 
     def play(self, table: Table) -> None:
         """Play to the end of the game (or until the person stops: :class:`Stop`)."""
         while not self.belief.is_terminal():
-            seat = self.belief.current_player
-            legal = self.belief.legal_actions()
-            if seat != self.person:
-                agent = self.agents[seat]
-                assert agent is not None
-                self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
-            elif not self.person_move(legal, table):
-                continue
-            table.tell(self.new_log() + self.instructions(seat))
+            self.step(table)
+
+    def step(self, table: Table) -> None:
+        """One move: an automaton's, or the person's decision (none when the person typed a command instead)."""
+        seat = self.belief.current_player
+        legal = self.belief.legal_actions()
+        if seat != self.person:
+            agent = self.agents[seat]
+            assert agent is not None
+            self.commit(legal[0] if len(legal) == 1 else agent.choose(self.belief, seat), seat, table)
+        elif not self.person_move(legal, table):
+            return
+        # the cards moved since the belief just before the move, the person's cards brought in
+        table.tell(self.new_log() + self.instructions(self.prior, seat))
 
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again)."""

@@ -23,12 +23,13 @@ from rich.markup import escape
 
 from wizprint.atomic import write_atomic
 from wizprint.errors import SaveError, UsageError, WizprintError, quote
+from wizprint.files import FileProblem, read_file
 
 from .agents import make_agent
 from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
-from .kernel.table import TablePolicy
-from .play import MAX_SEED, _what, _whole, check_seed, claim_names, random_seed, read_save
+from .kernel.table import TablePolicy, relabel
+from .play import MAX_SEED, TABLE_LOG_HEAD, _what, _whole, check_seed, claim_names, random_seed, read_save
 from .table import Ask, Entry, Stop, TableGame, parse_cards, table_state
 from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
 
@@ -87,7 +88,8 @@ class TerminalTable:
         rows = decision_rows(self.term.console, question, list(options))
         show(self.term, rows)
         if cards_hint:
-            self.term.say(f"({cards_hint})")
+            alone = cards_hint.removeprefix("or ")
+            self.term.say(f"({cards_hint})" if options else f"{alone[0].upper()}{alone[1:]}.")
         while True:
             answer = self.ask("your choice> ")
             if answer is None:
@@ -95,15 +97,18 @@ class TerminalTable:
             if answer.isascii() and answer.isdigit():
                 k = int(answer) - 1
                 if 0 <= k < len(options):
-                    self.transcript.append(f"your choice> {answer}: {options[k]}")
+                    self.transcript.append(f"{question}\nyour choice> {answer}: {options[k]}")
                     return Entry("option", k)
-                self.term.say(f"There is no choice {k + 1}: type a number from 1 to {len(options)}.")
+                if not options and cards_hint:
+                    self.term.say(f"There are no numbered choices here: {cards_hint.removeprefix('or ')}.")
+                else:
+                    self.term.say(f"There is no choice {k + 1}: type a number from 1 to {len(options)}.")
                 continue
             if self.command(answer):
                 show(self.term, rows)
                 continue
             if cards_hint:
-                self.transcript.append(f"your choice> {answer}")
+                self.transcript.append(f"{question}\nyour choice> {answer}")
                 return Entry("cards", cards=parse_cards(answer))
             self.term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(options)}, or 'help'.")
 
@@ -183,7 +188,7 @@ class TerminalTable:
 
 
 def log_head_line(g: TableGame) -> str:
-    return f"wizprint solo play: {g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
+    return f"{TABLE_LOG_HEAD}{g.engine.id}, seed {g.seed}: the table session of P{g.person + 1}"
 
 
 # -- saves ------------------------------------------------------------------------------------------------------
@@ -268,12 +273,34 @@ def new_table(game: str, players: int | None, bot: str, seed: int | None, seat: 
     return TableGame(eng, state, seat, ["" if i == seat else bot for i in range(n)], policy, dice=dice, seed=seed)
 
 
+LOG_LIMIT = 16 * 1024 * 1024  # the largest session log a resumed session reads back
+
+
+def resumed_names(g: TableGame, load: Path, save_file: Path | None, log_file: Path | None
+                  ) -> tuple[Path, Path, list[str], list[str]]:
+    """A resumed session's save and log files (as a resumed game of `solo play` takes them: a file of the log's
+    name that wizprint did not write is kept, and the log goes to a free name), what to say of them, and the
+    session's log so far (its lines after the first, to go on from)."""
+    from .play import Session, resumed_log
+
+    s = Session(g.engine, g.belief, g.person, g.bots, g.seed)
+    log_path = resumed_log(s, load, log_file)
+    before: list[str] = []
+    with contextlib.suppress(FileProblem, OSError):
+        text = read_file(log_path, LOG_LIMIT, "a session's log").decode("utf-8", "replace")
+        if text.startswith(TABLE_LOG_HEAD):
+            before = [*text.splitlines()[1:], "-- resumed --"]
+    return save_file or load, log_path, s.notes, before
+
+
 def run_table(g: TableGame, save_path: Path, log_path: Path | None, inp: TextIO | None = None,
-              out: TextIO | None = None, width: int | None = None, fresh: bool = True) -> int:
-    """Play the session at the terminal; 0 when it ends or is saved, 1 when it could not be saved."""
+              out: TextIO | None = None, width: int | None = None, fresh: bool = True,
+              before: Sequence[str] = ()) -> int:
+    """Play the session at the terminal; 0 when it ends or is saved, 1 when it could not be saved. ``before``:
+    the log of a resumed session so far."""
     console = WholeLines(file=out or sys.stdout, width=width, highlight=False)
     term = Terminal(inp or sys.stdin, console)
-    t = TerminalTable(term, g, save_path, log_path)
+    t = TerminalTable(term, g, save_path, log_path, list(before))
     console.print(f"[bold]{escape(g.engine.name)}[/bold] on the table - you are P{g.person + 1}; "
                   f"{escape(', '.join(f'P{i + 1} {b}' for i, b in enumerate(g.bots) if b))} played by the program; "
                   f"dice: {g.dice}. Type 'help' for help.")
@@ -281,14 +308,18 @@ def run_table(g: TableGame, save_path: Path, log_path: Path | None, inp: TextIO 
     try:
         if fresh:
             g.start(t)
-        snapshot = save_point(g)
+        points: list[Point] = []  # the position before each of the person's decisions, latest last
         while not g.belief.is_terminal():
             try:
-                if g.belief.current_player == g.person:
-                    snapshot = save_point(g)
-                step(g, t)
+                if g.belief.current_player == g.person and (not points or points[-1][0].steps != g.belief.steps):
+                    points.append(save_point(g))
+                g.step(t)
             except Undo:
-                restore(g, snapshot, t)
+                if len(points) < 2:
+                    t.say(["Nothing to undo yet: this is your first choice."])
+                    continue
+                points.pop()  # this decision's own point: the choice taken back is the one before it
+                restore(g, points.pop(), t)
         t.say([g.outcome_words()])
         with contextlib.suppress(WizprintError):
             save_table(g, save_path)
@@ -316,29 +347,25 @@ def run_table(g: TableGame, save_path: Path, log_path: Path | None, inp: TextIO 
         return 1
 
 
-def step(g: TableGame, t: TerminalTable) -> None:
-    """One move of the game (an automaton's, or the person's decision)."""
-    seat = g.belief.current_player
-    legal = g.belief.legal_actions()
-    if seat != g.person:
-        agent = g.agents[seat]
-        assert agent is not None
-        g.commit(legal[0] if len(legal) == 1 else agent.choose(g.belief, seat), seat, t)
-    elif not g.person_move(legal, t):
-        return
-    t.tell(g.new_log() + g.instructions(seat))
+Point = tuple[State[Any], set[str], int, int]  # the belief, the cards known, the log lines told, the exchanges
 
 
-def save_point(g: TableGame) -> tuple[State[Any], set[str], int, int]:
-    return g.belief.clone(), set(g.known), g.told, len(g.notes)
+def save_point(g: TableGame) -> Point:
+    return g.belief.clone(), set(g.known), g.told, len(g.swaps)
 
 
-def restore(g: TableGame, point: tuple[State[Any], set[str], int, int], t: TerminalTable) -> None:
-    """Back to before the person's last choice: the belief as it was, and what to put back on the table."""
-    state, known, told, _ = point
-    undo = g.instructions_between(g.belief, state)
+def restore(g: TableGame, point: Point, t: TerminalTable) -> None:
+    """Back to before the person's last choice: the belief as it was, and what to put back on the table (said of
+    the cards as they are now known: a card of the person's entered since goes back to their hand)."""
+    state, known, told, swaps = point
+    then = state
+    for x, y in g.swaps[swaps:]:
+        then = relabel(then, {x: y, y: x})
+    undo = g.instructions_between(g.belief, then)
     g.belief, g.known, g.told = state, known, told
-    t.say(["Undone: back to before your last choice."] + [f"  put back: {ln}" for ln in undo])
+    del g.swaps[swaps:]
+    head = "Undone: back to before your last choice." + (" On the table:" if undo else "")
+    t.say([head] + [f"  {ln}" for ln in undo])
 
 
 def start_names(g: TableGame, save_file: Path | None, log_file: Path | None) -> tuple[Path, Path, list[str]]:

@@ -5,7 +5,9 @@ and the result reads like the CompletedProcess of a subprocess. A Python process
 than most of these commands take.
 
 An exception the command does not turn into an exit code is raised here (a real process would print it as a
-traceback on stderr): a test that asserts "no traceback" fails with it as it failed on the traceback."""
+traceback on stderr), and so is a fault of wizprint that the command reported as one (its traceback and the
+request for a report, exit status BUG_EXIT): a test that asserts "no traceback" fails with it as it failed on the
+traceback."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from wizprint.cli import app
+from wizprint.clitools import BUG_EXIT
 
 PROG = "python -m wizprint"  # the name click gives the program run as `python -m wizprint` (in usage lines)
 
@@ -32,6 +35,8 @@ def run_here(*args: str, cwd: Path | None = None, input: str | None = None) -> s
         os.chdir(old)
     if r.exception is not None and not isinstance(r.exception, SystemExit):
         raise r.exception
+    if r.exit_code == BUG_EXIT:
+        raise AssertionError(f"wizprint {' '.join(args)} failed with a bug of its own:\n{r.stderr}")
     return subprocess.CompletedProcess([PROG, *args], r.exit_code, r.stdout, r.stderr)
 
 

@@ -1,4 +1,4 @@
-"""Shared positions and helpers of the Relic engine tests (test_relic_engine.py, test_relic_progress.py)."""
+"""Shared positions and helpers of the Relic engine tests (test_relic_engine.py, test_relic_advancement.py)."""
 
 from __future__ import annotations
 

@@ -11,11 +11,17 @@ automaton that sees the same decides the same."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import sys
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+import pexpect
+import pyte
 
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
@@ -79,7 +85,7 @@ class SimulatedTable:
         self.lines: list[str] = []
         self.moves = 0
         self.decisions: list[str] = []  # the automaton's moves, in order (the honesty test compares them)
-        self.typed = 0  # cards typed for the move intended now (refused ones are typed again)
+        self.retyped = 0  # cards typed for the move intended now (refused ones are typed again)
         self.answered: set[str] = set()  # the cards named in this move
         self.logged = 0  # the log lines compared so far
         self.last: tuple[Any, str] = ((), "")  # the last question about a card, and the card named
@@ -108,8 +114,8 @@ class SimulatedTable:
                 self.secret = want
                 return Entry("option", i)
         assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
-        self.typed += 1
-        assert self.typed < 5, f"{want.key}: the program refused the cards typed for it"
+        self.retyped += 1
+        assert self.retyped < 5, f"{want.key}: the program refused the cards typed for it"
         return Entry("cards", cards=tuple(design_of(c) for c in self.cards_of(want)))
 
     def cards_of(self, want: Action) -> list[str]:
@@ -204,7 +210,7 @@ class SimulatedTable:
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         real = self.secret if by == self.person and self.secret is not None else action
         self.secret = self.intended = None
-        self.typed = 0
+        self.retyped = 0
         self.answered = set()
         self.align(real, self.truth, prior)
         self.truth.script(dice=dice, picks=picks, strict=True)
@@ -318,3 +324,58 @@ def _first_diff(a: list[str], b: list[str]) -> str:
 
 def place_of(policy: TablePolicy, state: State[Any], person: int) -> dict[str, Place]:
     return {z: policy.place(z, person) for z in state.zones()}
+
+
+class Recorder(SimulatedTable):
+    """A simulated table that also writes down what its person types: the number of an option, the cards played,
+    a card's id, a die. Played again through the real command with the same seed, the same entries make the same
+    game (the program's samples of unknown cards never change an automaton's decision)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.game.belief = self.truth.clone()  # as the command starts: its own deal for the seed, none of it known
+        self.typed: list[str] = []
+
+    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
+               cards_hint: str | None) -> Entry | None:
+        entry = super().decide(question, options, actions, cards_hint)
+        assert entry is not None
+        self.typed.append(str(entry.index + 1) if entry.kind == "option" else ", ".join(entry.cards))
+        return entry
+
+    def card(self, prompt: str, ask: Ask) -> str | None:
+        got = super().card(prompt, ask)
+        assert got is not None
+        self.typed.append(design_of(got))
+        return got
+
+    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
+        got = super().roll(sides, why, ask)
+        self.typed.append(str(got))
+        return got
+
+
+PROMPTS = ("your choice> ", "card> ", "die> ")
+
+
+def play_on_terminal(game: str, args: list[str], typed: list[str], cwd: Path, rows: int = 24,
+                     cols: int = 80) -> tuple[list[list[str]], str]:
+    """``wizprint solo table GAME ARGS`` on a pseudo-terminal of ``cols`` x ``rows`` read through a terminal
+    emulator, each entry of ``typed`` answered at the next prompt. Returns the screen at every prompt and the
+    program's last words (after the last entry)."""
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(cols), LINES=str(rows))
+    p = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "table", game, *args], env=env, encoding="utf-8",
+                      timeout=60, cwd=str(cwd), dimensions=(rows, cols))
+    p.delaybeforesend = None
+    term = pyte.Screen(cols, rows)
+    stream = pyte.Stream(term)
+    screens: list[list[str]] = []
+    for entry in typed:
+        p.expect(list(PROMPTS))
+        stream.feed(p.before + p.after)
+        screens.append([row.rstrip() for row in term.display])
+        p.sendline(entry)
+    p.expect(pexpect.EOF)
+    stream.feed(p.before)
+    p.close()
+    return screens, p.before

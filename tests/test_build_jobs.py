@@ -1,4 +1,4 @@
-"""Builds spread over worker processes (``build --jobs N``) and the printer's speed work (issue 17): the same
+"""Builds spread over worker processes (``build --jobs N``) and the printer's speed work: the same
 bytes for any N, an exact progress, errors from workers, workers that never outlive the build, previews cut from
 the deck PDF, the fast icon reader agreeing with svgelements, icon fill rules, and rl_accel changing no byte."""
 
@@ -19,16 +19,17 @@ import pypdfium2 as pdfium
 import pytest
 from cli_helpers import run_here
 from PIL import Image
+from producer_helpers import add_producer
 from progress_helpers import Recorder
 
-import wizprint.generator.build as build_mod
 from wizprint.errors import BuildError, DataErrors, Issue
-from wizprint.generator.build import BuildOptions, Context, build_game
+from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.contact import GAP
 from wizprint.generator.deckpdf import PrintOptions
 from wizprint.generator.icons import CURRENT, Icon, Seg, Shape, _read_general
 from wizprint.generator.jobs import Workers, can_fork
 from wizprint.generator.pdf import PdfPainter, _icon_operators, new_canvas
+from wizprint.generator.producing import Made, made
 from wizprint.generator.svgfast import read_plain
 from wizprint.generator.units import MM
 from wizprint.resources import layouts_dir
@@ -87,17 +88,18 @@ def test_the_progress_counts_every_file_exactly_with_workers(tmp_path: Path) -> 
     assert rec.peak == 0 and rec.steps[-1] == "manifest.json"
 
 
-def test_an_extra_builder_runs_here_and_keeps_its_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An extra builder runs in the building process (it may use the context); its files keep their place in the
-    manifest, and the progress counts them, whatever the number of processes."""
+def test_a_job_marked_here_runs_here_and_a_new_kind_keeps_its_place(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job marked ``here`` runs in the building process (it may use that process's state); the files of a kind
+    of output registered after the built-in ones come after theirs in the manifest, and the progress counts them
+    from the start, whatever the number of processes."""
     pid = os.getpid()
 
-    def extra(ctx: Context) -> None:
+    def notes() -> list[Made]:
         assert os.getpid() == pid
-        ctx.emit("notes-a.txt", "extra", "a")
-        ctx.emit("notes-b.txt", "extra", "b")
+        return [made("notes-a.txt", "notes", "a"), made("notes-b.txt", "notes", "b")]
 
-    monkeypatch.setitem(build_mod.EXTRAS, "wizards-and-relics", extra)
+    add_producer(monkeypatch, "notes", ("notes-a.txt", "notes-b.txt"), notes, here=True)
     names = []
     for jobs in (1, 2):
         rec = Recorder()
@@ -105,7 +107,7 @@ def test_an_extra_builder_runs_here_and_keeps_its_place(tmp_path: Path, monkeypa
         result = build_game("wizards-and-relics", tmp_path / str(jobs), opts, rec)
         assert rec.total == len(rec.steps) == len(result.outputs) + 1 and rec.peak == 0
         names.append([o.file for o in result.outputs])
-    assert names[0] == names[1] and {"notes-a.txt", "notes-b.txt"} <= set(names[0])
+    assert names[0] == names[1] and names[0][-3:] == ["wizards-and-relics.csv", "notes-a.txt", "notes-b.txt"]
     assert (tmp_path / "1" / "manifest.json").read_bytes() == (tmp_path / "2" / "manifest.json").read_bytes()
 
 
@@ -238,7 +240,7 @@ def _face_alone(scene: object, dpi: float) -> Image.Image:
 @pytest.mark.parametrize("layout", ["auto", "gutterfold"])  # gutterfold turns the poker cards a quarter
 def test_each_preview_cell_shows_its_design_upright(layout: str, tmp_path: Path) -> None:
     from wizprint.cards.loader import load_game
-    from wizprint.generator.build import front_scenes
+    from wizprint.generator.drawing import front_scenes
     from wizprint.generator.faces import FaceBuilder
     from wizprint.generator.layout import load_layout
 

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run_here
+from producer_helpers import add_producer
 
 import wizprint.atomic as atomic
 import wizprint.generator.build as build_mod
 from wizprint.atomic import StagedFolder, safe_relpath
 from wizprint.errors import BuildError, WizprintError
-from wizprint.generator.build import BuildOptions, Context, build_game
+from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.deckpdf import PrintOptions
 
 FAST = BuildOptions(svg=False, png=False)
@@ -489,11 +490,8 @@ def test_a_card_id_that_would_leave_the_output_folder_fails_cleanly(bad_id: str,
 
 
 @pytest.mark.parametrize("name", ["../../escape.txt", "/tmp/wizprint-escape.txt", "svg/../../up.txt"])
-def test_an_extra_builder_cannot_write_outside(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def extra(ctx: Context) -> None:
-        ctx.emit(name, "extra", b"escaped")
-
-    monkeypatch.setitem(build_mod.EXTRAS, "wizard-cards", extra)
+def test_a_kind_of_output_cannot_write_outside(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    add_producer(monkeypatch, "extra", (name,))
     with pytest.raises(BuildError, match="output file name"):
         build_game("wizard-cards", tmp_path / "a" / "b" / "out", FAST)
     assert not (tmp_path / "escape.txt").exists() and not Path("/tmp/wizprint-escape.txt").exists()
@@ -501,7 +499,7 @@ def test_an_extra_builder_cannot_write_outside(name: str, tmp_path: Path, monkey
 
 
 def test_two_outputs_with_one_name_fail_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(build_mod.EXTRAS, "wizard-cards", lambda ctx: ctx.emit("cards-spells.pdf", "x", b"again"))
+    add_producer(monkeypatch, "extra", ("cards-spells.pdf",))
     with pytest.raises(WizprintError, match=r"two files of the output folder have the name 'cards-spells\.pdf'"):
         build_game("wizard-cards", tmp_path / "out", FAST)
     assert list(tmp_path.iterdir()) == []

@@ -17,10 +17,10 @@ import pypdfium2 as pdfium
 import pytest
 from pdfcheck import MM, Placement, page_content
 from PIL import Image
+from producer_helpers import add_producer
 from progress_helpers import Recorder
 
-import wizprint.generator.build as build_mod
-from wizprint.generator.build import BuildOptions, Context, build_game
+from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.deckpdf import Run, edge_colour, plan_sheets
 from wizprint.generator.impose import (
     EDGE_CLEAR,
@@ -327,19 +327,17 @@ def test_the_progress_counts_every_file_exactly(game: str, tmp_path: Path) -> No
     assert rec.peak == 0 and rec.steps[-1] == "manifest.json"
 
 
-def test_an_extra_builders_files_extend_the_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def extra(ctx: Context) -> None:
-        ctx.emit("notes-a.txt", "extra", "a")
-        ctx.emit("notes-b.txt", "extra", "b")
-
-    monkeypatch.setitem(build_mod.EXTRAS, "wizard-cards", extra)
+def test_a_new_kind_of_outputs_files_are_counted_from_the_start(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    add_producer(monkeypatch, "notes", ("notes-a.txt", "notes-b.txt"))
     stream = io.StringIO()
     plain = Plain(stream)
     build_game("wizard-cards", tmp_path / "w", BuildOptions(svg=False, png=False), plain)
     lines = stream.getvalue().splitlines()
     counts = [tuple(int(v) for v in ln[1:ln.index("]")].split("/")) for ln in lines]
-    assert all(done <= total for done, total in counts) and counts[-1][0] == counts[-1][1]
-    assert lines[-1].endswith("manifest.json") and counts[-1][0] == len(list((tmp_path / "w").rglob("*.*")))
+    on_disk = len(list((tmp_path / "w").rglob("*.*")))
+    assert [done for done, _ in counts] == list(range(1, on_disk + 1)) and {total for _, total in counts} == {on_disk}
+    assert lines[-1].endswith("manifest.json") and any(ln.endswith("notes-b.txt") for ln in lines)
 
 
 def _wizprint(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -124,3 +124,67 @@ def test_games_lists_one_game_with_how_it_is_played_solo() -> None:
     assert "variants (--variant): hectic, constructed" in run_here("games", "wizard-cards").stdout
     bad = run_here("games", "relc")
     assert bad.returncode == 1 and bad.stderr.startswith("error: unknown game 'relc'")
+
+
+def test_version_is_the_installed_packages() -> None:
+    from importlib.metadata import version
+
+    r = run_here("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"wizprint {version('wizprint')}"
+
+
+@pytest.mark.parametrize(("args", "meant"), [(["build", "relc"], "relic"), (["validate", "Covenent"], "covenant"),
+                                            (["solo", "play", "wizard-card"], "wizard-cards"),
+                                            (["games", "wizards_cup"], "wizards-cup")])
+def test_a_mistyped_game_id_gets_did_you_mean(args: list[str], meant: str, tmp_path: Path) -> None:
+    r = run_here(*args, cwd=tmp_path)
+    assert r.returncode != 0 and f"did you mean '{meant}'?" in r.stderr and "Traceback" not in r.stderr
+    assert not list(tmp_path.iterdir())  # nothing built or saved
+
+
+def test_an_id_like_no_game_lists_the_games_without_a_guess(tmp_path: Path) -> None:
+    r = run_here("build", "zzz", cwd=tmp_path)
+    assert r.returncode == 1 and "did you mean" not in r.stderr and "games: relic, " in r.stderr
+
+
+# -- a user's error, and a fault of wizprint ----------------------------------------------------------------------
+def _build_raising(monkeypatch: pytest.MonkeyPatch, exc: BaseException, tmp_path: Path) -> tuple[int, list[str]]:
+    """``wizprint build`` whose build raises ``exc``: its exit status and the lines of its stderr."""
+    from typer.testing import CliRunner
+
+    import wizprint.generator.build as build
+    from wizprint.cli import app
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise exc
+
+    monkeypatch.setattr(build, "build_game", broken)
+    r = CliRunner().invoke(app, ["build", "wizard-cards", "-q", "-o", str(tmp_path)])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    return r.exit_code, r.stderr.splitlines()
+
+
+def test_a_users_error_is_one_line_without_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from wizprint.errors import BuildError
+
+    assert _build_raising(monkeypatch, BuildError("output folder x is not a folder"), tmp_path) == (
+        1, ["error: output folder x is not a folder"])
+
+
+@pytest.mark.parametrize("kind", ["WizprintBug", "EngineBug", "KeyError", "RuntimeError"])
+def test_a_fault_of_wizprint_shows_its_traceback_and_asks_for_a_report(kind: str, monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    """A fault of wizprint itself (a WizprintBug, or any exception that is not a user's error) never passes for a
+    user's error: its traceback, then one line that says it is a bug and where to report it."""
+    import builtins
+
+    import wizprint.errors as errors
+    from wizprint.clitools import BUG_EXIT
+
+    cls = getattr(errors, kind, None) or getattr(builtins, kind)
+    code, lines = _build_raising(monkeypatch, cls("the plan lost a file"), tmp_path)
+    assert code == BUG_EXIT
+    assert lines[0] == "Traceback (most recent call last):"
+    assert any(ln.partition(":")[0].endswith(kind) and "the plan lost a file" in ln for ln in lines)
+    assert lines[-1].startswith("this is a bug in wizprint") and errors.REPORT_TO in lines[-1]
+    assert not any(ln.startswith("error:") for ln in lines)

@@ -21,7 +21,6 @@ import pytest
 from cli_helpers import run_here
 
 from wizprint.errors import UsageError
-from wizprint.solo.check import Task, _chunk
 from wizprint.solo.cluster import (
     MAX_FRAME_BYTES,
     ClusterError,
@@ -31,6 +30,7 @@ from wizprint.solo.cluster import (
     scheduler_address,
 )
 from wizprint.solo.kernel.engine import engine_games
+from wizprint.solo.workers import Task, play_task
 
 NEEDS = "needs Dask distributed: pip install 'wizprint[cluster]'"
 
@@ -106,7 +106,7 @@ def test_a_chunk_comes_back_from_its_json_unchanged(game: str) -> None:
     """What a worker answers (JSON text) is read back into the very results the chunk's games gave locally, for
     every game's result fields (so the summary cannot differ by the way back)."""
     task: Task = (game, range(3, 5), 11, ["automaton", "random"], 2, "", "random")
-    assert parse_chunk(play_chunk(task), task) == _chunk(task)
+    assert parse_chunk(play_chunk(task), task) == play_task(task)
 
 
 def _answer(task: Task) -> dict[str, Any]:

@@ -108,6 +108,9 @@ def test_random_and_automaton_playouts(game: str, players: int, variant: str) ->
         r = s.returns()
         assert len(r) == players and all(-1.0 <= x <= 1.0 for x in r)
         assert s.outcome() is not None and s.current_player == -1 and s.legal_actions() == []
+        o = s.outcome()
+        assert o is not None and isinstance(o.termination, type(s).ENDINGS), "an ending the game does not declare"
+        assert len(o.numbers) == o.termination.words.count("{}"), "the numbers its words name"
 
 
 @pytest.mark.parametrize("game,players,variant", CASES)

@@ -1,4 +1,4 @@
-"""Covenant of Wizards: the engine's rules and the project's rulings (README.md, "Rulings"), one or more tests
+"""Covenant of Wizards: the engine's rules and the project's rulings (docs/rulings/covenant.md), one or more tests
 each. Positions come from ``setup()``; dice are scripted (strict: an unscripted roll is an error), so every
 number asserted here is worked out by hand in the comments."""
 
@@ -10,7 +10,7 @@ from covenant_helpers import ENGINE, cards, do, duel_position, legal, mk, new_st
 
 from wizprint.cards.loader import load_game
 from wizprint.solo.games.covenant import handled
-from wizprint.solo.games.covenant.pending import Negation, Quest, Roll, Slaying
+from wizprint.solo.games.covenant.pending import Negation, Quest, Roll, Slaying, WizardAct
 from wizprint.solo.kernel.rng import Rng
 
 
@@ -185,6 +185,20 @@ def test_scry_sees_a_hand_and_remembers_it() -> None:
     for r in range(5):
         d = s.determinize(0, Rng(r))
         assert sorted(d.hands[1]) == ["R04", "S07"]
+
+
+def test_a_wizard_action_move_carries_its_ability_and_what_it_looks_at_as_values() -> None:
+    """The argument of ``act W scry:1`` is a value with its parts (the ability; the seat whose hand, or the deck, it
+    looks at), made by the rules that offer the move; its text stays the move's key; a move written by hand reads
+    the same."""
+    s = mk(hands=[[], ["R04", "S07"]], in_play=[["W05", "W03"], ["W10"]], deck=["S04"], phase="event")
+    acts = {a.key: a.b for a in s.legal_actions() if a.kind == "act"}
+    assert sorted(acts) == ["act W03 conjuror", "act W05 scry:1", "act W05 scry:deck"]
+    hand, deck, conjure = acts["act W05 scry:1"], acts["act W05 scry:deck"], acts["act W03 conjuror"]
+    assert isinstance(conjure, WizardAct) and (conjure.ability, conjure.looks_at) == ("conjuror", None)
+    assert isinstance(hand, WizardAct) and (hand.ability, hand.looks_at, hand.target) == ("scry", 1, "1")
+    assert isinstance(deck, WizardAct) and (deck.ability, deck.looks_at) == ("scry", "deck")
+    assert WizardAct.of("scry:1").looks_at == 1 and WizardAct.of("maker").looks_at is None
 
 
 def test_scry_and_prophecy_see_the_deck_top_in_place() -> None:

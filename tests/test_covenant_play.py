@@ -1,4 +1,4 @@
-"""Covenant as a person reads it in `wizprint solo play` (issue 12): every question, every option, every line of the
+"""Covenant as a person reads it in `wizprint solo play`: every question, every option, every line of the
 view and of the log in words (no engine dict, frame key, enum name or internal code), `look` of every card, and the
 questions of the response windows naming what they are about."""
 
@@ -180,7 +180,7 @@ def test_look_tells_where_a_card_is_only_as_the_seat_knows_it() -> None:
 
 
 def test_probability_shift_question_names_the_roll() -> None:
-    """The reroll window says whose roll, its number and what it is for (issue 12: a player took it for the event
+    """The reroll window says whose roll, its number and what it is for (a player took it for the event
     menu and turned their own 5 into a 2)."""
     s = setup(players=3, hands=[["Q03", "R01"], ["S20"], ["R02"]], in_play=[["W03"], ["W05"], ["W10"]],
               phase="adventure")

@@ -39,7 +39,7 @@ from wizprint.generator.layout import GameLayout, load_layout
 
 @pytest.fixture(scope="module")
 def covenant_csv() -> str:
-    # the CSV's text without its byte-order mark: these tests encode it in other ways (the BOM: test_print_polish)
+    # the CSV's text without its byte-order mark: these tests encode it in other ways (the BOM: test_print_details)
     return export_csv(load_game("covenant"), bom=False)
 
 

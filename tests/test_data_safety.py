@@ -1,4 +1,4 @@
-"""Issue 11, the printing side: any game folder (game.toml, card files, vocabulary, layout, sheets, board,
+"""Untrusted input, the printing side: any game folder (game.toml, card files, vocabulary, layout, sheets, board,
 components, fonts, icons) is untrusted input. Every problem is one clean line naming its file and line; no
 template runs code; no name built from data leaves its folder; no input hangs or eats memory; at most 50 problem
 lines are printed. One test per class of problem, with its examples as parameters."""
@@ -549,7 +549,7 @@ def test_every_count_size_and_depth_has_a_limit(folder: Folder, case: str) -> No
         line = edit(v, '"Its wizard also has :{{ ability }}: **{{ ability|cap }}**."',
                     '"{% if card %}{{ sub(card.effects) }}{% endif %}"')
         from wizprint.cards.loader import load_game
-        from wizprint.generator.build import check_faces
+        from wizprint.generator.drawing import check_faces
 
         issues = check_faces(load_game(g))  # the depth of rendering is bounded: the loop is found, at its word
         assert [(i.file, i.line) for i in issues] == [(str(v), line)], issues

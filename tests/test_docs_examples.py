@@ -69,7 +69,8 @@ def test_every_command_of_a_page_runs(page: Path, tmp_path: Path) -> None:
         assert words, cmd
         if words[0] == "wizprint":
             args = words[1:]
-            r = run_here(*args, cwd=tmp_path, input="quit\n" if args[:2] == ["solo", "play"] else None)
+            typed = "quit\n" if args[:2] in (["solo", "play"], ["solo", "table"]) else None
+            r = run_here(*args, cwd=tmp_path, input=typed)
             assert r.returncode == 0, f"{_id(page)}: `{cmd}` ended with {r.returncode}:\n{r.stdout[-2000:]}\n" \
                                       f"{r.stderr[-2000:]}"
             continue

@@ -191,8 +191,8 @@ def test_a_spell_card_with_two_effects_is_refused(tmp_path: Path) -> None:
 def test_a_worker_given_such_a_folder_reports_it_as_each_games_error(tmp_path: Path) -> None:
     """On a cluster's worker (the chunk a worker plays, as JSON): each game's error is the same one line, where a
     worker reported ValueError at the engine's line."""
-    from wizprint.solo.check import Task
     from wizprint.solo.cluster import parse_chunk, play_chunk
+    from wizprint.solo.workers import Task
 
     folder = copy_game("wizards-cup", tmp_path, "edited")
     set_module(folder, "wizards_and_relics")

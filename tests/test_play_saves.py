@@ -136,6 +136,28 @@ def test_a_game_saved_by_the_earlier_version_loads_and_plays_to_its_end(name: st
     assert st.outcome() is not None
 
 
+def test_wizards_and_relics_reads_the_waiting_discard_triggers_an_earlier_save_kept_as_texts() -> None:
+    """The earlier version kept the discard triggers waiting for a Replenish as texts ``seat:card`` (``queued``): a
+    save holding them loads with each as a typed value (whose trigger, which card); texts that name no seat or card
+    of the game are refused, each named by its place in the save."""
+    from wizprint.errors import SaveError
+    from wizprint.solo.games.wizards_and_relics.state import Discarded
+    from wizprint.solo.kernel import engine
+
+    eng = engine("wizards-and-relics")
+    s = eng.new_state(2, 3)
+    old = {k: v for k, v in s.to_json().items() if k != "discard_triggers"}
+    first, second = sorted(eng.data.cards)[:2]
+    back = eng.from_json({**old, "queued": [f"1:{first}", f"0:{second}"]})
+    assert back.discard_triggers == [Discarded(1, first), Discarded(0, second)]
+    assert eng.from_json({**old, "queued": []}).discard_triggers == []
+    with pytest.raises(SaveError) as bad:
+        eng.from_json({**old, "queued": [f"2:{first}", f"0:{second}", "0:nothing", 7]})
+    assert bad.value.problems == [
+        f"state.queued[0]: expected 'seat:card', got '2:{first}'",
+        "state.queued[2]: expected 'seat:card', got '0:nothing'", "state.queued[3]: expected 'seat:card', got 7"]
+
+
 def test_wizards_cup_rebuilds_what_an_earlier_save_lacks_as_the_game_would_have_kept_it() -> None:
     """At every decision of automaton and random games, a save in the earlier version's shape (no ``in_play``, no
     ``earlier``, and ``known`` holding every card ever seen of each set) loads with what was seen before and since

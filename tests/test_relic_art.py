@@ -16,7 +16,8 @@ from wizprint.cards.loader import load_game
 from wizprint.cards.model import Record
 from wizprint.errors import DataErrors
 from wizprint.generator.artcheck import art_issues, art_min_size, icons_drawn, rule_icons
-from wizprint.generator.build import BuildOptions, build_game, front_scenes
+from wizprint.generator.build import BuildOptions, build_game
+from wizprint.generator.drawing import front_scenes
 from wizprint.generator.faces import FaceBuilder
 from wizprint.generator.icons import icon_file
 from wizprint.generator.layout import load_layout

@@ -1,4 +1,4 @@
-"""Relic: the engine's rules and the project's rulings (README.md, Rulings: Relic), one or more tests each. Positions
+"""Relic: the engine's rules and the project's rulings (docs/rulings/relic.md), one or more tests each. Positions
 come from the engine's ``setup``; dice are scripted (strict: an unscripted roll is an error), so every number asserted
 here is worked out by hand in the comments. Unless a test says otherwise: two players, scenario SC01 (The Mystery
 Beyond, no enemy bonuses), seat 0 the Ultramarine Captain (Str 5, Wil 4, Cun 3, Life 5; +1 in Strength battles, +1

@@ -1,4 +1,4 @@
-"""Scenario files are untrusted (issue 11): wrong types, text that cannot be parsed, long odd lines and huge values
+"""Scenario files are untrusted: wrong types, text that cannot be parsed, long odd lines and huge values
 each give one clean line naming file:line and exit 1, never a traceback, and nothing in a scenario makes it hang.
 (Split from test_solo_safety.py, which keeps saved games, the kernel's JSON, command-line limits and play.)"""
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from cli_helpers import run_here
 
-from wizprint.solo.check import run_games, summarise, wilson
+from wizprint.solo.playtest import run_games, summarise, wilson
 from wizprint.solo.report import html_report
 
 
@@ -141,6 +141,25 @@ def test_endings_and_lengths_read_as_people_write_them() -> None:
     assert p95 == round(p95, 1) and len(repr(p95)) <= 6, p95
 
 
+def test_endings_are_counted_by_their_termination_never_by_the_reason_text() -> None:
+    """Games are grouped by the ending their outcome names (its termination, with the words the game declares for
+    it and the numbers those words take), whatever the reason's text says: a game ended by the turn limit whose
+    reason reads like a VP win counts as the turn limit."""
+    from wizprint.solo.runner import GameResult
+
+    def game(i: int, termination: str, words: str, numbers: list[int], reason: str) -> GameResult:
+        return GameResult(index=i, seed=i, bots=["automaton"] * 2, turns=10,
+                          outcome={"winners": [0], "scores": [], "reason": reason, "termination": termination,
+                                   "words": words, "numbers": numbers})
+
+    results = [game(0, "vp_goal", "a player reaches {} VP", [25], "P1 reaches 25 VP"),
+               game(1, "vp_goal", "a player reaches {} VP", [31], "P2 reaches 31 VP (a quest)"),
+               game(2, "turn_limit", "turn limit", [], "P1 reaches 27 VP")]
+    s = summarise("g", results, 1, ["automaton"], 2, "", [], {})
+    assert s["end_reasons"] == {"a player reaches 25-31 VP": 2, "turn limit": 1}
+    assert s["end_terminations"] == {"vp_goal": 2, "turn_limit": 1}
+
+
 def test_the_length_histogram_has_sensible_bins_and_ticks() -> None:
     """Relic-like lengths (40 to 299 turns) fall in bins of 20 turns, not 260 bars of one; the count axis counts in
     whole, even steps (0, 2, 4, 6 for at most 5 games a bin: no 0/1/2/4/5 from quarters of 5)."""
@@ -158,7 +177,7 @@ def test_the_length_histogram_has_sensible_bins_and_ticks() -> None:
     assert "<title>2 turns: 5 games</title>" in short
 
 
-# -- issue 15: statistics that find broken cards -------------------------------------------------------------------
+# -- statistics that find broken cards -------------------------------------------------------------------
 def _set_power(path: Path, card: str, power: int) -> None:
     text = path.read_text()
     i = text.index(f'id = "{card}"')
@@ -173,7 +192,7 @@ def test_a_planted_broken_card_ranks_first_and_a_useless_one_last(tmp_path: Path
     R39 last."""
     import shutil
 
-    from wizprint.solo.check import by_lift
+    from wizprint.solo.playtest import by_lift
 
     root = Path(__file__).resolve().parents[1] / "cards" / "wizards-and-relics"
     game = tmp_path / "wr"
@@ -196,7 +215,7 @@ def test_a_planted_broken_card_ranks_first_and_a_useless_one_last(tmp_path: Path
 
 
 def test_the_stratified_difference_by_hand() -> None:
-    from wizprint.solo.check import _bands, stratified_difference
+    from wizprint.solo.playtest import _bands, stratified_difference
 
     # one band: 30 of 40 against 20 of 40 -> +0.25; a second band of 10 drawing seats: 5 of 10 against 5 of 10 -> 0
     diff, se = stratified_difference([(30, 40, 20, 40), (5, 10, 5, 10)]) or (0.0, 0.0)
@@ -211,7 +230,7 @@ def test_no_lift_for_a_card_whose_draw_follows_the_game() -> None:
     """A card only winners draw (as Relic's late Corruption cards are drawn in the Inner tier) and that is seldom
     played: its drawers win far more than playing it could explain, so it gets no lift; a card drawn by chance
     does."""
-    from wizprint.solo.check import card_stats
+    from wizprint.solo.playtest import card_stats
     from wizprint.solo.runner import GameResult
 
     results = []
@@ -376,7 +395,7 @@ def test_the_lift_headline_ranks_only_cards_measured_narrowly(tmp_path: Path) ->
 
 
 def test_the_headline_takes_the_cards_of_its_rule_by_hand() -> None:
-    from wizprint.solo.check import headline_cards
+    from wizprint.solo.playtest import headline_cards
 
     def card(cid: str, lift: float | None, lo: float, hi: float, n: int) -> dict:  # type: ignore[type-arg]
         return {"id": cid, "lift": lift, "lift_ci95": None if lift is None else [lo, hi], "games_played_in": n}
@@ -620,7 +639,7 @@ def test_chunks_finished_out_of_turn_are_kept_when_ctrl_c_stops_the_wait() -> No
     over, and every chunk still pending is cancelled."""
     from concurrent.futures import Future
 
-    from wizprint.solo.check import bounded_map
+    from wizprint.solo.workers import bounded_map
 
     class Waiting:
         cancelled = False

@@ -1,4 +1,4 @@
-"""The solo engine's inputs are untrusted (issue 11): saved games, scenario files and command-line options. Each
+"""The solo engine's inputs are untrusted: saved games, scenario files and command-line options. Each
 class of bad input gets one clean line naming where the problem is (the JSON path in a save, file:line in a
 scenario) and exit 1 (2 for an option), never a traceback; nothing the engine accepts crashes later; nothing makes
 it hang; nothing of the player's is lost (a failed save keeps the game going, Ctrl-C saves, saves are atomic)."""
@@ -25,11 +25,12 @@ from cli_helpers import assert_clean, cli
 from wizprint.errors import SaveError, UsageError, WizprintError
 from wizprint.solo import play as play_mod
 from wizprint.solo.agents import RandomAgent, make_agent
-from wizprint.solo.check import MAX_GAMES, _bounded_map, run_games
 from wizprint.solo.kernel import Action, Declared, declare, engine
 from wizprint.solo.kernel.fields import MAX_DEPTH, MAX_ERRORS
 from wizprint.solo.kernel.rng import Rng
 from wizprint.solo.play import MAX_SAVE, Session, load_session, new_session, run, save
+from wizprint.solo.playtest import MAX_GAMES, run_games
+from wizprint.solo.workers import pool_map
 
 
 # -- saved games ----------------------------------------------------------------------------------------------------
@@ -122,6 +123,12 @@ TAMPERED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("unknown phase", _set("state.phase", "teatime"), "state.phase: expected one of"),
     ("winner seat 5", _set("state.result", {"winners": [5], "scores": [], "reason": "x"}),
      "state.result.winners[0]: seat 5 does not exist"),
+    ("an ending of another game", _set("state.result", {"winners": [0], "scores": [], "reason": "x",
+                                                        "termination": "tie", "numbers": []}),
+     "state.result.termination: expected one of turn_limit, vp_goal, got 'tie'"),
+    ("an ending without its number", _set("state.result", {"winners": [0], "scores": [], "reason": "x",
+                                                           "termination": "vp_goal", "numbers": []}),
+     "state.result.numbers: the ending 'vp_goal' takes 1 number, not 0"),
     ("unknown card id", _set("state.hands.0.0", "ZZ99"), "unknown: ['ZZ99']"),
     ("a card in two zones", _with(_twice), "twice"),
     ("wrong length per seat", _set("state.skips", [0]), "state.skips: expected one entry per seat (3), got 1"),
@@ -533,7 +540,7 @@ def test_a_huge_check_sets_up_nothing_per_game_up_front() -> None:
             made[0] += 1
             yield i
 
-    it = _bounded_map(pool, tasks(), 8)  # type: ignore[arg-type]
+    it = pool_map(pool, tasks(), 8)  # type: ignore[arg-type]
     assert next(it) == [0] and next(it) == [1]
     assert pool.submitted <= 10 and made[0] <= 10
 

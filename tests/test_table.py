@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import run_here
-from table_helpers import SimulatedTable
+from table_helpers import PROMPTS, Recorder, SimulatedTable, play_on_terminal
 
 from wizprint.solo.kernel import Action, State, engine
 from wizprint.solo.kernel.table import Place, TablePolicy
@@ -113,6 +113,10 @@ def test_a_session_saves_and_resumes_and_keeps_its_notes(tmp_path: Path) -> None
     r2 = run_here("solo", "table", "wizard-cards", "--load", save.name, cwd=tmp_path, input="quit\n")
     assert r2.returncode == 0 and "Set-up" not in r2.stdout
     assert json.loads(save.read_text())["notes"] == data["notes"]
+    # the resumed session goes on in the same log (its first line says it is a table session's)
+    assert sorted(x.name for x in tmp_path.iterdir()) == [save.name.replace(".save.json", ".log"), save.name]
+    assert "NOTE (step 0): the ward icon is hard to read" in (tmp_path / save.name.replace(".save.json", ".log")
+                                                                ).read_text()
 
 
 def test_a_card_is_entered_by_id_or_name_and_a_slip_gets_did_you_mean(tmp_path: Path) -> None:
@@ -139,3 +143,58 @@ def test_random_games_play_the_same_on_samples_drawn_with_a_fixed_seed() -> None
     a.play()
     b.play()
     assert a.decisions == b.decisions and a.truth.outcome() == b.truth.outcome()
+
+
+@pytest.mark.parametrize("game", sorted(TABLE_GAMES))
+def test_a_whole_game_at_an_80_by_24_terminal(game: str, tmp_path: Path) -> None:
+    """One whole game through the real command on a pseudo-terminal: a simulated person's entries (written down
+    in-process with the same seed) typed at its prompts. Every prompt shows its question, no line is cut, and the
+    game ends."""
+    _, players, variants = TABLE_GAMES[game]
+    rec = Recorder(engine(game), policy(game), players, 0, 31, variant=variants[0], dice="physical")
+    rec.play()
+    args = ["--seed", "31", "--players", str(players), "--dice", "physical", *(
+        ["--variant", variants[0]] if variants[0] else [])]
+    screens, last = play_on_terminal(game, args, rec.typed, tmp_path)
+    assert len(screens) == len(rec.typed) > 10
+    for shot in screens:
+        assert not any("…" in row or "error" in row.lower() for row in shot), "\n".join(shot)
+        rows = [row for row in shot if row.strip()]
+        assert rows[-1] + " " in PROMPTS, "\n".join(shot)
+        above = " ".join(row.strip() for row in rows[-8:-1])  # (a question may wrap)
+        assert above.endswith(("which card is it?", "what does it show?")) or any(row.startswith(
+            (" 1 ", "Type the id")) or "(or type the id" in row for row in rows[-8:-1]), "\n".join(shot)
+    assert "Game over" in " ".join(last.split()), last[-2000:]
+
+
+def test_undo_takes_back_the_last_choice_and_says_what_to_put_back(tmp_path: Path) -> None:
+    """Seed 12: P1 casts 8S Wall of Stone as a ward and draws back up to five; P2's Disintegrate spends the ward
+    and asks P1 for a card. Undo there goes back to P1's cast: the ward comes back from the discard pile to the
+    hand, the card drawn goes back onto the deck, P2's spell back to its hand (worked out from the rules)."""
+    s = engine("wizard-cards").new_state(2, 12)
+    assert s.hands[0][0] == "8S"  # type: ignore[attr-defined]
+    typed = "\n".join([*_hand_of_p2(12), "8S", "undo", "undo", "quit"]) + "\n"
+    r = run_here("solo", "table", "wizard-cards", "--seed", "12", cwd=tmp_path, input=typed)
+    out = " ".join(r.stdout.split())
+    assert r.returncode == 0, r.stdout
+    before, _, back = out.partition("Undone: back to before your last choice.")
+    # the card the person played moves from their hand (not the program's sample it took the place of)
+    assert "> Move 8S Wall of Stone from your hand to your wards (face up before you)." in before
+    assert "from the spell deck to your wards" not in before
+    assert back.startswith(" On the table: Take a card from your hand to the spell deck. Move 8S Wall of Stone "
+                           "from the discard pile to your hand. Move QC Disintegrate from the spell being cast (in "
+                           "the middle of the table) to P2's hand (face up)."), back[:400]
+    assert "Nothing to undo yet: this is your first choice." in back
+    saved = json.loads((tmp_path / "wizprint-wizard-cards-table-seed12.save.json").read_text())
+    assert "8S" not in saved["known"]  # back in the hand, secret again
+
+
+def test_a_resumed_session_keeps_a_file_of_the_users_where_its_log_would_go(tmp_path: Path) -> None:
+    typed = "\n".join([*_hand_of_p2(12), "quit"]) + "\n"
+    assert run_here("solo", "table", "wizard-cards", "--seed", "12", cwd=tmp_path, input=typed).returncode == 0
+    log = tmp_path / "wizprint-wizard-cards-table-seed12.log"
+    log.write_text("my own notes\n")  # the user's file, under the log's name
+    r = run_here("solo", "table", "wizard-cards", "--load", "wizprint-wizard-cards-table-seed12.save.json",
+                 cwd=tmp_path, input="quit\n")
+    assert r.returncode == 0 and "is not a wizprint game log: it is kept" in " ".join(r.stdout.split())
+    assert log.read_text() == "my own notes\n"

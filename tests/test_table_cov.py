@@ -6,19 +6,15 @@ shuffles, and one whole game through the real command on an 80 x 24 pseudo-termi
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pexpect
-import pyte
 from covenant_helpers import ENGINE, do, legal, mk, p
-from table_helpers import SimulatedTable, ignorance
+from table_helpers import PROMPTS, Recorder, SimulatedTable, ignorance, play_on_terminal
 
 from wizprint.solo.games.covenant import CovenantState
 from wizprint.solo.games.covenant.table import POLICY
@@ -264,67 +260,20 @@ def test_a_session_saved_during_a_search_laid_out_resumes_there(tmp_path: Path) 
 
 
 # -- one whole game through the real command ------------------------------------------------------------------------
-ROWS, COLS = 24, 80
-PROMPTS = ("your choice> ", "card> ", "die> ")
-
-
-class Recorder(SimulatedTable):
-    """The simulated person, recording what they type: an option's number, the cards they play, a card or a die."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.entered: list[tuple[str, str]] = []  # (the prompt it answers, the line typed)
-
-    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
-               cards_hint: str | None) -> Entry | None:
-        e = super().decide(question, options, actions, cards_hint)
-        assert e is not None
-        self.entered.append(("your choice> ", str(e.index + 1) if e.kind == "option" else ", ".join(e.cards)))
-        return e
-
-    def card(self, prompt: str, ask: Ask) -> str | None:
-        got = super().card(prompt, ask)
-        assert got is not None
-        self.entered.append(("card> ", got))
-        return got
-
-    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
-        got = super().roll(sides, why, ask)
-        self.entered.append(("die> ", str(got)))
-        return got
-
-
-def test_a_whole_game_through_the_command_on_an_80_by_24_terminal(tmp_path: Path) -> None:
-    """A simulated person plays a game in this process from the program's own start for the seed (the cards it does
-    not know lie otherwise on the person's table) and records what they type; the same lines typed at the real
-    command play the same game to its end, each prompt on the screen with its question."""
+def test_a_whole_game_through_the_command_from_a_table_the_program_guessed_otherwise(tmp_path: Path) -> None:
+    """A simulated person plays a game in this process from the program's own start for the seed, the cards it does
+    not know lying otherwise on the person's table, and writes down what they type; the same entries typed at the
+    real command on an 80 x 24 pseudo-terminal play the same game to its end, each prompt with its question."""
     seed = 5
-    rec = Recorder(ENGINE, POLICY, 2, PERSON, seed, player="random")
-    deal = rec.truth  # what the command starts from
+    rec = Recorder(ENGINE, POLICY, 2, PERSON, seed, player="random", dice="physical")
+    deal = rec.game.belief  # what the command starts from
     rec.truth = ignorance(deal, rec.game, random.Random(seed))  # the person's table
-    rec.game.belief = deal.clone()
     rec.play()
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(COLS), LINES=str(ROWS))
-    proc = pexpect.spawn(sys.executable, ["-m", "wizprint", "solo", "table", "covenant", "--seed", str(seed)],
-                         env=env, encoding="utf-8", timeout=30, cwd=str(tmp_path), dimensions=(ROWS, COLS))
-    proc.delaybeforesend = None
-    screen = pyte.Screen(COLS, ROWS)
-    stream = pyte.Stream(screen)
-    for prompt, line in rec.entered:
-        got = proc.expect([re.escape(x) for x in PROMPTS])
-        stream.feed(proc.before + proc.after)
-        rows = [r.rstrip() for r in screen.display]
-        assert PROMPTS[got] == prompt, f"the command asks {PROMPTS[got]!r} where {prompt!r} was expected:\n" + \
-            "\n".join(rows)
-        last = max(i for i, r in enumerate(rows) if r.strip())
-        assert rows[last].startswith(prompt.rstrip()) and rows[last - 1].strip(), "\n".join(rows)
-        assert all(len(r) <= COLS for r in rows)
-        proc.sendline(line)
-    proc.expect(pexpect.EOF)
-    stream.feed(proc.before)
-    out = " ".join(" ".join(r.split()) for r in screen.display)
-    assert "Game over" in out
-    proc.close()
-    assert proc.exitstatus == 0
-    log = (tmp_path / f"wizprint-covenant-table-seed{seed}.log").read_text()
-    assert rec.entered[-1][1] in log
+    assert rec.truth.is_terminal() and len(rec.typed) > 100
+    screens, last = play_on_terminal("covenant", ["--seed", str(seed), "--dice", "physical"], rec.typed, tmp_path)
+    assert len(screens) == len(rec.typed)
+    for shot in screens:
+        rows = [row for row in shot if row.strip()]
+        assert rows[-1] + " " in PROMPTS and len(rows) > 1, "\n".join(shot)
+        assert not any("…" in row or "error" in row.lower() for row in shot), "\n".join(shot)
+    assert "Game over" in " ".join(last.split()), last[-2000:]

@@ -1,5 +1,5 @@
 """Wizards Cup (``../shared/rules/wizards-cup.txt``): what each seat may see while the other plans, what the search
-bot's redeal keeps and hides, the draft report, and the content's draft floor (issue 14: the automaton drafts every
+bot's redeal keeps and hides, the draft report, and the content's draft floor (the automaton drafts every
 wizard in at least 5 % of a player's games); the order in which powers come into play; what a seat knows of its
 rival's 6 after a swap (the rival panel, the redeal, the checks of a saved game). Positions come from the engine's
 scenario ``setup`` under strict chance; "P1" is seat 0 (the Black set, copies ``#1``), "P2" seat 1 (the White set,
@@ -16,9 +16,9 @@ import pytest
 
 from wizprint.errors import SaveError
 from wizprint.solo.agents import RandomAgent, make_agent
-from wizprint.solo.check import run_games, summarise
-from wizprint.solo.games.wizards_cup import WCState
+from wizprint.solo.games.wizards_cup import WizardsCupGame, WizardsCupState
 from wizprint.solo.kernel import Chance, Rng, engine, line_text, readable
+from wizprint.solo.playtest import run_games, summarise
 
 GAME = "wizards-cup"
 ENGINE = engine(GAME)
@@ -27,13 +27,13 @@ P1 = ["C03", "C13", "C17", "C18", "C09", "C12"]
 P2 = ["C13", "C15", "C16", "C14", "C11", "C10"]
 
 
-def planning(**table: Any) -> WCState:
+def planning(**table: Any) -> WizardsCupState:
     s = ENGINE.setup({"phase": "plan", "decks": [P1, P2], **table}, 2, 1, "", Chance(strict=True))
-    assert isinstance(s, WCState)
+    assert isinstance(s, WizardsCupState)
     return s
 
 
-def plan(s: WCState, waiting: str, order: list[str]) -> None:
+def plan(s: WizardsCupState, waiting: str, order: list[str]) -> None:
     s.apply_key(f"wait {waiting}")
     for c in order[:-1]:  # the fifth card goes where it must
         s.apply_key(f"next {c}")
@@ -85,10 +85,10 @@ def test_the_draft_report_gives_each_wizards_draft_rate_and_every_wizard_is_draf
         assert g["per_seat_game"] >= 0.05, f"{name} is drafted in {g['per_seat_game']:.1%} of a player's games"
 
 
-def duel_position(pile: str, in_play: list[str]) -> WCState:
+def duel_position(pile: str, in_play: list[str]) -> WizardsCupState:
     """P1's Geomancer (water 8: Dormant powers do not act) against P2's Rogues (shadow 6), ``pile`` visible on P2's
     discard pile, the powers in play in the order ``in_play`` (an earlier one has precedence)."""
-    s = WCState.blank(D, 2, 0)
+    s = WizardsCupGame.blank(D, 2, 0)
     s.duel = [["C05#1"], ["C14#2"]]
     s.discards = [[], [pile]]
     s.in_play = in_play
@@ -108,14 +108,14 @@ def test_a_power_in_play_has_precedence_over_one_that_comes_into_play_after_it()
     assert not duel_position("C10#2", ["C05#1", "C14#2", "C10#2"]).guarded(1)
 
 
-def swapped_then_seen() -> WCState:
+def swapped_then_seen() -> WizardsCupState:
     """Round 1: all 6 of P1's wizards are seen (five on its discard pile, the Beastcaller in the first duel) and P1
     wins at once; P1 swaps the Beastcaller for its Stargazer (never seen) and in round 2 keeps the Stargazer waiting
     while P2's Stargazer beats its other five, one after the other: P2 wins the round and P1 is to swap again."""
     s = ENGINE.setup({"phase": "duel", "decks": [["C09"], ["C04"]], "waiting": [[], ["C16"]],
                       "discards": [["C12", "C10", "C03", "C05", "C07"], ["C18", "C13", "C11", "C17"]]},
                      2, 1, "", Chance(strict=True))
-    assert isinstance(s, WCState) and s.tokens == [1, 0]
+    assert isinstance(s, WizardsCupState) and s.tokens == [1, 0]
     s.apply_key("out C09#1")
     s.apply_key("in C18#1")
     s.apply_key("keep")
@@ -162,7 +162,7 @@ SEEN = [re.compile(p + LABEL) for p in (r"P([12])'s ", r"P([12])'s Waiting card 
 SWAP = re.compile(r"P([12]) swaps a card of their Deck")
 
 
-def sightings_in_log(s: WCState, seat: int, x: int) -> list[frozenset[str]]:
+def sightings_in_log(s: WizardsCupState, seat: int, x: int) -> list[frozenset[str]]:
     """The cards of P(x+1)'s set seen face up, one set for each stretch between its swaps, as read in the log lines
     ``seat`` may read (each wizard named with its Element and Value)."""
     cards = {D.label(c): c for c in D.cards if D.owner(c) == x}

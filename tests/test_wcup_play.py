@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from wizprint.solo.agents import RandomAgent, make_agent
-from wizprint.solo.games.wizards_cup import WCState
+from wizprint.solo.games.wizards_cup import WizardsCupState
 from wizprint.solo.kernel import Action, Chance, engine, line_text, readable
 
 GAME = "wizards-cup"
@@ -24,7 +24,7 @@ PART = re.compile(r"(?:^| )([+-]\d+) from ")
 VERDICT_C = re.compile(r"\((?:C: Values (-?\d+) against (-?\d+)|C: equal Values \((-?\d+)\))")
 
 
-def said_values(s: WCState) -> dict[int, tuple[str, int]]:
+def said_values(s: WizardsCupState) -> dict[int, tuple[str, int]]:
     """Each seat's wizard in the Duel zone and its Value as the log tells them: the printed Value when it is placed,
     then each Value line about it (whose parts must add up to the Value it states). Each comparison of criterion C
     in the log must compare the Values the log gave."""
@@ -83,7 +83,7 @@ def test_a_value_line_names_the_powers_that_change_it() -> None:
     why; when P2's Nightweaver comes into play, the line says its part too."""
     s = ENGINE.setup({"decks": [["C04", "C05", "C09", "C11", "C12"], ["C18", "C15", "C09", "C11", "C12"]],
                       "waiting": ["C03", "C03"]}, 2, 1, "", Chance(strict=True))
-    assert isinstance(s, WCState)
+    assert isinstance(s, WizardsCupState)
     log = s.log_texts()
     assert "P2's The Stargazer (void 9) wins the duel (C: Values 5 against 9, the higher Value wins)" in log
     assert "P1's The Geomancer: Value 11 = 8 printed +3 from The Alchemist" in log

@@ -1,9 +1,10 @@
-"""Wizards Cup in print: the wizard card anatomy of the rulebook (Value, name, Element as icon and word, Weakness,
-the Magic power under its type), Element icons that differ by shape and colours that keep text readable, the two
-sets with their own backs (game.toml ``backs``: copy 1 black, copy 2 white, each set on sheets of its own and aligned
-for duplex), the player aid's two sides (the Element diagram drawn from the rules its text states; the duel on the
-back), the Victory tokens, the CSV and byte-identical rebuilds; and the errors of a bad ``backs``, each at its file
-and line. The checks every game's PDFs pass (fonts, boxes, crop marks, card backs, safe zone) are in
+"""Wizards Cup in print: the wizard card anatomy of the rulebook (Value, name, Element as icon and word, Weakness, the
+Magic power under its type), a picture of its own on each wizard (game-icons.net, credited; the Element and power
+icons are rule icons, never the picture), Element icons that differ by shape and colours that keep text readable,
+the two sets with their own backs (game.toml ``backs``: copy 1 black, copy 2 white, each set on sheets of its own
+and aligned for duplex), the player aid's two sides (the Element diagram drawn from the rules its text states; the
+duel on the back), the Victory tokens, the CSV and byte-identical rebuilds; and the errors of a bad ``backs``, each
+at its file and line. The checks every game's PDFs pass (fonts, boxes, crop marks, card backs, safe zone) are in
 test_print_pdf.py, which includes this game."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
+from card_pictures import art_in_svg, game_icon_problem
 from cli_helpers import run_here
 from pdfcheck import MM, Placement, fonts_embedded, page_content
 from PIL import Image, ImageChops, ImageDraw
@@ -28,9 +30,11 @@ from test_print_pdf import _assert_aligned, cards_on, flip_point
 from wizprint.cards.loader import load_game
 from wizprint.cards.model import Effect
 from wizprint.errors import DataErrors
-from wizprint.generator.build import BuildOptions, build_game, deck_sequence
+from wizprint.generator.artcheck import art_min_size, rule_icons
+from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.csvio import export_csv, import_csv
 from wizprint.generator.deckpdf import PrintOptions, deck_pdf
+from wizprint.generator.drawing import deck_sequence
 from wizprint.generator.faces import FaceBuilder
 from wizprint.generator.icons import load_icon
 from wizprint.generator.impose import PAPERS
@@ -93,8 +97,8 @@ def test_the_game_validates_and_has_the_rulebook_counts() -> None:
 
 # -- the wizard cards ---------------------------------------------------------------------------------------------
 def test_every_wizard_shows_the_rulebook_anatomy() -> None:
-    """Value (big, top left), name, Element (icon and word), Weakness, the power's type (icon and word) and its
-    text rendered from the effects; a wizard without a power has no power box."""
+    """Value (big, top left), name, Element (its icon in the badge, icon and word on the ribbon), Weakness, the
+    power's type (icon and word) and its text rendered from the effects; a wizard without a power has no power box."""
     for card in GAME.cards("wizards"):
         sc = scene_of(card.id)
         items = flat(sc.items)
@@ -106,8 +110,8 @@ def test_every_wizard_shows_the_rulebook_anatomy() -> None:
         assert any(line_of(t).replace(" ", "") == card.name.replace(" ", "") for t in texts), card.id
         text = words(sc.items)
         assert f":{el}: {STYLE['element_name'][el].upper()} element" in text, card.id
-        big = [i for i in items if isinstance(i, IconPlace) and i.name == el]
-        assert max(i.size for i in big) >= 15, card.id  # the Element, read at a glance
+        badge = [i for i in items if isinstance(i, IconPlace) and i.name == el]
+        assert [(i.x > 45 and i.y < 10) for i in badge] == [True], card.id  # the Element's badge, top right
         assert f":weakness: Weakness: {card.get('weakness')}" in text.split("\n"), card.id
         assert sc.background == STYLE["colour"][el]  # framed in the Element's colour
         if power == "none":
@@ -171,6 +175,44 @@ def test_element_and_power_icons_differ_by_shape_not_only_by_colour() -> None:
                 assert overlap(masks[a], masks[b]) < 0.7, (a, b)
 
 
+def test_every_wizard_prints_a_picture_of_its_own(wcup) -> None:  # type: ignore[no-untyped-def]
+    """Each of the 18 designs' SVG draws exactly one picture, none the same as another's (by name or by drawing:
+    The Traveler and The Stargazer no longer share the Void's vortex); the Element keeps its rule icon, small."""
+    least = art_min_size(LAYOUT)
+    pictures = {}
+    for card in GAME.cards("wizards"):
+        art = art_in_svg(wcup.out_dir / "svg" / "wizards" / f"{card.id}.svg", least)
+        assert len(art) == 1, (card.id, [a.name for a in art])
+        assert art[0].name not in rule_icons(LAYOUT), card.id
+        pictures[card.id] = art[0]
+    assert len(pictures) == 18
+    for key in (lambda d: d.name, lambda d: d.body):
+        shared = {k: n for k, n in Counter(key(d) for d in pictures.values()).items() if n > 1}
+        assert not shared, sorted(cid for cid, d in pictures.items() if key(d) in shared)
+    assert pictures["C17"].body != pictures["C18"].body
+
+
+def test_pictures_are_credited_game_icons_and_elements_and_powers_are_rule_icons() -> None:
+    names = set(STYLE["art"].values()) | set(STYLE["art_fallback"].values())
+    assert set(STYLE["art"]) == {c.id for c in GAME.cards("wizards")}
+    assert set(STYLE["art_fallback"]) == set(ELEMENTS)
+    assert [p for n in sorted(names) if (p := game_icon_problem(n, GAME_ID))] == []
+    assert set(ELEMENTS) | set(POWERS) | {"weakness"} <= set(rule_icons(LAYOUT))
+    assert not names & set(rule_icons(LAYOUT))
+
+
+def test_an_element_icon_as_a_wizards_picture_fails_validate(tmp_path: Path) -> None:
+    folder = tmp_path / GAME_ID
+    shutil.copytree(cards_dir() / GAME_ID, folder)
+    layout = (layouts_dir() / GAME_ID / "layout.toml").read_text(encoding="utf-8")
+    planted, n = re.subn(r'(?m)^C17 = "[a-z0-9-]+"', 'C17 = "void"', layout)
+    assert n == 1
+    (folder / "layout.toml").write_text(planted, encoding="utf-8")
+    issues = check_game(load_game(folder))
+    assert [(i.card, "':void:' (the Void Element)" in i.message) for i in issues] == [("C17", True)]
+    assert planted.splitlines()[issues[0].line - 1].startswith('C17 = "void"')
+
+
 def luminance(colour: str) -> float:
     def channel(v: int) -> float:
         c = v / 255
@@ -193,7 +235,7 @@ def test_element_colours_keep_every_text_readable() -> None:
         assert contrast("#ffffff", STYLE["colour"][el]) >= 4.5, el
         assert contrast("#ffffff", STYLE["dark"][el]) >= 7, el
         assert contrast(STYLE["dark"][el], STYLE["light"][el]) >= 7, el
-        assert contrast(STYLE["colour"][el], STYLE["tint"][el]) >= 3, el  # the big icon on its panel
+        assert contrast(STYLE["colour"][el], STYLE["tint"][el]) >= 3, el  # the picture on its panel
         assert contrast(STYLE["muted"], "#ffffff") >= 4.5
     frames = [STYLE["colour"][el] for el in ELEMENTS]
     assert len(set(frames)) == 6
@@ -205,11 +247,11 @@ def test_each_copy_prints_with_its_own_back_one_set_after_the_other(wcup) -> Non
     backs = {name: FaceBuilder(GAME, LAYOUT, 3.0).scene(face, None, "wizards")
              for name, face in LAYOUT.back_faces("wizards").items()}
     assert set(backs) == {"black", "white"}
-    seq, card_backs, groups = deck_sequence(GAME, "wizards", fronts, backs)
+    seq = deck_sequence(GAME, "wizards", fronts, backs)
     ids = [c.id for c in GAME.cards("wizards")]
-    assert [cid for cid, _ in seq] == ids + ids  # every first copy, then every second copy
-    assert card_backs == [backs["black"]] * 18 + [backs["white"]] * 18
-    assert groups == [("black", 18), ("white", 18)]
+    assert [cid for cid, _ in seq.cards] == ids + ids  # every first copy, then every second copy
+    assert seq.backs == [backs["black"]] * 18 + [backs["white"]] * 18
+    assert seq.groups == [("black", 18), ("white", 18)]
     out = next(o for o in wcup.outputs if o.file == "cards-wizards.pdf")
     assert out.extra["backs"] == {"black": 18, "white": 18} and out.extra["cards"] == 36
 

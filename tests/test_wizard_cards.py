@@ -10,6 +10,7 @@ import pytest
 from wizprint.errors import IllegalActionError, SaveError
 from wizprint.solo.games.wizard_cards import Phase, WizardCardsState
 from wizprint.solo.kernel import Chance, engine
+from wizprint.solo.kernel.rng import Rng
 
 ENGINE = engine("wizard-cards")
 
@@ -137,6 +138,33 @@ def test_a_player_with_no_cards_only_draws() -> None:
     # P1 drew back to five; P2 had no cards: no spell, drew five; it is P1's turn again
     assert s.turn_player == 0 and s.turn_number == 2 and len(s.hands[1]) == 5
     assert any("has no cards" in t for t in s.log_texts())
+
+
+def test_seat_0_takes_the_first_turn() -> None:
+    for variant in ("", "hectic"):
+        for seed in range(1, 9):
+            s = new_state(2, seed, variant)
+            assert (s.first_player, s.turn_player, s.current_player, s.turn_number) == (0, 0, 0, 0)
+            assert s.observation(1)["first"] == 0 and s.observation(1)["turn_player"] == 0
+
+
+def test_damage_piles_are_public() -> None:
+    s = pos(hands=[["9C", "AS"], ["2H", "KS", "QH", "2D", "3D"]], deck=["4S", "5S", "6S", "7S", "8S", "9S", "JS"])
+    s.apply_key("play 9C")  # Greater Wrath: P2 chooses the 2 cards
+    s.apply_key("discard 2H")
+    s.apply_key("discard 2D")
+    assert "P2 puts 2H Haste (Vigor 1) on their damage pile" in s.log_texts(0)  # which cards, told to P1 too
+    for seat in (0, 1):
+        assert s.observation(seat)["damage"] == [[], ["2H", "2D"]]
+    shown = ENGINE.look(s.observation(0), "2D")
+    assert shown is not None and shown[-1] == "It is on P2's damage pile."
+    # a search from P1's seat redeals P2's hand and the pile, never the damage piles
+    hands: set[tuple[str, ...]] = set()
+    for i in range(6):
+        d = s.determinize(0, Rng(i))
+        assert d.damage == [[], ["2H", "2D"]]
+        hands.add(tuple(sorted(d.hands[1])))
+    assert len(hands) > 1
 
 
 def test_final_phase_when_the_first_player_empties_the_pile() -> None:

@@ -1,7 +1,7 @@
-"""Wizards & Relics' balance goal, held by its automaton checks (issue 13): no wizard colour, rarity tier (of the
+"""Wizards & Relics' balance goal, held by its automaton checks: no wizard colour, rarity tier (of the
 wizard or the relic played) or seat wins more than 10 points above its fair share of the battles (games, for
 seats); Glorious cards win more than Superb and Common ones, yet far from always; every card is played; no errors.
-The README quotes the 2,000-game figures; these are 700-game checks with the same seed for each player count."""
+These are 700-game checks with the same seed for each player count."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from wizprint.solo.check import run_games, summarise
 from wizprint.solo.kernel import engine
+from wizprint.solo.playtest import run_games, summarise
 
 GAME = "wizards-and-relics"
 

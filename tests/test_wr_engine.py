@@ -1,5 +1,5 @@
 """Wizards & Relics (``../shared/rules/wizards-and-relics.txt``): the engine's set-up, turn order, Replenish,
-reshuffle, what each seat may see, illegal plays and automaton checks (issue 13). Positions come from the engine's
+reshuffle, what each seat may see, illegal plays and automaton checks. Positions come from the engine's
 scenario ``setup`` under strict chance (an unscripted random choice is an error), so every number asserted is worked
 out by hand in the comments. Unless a test says otherwise the shrine is S05 Sunken Obelisk (blue wizards +2) and
 nobody plays a blue wizard; "P1" in the log is seat 0."""
@@ -16,7 +16,7 @@ from cli_helpers import run_here
 
 from wizprint.errors import IllegalActionError, SaveError
 from wizprint.solo.agents import RandomAgent
-from wizprint.solo.games.wizards_and_relics import WRState
+from wizprint.solo.games.wizards_and_relics import WizardsAndRelicsState
 from wizprint.solo.games.wizards_and_relics.pending import Ask, Choose, Round, Setup
 from wizprint.solo.kernel import Action, Chance, engine
 
@@ -25,31 +25,31 @@ ENGINE = engine(GAME)
 D = ENGINE.data
 
 
-def mk(players: int = 2, seed: int = 1, **table: Any) -> WRState:
+def mk(players: int = 2, seed: int = 1, **table: Any) -> WizardsAndRelicsState:
     """A round about to begin (the Play phase is waiting for the Master Wizard)."""
     table.setdefault("shrine", "S05")
     s = ENGINE.setup(table, players, seed, "", Chance(strict=True))
-    assert isinstance(s, WRState)
+    assert isinstance(s, WizardsAndRelicsState)
     return s
 
 
-def dealt(players: int, master: int = 0, seed: int = 1) -> WRState:
+def dealt(players: int, master: int = 0, seed: int = 1) -> WizardsAndRelicsState:
     """The set-up itself: the four decks dealt from the seed, waiting for the Master Wizard to choose one."""
     s = ENGINE.setup({"phase": "setup", "master": master}, players, seed, "", Chance(strict=True))
-    assert isinstance(s, WRState)
+    assert isinstance(s, WizardsAndRelicsState)
     return s
 
 
-def do(s: WRState, *keys: str) -> None:
+def do(s: WizardsAndRelicsState, *keys: str) -> None:
     for k in keys:
         s.apply_key(k)
 
 
-def legal(s: WRState) -> list[str]:
+def legal(s: WizardsAndRelicsState) -> list[str]:
     return sorted(a.key for a in s.legal_actions())
 
 
-def said(s: WRState, text: str) -> int:
+def said(s: WizardsAndRelicsState, text: str) -> int:
     """The index of the first log line containing ``text`` (-1 if none)."""
     return next((i for i, e in enumerate(s.log_texts()) if text in e), -1)
 
@@ -60,7 +60,7 @@ def test_the_setup_deals_four_decks_of_30_with_15_wizards_and_15_relics_by_rarit
                     ("relic", "glorious"): 3, ("relic", "superb"): 6, ("relic", "common"): 6})
     for seed in (1, 2):
         s = ENGINE.new_state(2, seed)
-        assert isinstance(s, WRState)
+        assert isinstance(s, WizardsAndRelicsState)
         assert [len(p) for p in s.piles] == [30, 30, 30, 30]
         for p in s.piles:
             assert Counter((D[c].kind, D[c].rarity) for c in p) == want
@@ -69,7 +69,8 @@ def test_the_setup_deals_four_decks_of_30_with_15_wizards_and_15_relics_by_rarit
         assert sorted(s.shrine_pile) == D.shrines and len(D.shrines) == 24
         assert isinstance(s.stack[-1], Setup) and s.current_player == s.master
     a, b = ENGINE.new_state(2, 1), ENGINE.new_state(2, 2)
-    assert isinstance(a, WRState) and isinstance(b, WRState) and a.piles != b.piles  # each rarity pile is shuffled
+    assert isinstance(a, WizardsAndRelicsState) and isinstance(b, WizardsAndRelicsState)
+    assert a.piles != b.piles  # each rarity pile is shuffled
 
 
 def test_each_player_chooses_a_deck_clockwise_from_the_master_and_draws_7() -> None:
@@ -93,6 +94,18 @@ def test_each_player_chooses_a_deck_clockwise_from_the_master_and_draws_7() -> N
     four = dealt(4)
     do(four, "deck 2", "deck 4", "deck 1")  # the fourth player is left one deck: no choice to make
     assert four.chosen_deck == [1, 3, 0, 2] and all(len(h) == 7 for h in four.hands)
+
+
+def test_the_master_wizard_of_the_first_round_is_chosen_at_random() -> None:
+    for players in (2, 3, 4):
+        masters = []
+        for seed in range(1, 25):
+            s = ENGINE.new_state(players, seed)
+            assert isinstance(s, WizardsAndRelicsState)
+            assert s.log_texts()[0] == f"P{s.master + 1} is the Master Wizard of the first round"
+            assert s.current_player == s.master  # the first to choose a deck
+            masters.append(s.master)
+        assert set(masters) == set(range(players))  # any seat can be the first Master Wizard
 
 
 def test_the_mulligan_sets_cards_aside_redraws_then_shuffles_them_back_once() -> None:
@@ -179,6 +192,57 @@ def test_an_empty_deck_is_reshuffled_from_the_discard_pile() -> None:
     assert s.hands[1] == ["W15", "R39"] and s.discards[1] == ["W14", "R38"]
 
 
+def test_the_used_shrines_are_shuffled_into_a_new_pile_when_the_pile_runs_out() -> None:
+    s = mk(hands=[["W01", "R01", "W13", "R37"], ["W14", "R38", "W15", "R39"]], decks=[["R40", "W16"], ["R41", "W17"]])
+    assert s.shrine == ["S05"] and len(s.shrine_pile) == 23
+    s.shrines_used, s.shrine_pile = list(s.shrine_pile), []  # as after 23 rounds: S05 is the last shrine
+    s.check_zones()
+    used = [*s.shrines_used, "S05"]
+    do(s, "play W01 R01", "play W14 R38", "draw")  # 8 against 6; then round 2 begins with an empty shrine pile
+    assert said(s, "The shrine pile is empty: the used shrines are shuffled into a new pile") >= 0
+    assert s.round == 2 and s.shrines_used == [] and len(s.shrine) == 1 and len(s.shrine_pile) == 23
+    assert sorted(s.shrine_pile + s.shrine) == D.shrines  # every shrine, S05 included
+    assert s.shrine_pile + s.shrine != used  # shuffled
+    assert said(s, f"Round 2: the shrine is {D.label(s.shrine[0])}") >= 0
+
+
+# Each battle's plays of P1 (seat 0) and P3 (seat 2): the same colour, equal totals, never advantage between them
+TIE_PLAYS = [(("W13", "R37"), ("W14", "R38")),  # red 4 + 2 each (+1 each for advantage over P2's green wizard)
+             (("W15", "R40"), ("W16", "R41")),  # red 4 + 2
+             (("W17", "R42"), ("W05", "R43")),  # red 4 + 2
+             (("W06", "R01"), ("W01", "R45")),  # red 4 + 3 and 5 + 2
+             (("W07", "R46"), ("W08", "R47")),  # red 5 + 2
+             (("W25", "R48"), ("W26", "R13")),  # blue 4 + 2
+             (("W27", "R14"), ("W28", "R15")),  # blue 4 + 2
+             (("W33", "R17"), ("W34", "R18")),  # blue 4 + 2
+             (("W35", "R19"), ("W36", "R21")),  # blue 4 + 2
+             (("W37", "R02"), ("W21", "R44")),  # blue 4 + 3 and 5 + 2
+             (("W45", "R03"), ("W46", "R04")),  # green 4 + 3
+             (("W54", "R05"), ("W55", "R06"))]  # green 4 + 3
+
+
+def test_the_twelfth_tie_of_a_round_is_broken_for_the_first_tied_player_clockwise_from_the_master() -> None:
+    # Each hand holds the next plays in order: two cards played a battle, a Replenish of 6 whenever one is left.
+    # The shrine, Wishing Stump, affects wizards of power 3 or less: none here.
+    p1 = [c for plays in TIE_PLAYS for c in plays[0]]
+    p3 = [c for plays in TIE_PLAYS for c in plays[1]]
+    s = mk(3, master=1, shrine="S21", hands=[p1[:7], ["W53", "R39"], p3[:7]],
+           decks=[[*p1[7:], "R16", "R20", "W56"], ["R24", "W41", "W47", "W48", "R22", "W18", "W20"],
+                  [*p3[7:], "R23", "W57"]])
+    do(s, "play W53 R39")  # P2, the Master Wizard: green 4 + 2 = 6, out of the round after the first battle
+    for battle, ((w1, r1), (w3, r3)) in enumerate(TIE_PLAYS):
+        assert s.battle == battle and s.current_player == 2  # clockwise from P2: P3, then P1
+        do(s, f"play {w3} {r3}", f"play {w1} {r1}")
+        total = s.last_totals[0]
+        assert s.last_totals[2] == total == (7 if battle in (0, 3, 4, 9, 10, 11) else 6)
+        if battle < 11:  # ties 1 to 11: the tied players battle again
+            assert said(s, f"A tie at {total}: P3 and P1 battle again") >= 0 and s.fighters == [2, 0]
+    # the 12th tie is broken for P3, the first of the tied players clockwise from the Master Wizard (P2)
+    assert said(s, "A tie for the 12th time this round: it is broken for P3, first from the Master Wizard") >= 0
+    assert s.halls == [[], [], ["W55"]] and s.current_player == 2
+    assert {"take R05", "take R37", "take R39"} <= set(legal(s))  # P1's relics of every battle, P2's of the first
+
+
 # -- what each seat sees -----------------------------------------------------------------------------------------
 def test_discard_piles_are_public() -> None:
     s = mk(hands=[["W01", "R01", "W13"], ["W14", "R38", "W15"]], discards=[["W45", "R46"], ["R49"]],
@@ -262,7 +326,7 @@ def test_a_relic_ignored_in_a_battle_that_ends_in_a_tie_fires_no_loss_trigger() 
 
 
 # -- triggers that fire together -----------------------------------------------------------------------------------
-def quill_and_tome() -> WRState:
+def quill_and_tome() -> WizardsAndRelicsState:
     """P2 holds no wizard in phase 2: the hand (Dusty Tome, Owl-Feather Quill, Crystal Pendant) is discarded, P2
     Replenishes 7 (W53 ... W56), and the Tome (draw 2) and the Quill (put a card from the discard pile on top of the
     deck) fire together: P2 is asked which resolves first."""
@@ -292,7 +356,7 @@ def test_the_owner_orders_triggers_that_fire_together_and_the_order_changes_the_
     assert tome_first.current_player == 1 and legal(tome_first)[0].startswith("play ")
     # the pending triggers and the question survive a save and a clone, and a saved game is checked
     for x in (s.clone(), ENGINE.from_json(json.loads(json.dumps(s.to_json())))):
-        assert isinstance(x, WRState) and x.to_json() == s.to_json() and legal(x) == legal(s)
+        assert isinstance(x, WizardsAndRelicsState) and x.to_json() == s.to_json() and legal(x) == legal(s)
     bad = json.loads(json.dumps(s.to_json()))
     bad["stack"] = [item for item in bad["stack"] if item["kind"] != "triggers"]
     with pytest.raises(SaveError, match=r"state\.stack\[\d\]\.ask: an order of triggers is asked with no triggers"):

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from wizprint.cards.markup import spoken
-from wizprint.solo.games.wizards_and_relics import WRState
+from wizprint.solo.games.wizards_and_relics import WizardsAndRelicsState
 from wizprint.solo.kernel import Action, Chance, engine
 from wizprint.solo.kernel.screen import Screen
 
@@ -20,35 +20,35 @@ ENGINE = engine(GAME)
 D = ENGINE.data
 
 
-def mk(players: int = 2, **table: Any) -> WRState:
+def mk(players: int = 2, **table: Any) -> WizardsAndRelicsState:
     """A round about to begin (the Play phase is waiting for the Master Wizard, seat 0 unless told)."""
     table.setdefault("shrine", "S05")
     s = ENGINE.setup(table, players, 1, "", Chance(strict=True))
-    assert isinstance(s, WRState)
+    assert isinstance(s, WizardsAndRelicsState)
     return s
 
 
-def dealt(players: int = 2) -> WRState:
+def dealt(players: int = 2) -> WizardsAndRelicsState:
     s = ENGINE.setup({"phase": "setup", "master": 0}, players, 1, "", Chance(strict=True))
-    assert isinstance(s, WRState)
+    assert isinstance(s, WizardsAndRelicsState)
     return s
 
 
-def do(s: WRState, *keys: str) -> None:
+def do(s: WizardsAndRelicsState, *keys: str) -> None:
     for k in keys:
         s.apply_key(k)
 
 
-def said(s: WRState, text: str) -> int:
+def said(s: WizardsAndRelicsState, text: str) -> int:
     """The index of the first log line containing ``text`` (-1 if none)."""
     return next((i for i, e in enumerate(s.log_texts()) if text in e), -1)
 
 
-def screen(s: WRState, seat: int = 0) -> Screen:
+def screen(s: WizardsAndRelicsState, seat: int = 0) -> Screen:
     return ENGINE.screen(s.observation(seat))
 
 
-def panel(s: WRState, name: str, seat: int = 0) -> str:
+def panel(s: WizardsAndRelicsState, name: str, seat: int = 0) -> str:
     p = screen(s, seat).panel(name)
     assert p is not None, f"no panel {name!r}"
     return "\n".join(p.lines)

@@ -13,11 +13,12 @@ from wizprint.errors import UsageError, quote
 from wizprint.solo.kernel import Action, Agent, Engine, State
 from wizprint.solo.kernel.rng import below_once, derive
 
-__all__ = ["Agent", "RandomAgent", "make_agent"]
+from .mcts import MOVE_SECONDS
+
+__all__ = ["MOVE_SECONDS", "Agent", "RandomAgent", "make_agent"]
 
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 3600.0
-MOVE_SECONDS = 10.0  # the ceiling of one search move given by its iterations, in CPU seconds (see mcts.py)
 
 
 class RandomAgent:

@@ -39,7 +39,7 @@ from typing import Any
 from wizprint.solo.kernel import Action, Engine, State
 from wizprint.solo.kernel.rng import Rng, derive
 
-from . import MOVE_SECONDS
+MOVE_SECONDS = 10.0  # the ceiling of one search move given by its iterations, in CPU seconds
 
 
 def _mean(results: dict[int, float]) -> float:

@@ -32,6 +32,7 @@ from .values import (
     LogLine,
     Outcome,
     Stats,
+    Termination,
     design_of,
     line_seats,
     line_text,
@@ -41,5 +42,6 @@ from .values import (
 
 __all__ = ["Action", "Agent", "Automaton", "Chance", "Checks", "Commitments", "Declared", "Engine", "EngineCode",
            "LogEntry", "LogLine", "Outcome", "Pending", "Rng", "Rules", "RulesData", "SaveError", "SeatView", "Shape",
-           "StackGame", "State", "Stats", "Words", "added", "declare", "derive", "design_of", "engine", "engine_games",
-           "line_seats", "line_text", "one_per_design", "readable", "shared", "transient", "value", "zone", "zone_map"]
+           "StackGame", "State", "Stats", "Termination", "Words", "added", "declare", "derive", "design_of", "engine",
+           "engine_games", "line_seats", "line_text", "one_per_design", "readable", "shared", "transient", "value",
+           "zone", "zone_map"]

@@ -5,6 +5,7 @@ not read hidden cards is enforced by the type they receive, not only by tests.""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from .rng import Rng
@@ -49,7 +50,7 @@ class SeatView(Generic[S]):
     def legal_actions(self) -> list[Action]:
         return self.__state.legal_actions()
 
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> Mapping[str, object]:
         return self.__state.observation(self.seat)
 
 

@@ -19,7 +19,17 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from wizprint.errors import DataErrors, EngineError, Issue, SaveError, StepCapError, UsageError, WizprintError, quote
+from wizprint.errors import (
+    DataErrors,
+    EngineBug,
+    EngineError,
+    Issue,
+    SaveError,
+    StepCapError,
+    UsageError,
+    WizprintError,
+    quote,
+)
 
 from .checks import reason
 from .rng import Rng, derive
@@ -35,15 +45,17 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound=State[Any])
 D = TypeVar("D", bound=RulesData)
+Obs = TypeVar("Obs", bound=Mapping[str, object])  # a game's observation (a TypedDict)
 
 _MODULE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 @dataclass(frozen=True)
-class EngineCode(Generic[S, D]):
+class EngineCode(Generic[S, D, Obs]):
     """What a game's package declares about its engine, once (its ``ENGINE``).
 
-    - ``state``: the State class; ``data``: compiles the loaded game into the engine's card data;
+    - ``state``: the State class, whose ``observation(seat)`` is of the type ``Obs`` (what the view, the screen and
+      ``look`` read); ``data``: compiles the loaded game into the engine's card data;
     - ``new_state(data, players, seed, variant)``: a new game, dealt;
     - ``setup(data, table, players, seed, variant, chance)``: a position from a scenario file's ``[setup]``,
       whose keys ``setup_keys`` lists with what each means;
@@ -66,12 +78,12 @@ class EngineCode(Generic[S, D]):
     setup: Callable[[D, Mapping[str, Any], int, int, str, Chance], S]
     setup_keys: Mapping[str, str]
     automaton: Callable[[], Agent]
-    view: Callable[[D, Mapping[str, Any]], list[str]]
+    view: Callable[[D, Obs], list[str]]
     words: Callable[[D], set[str]]
     handled: Callable[[], set[str]]
-    look: Callable[[D, Mapping[str, Any], str], list[str] | None]
+    look: Callable[[D, Obs, str], list[str] | None]
     evaluate: Callable[[S], list[float]] | None = None
-    screen: Callable[[D, Mapping[str, Any]], Screen] | None = None
+    screen: Callable[[D, Obs], Screen] | None = None
     shape: Shape | None = None
     doc: str = ""
 
@@ -82,7 +94,7 @@ class Engine:
 
     game: Game
     decl: EngineDecl
-    code: EngineCode[Any, Any]
+    code: EngineCode[Any, Any, Any]
     _data: Any = field(default=None, repr=False)
 
     @property
@@ -179,10 +191,10 @@ class Engine:
     def automaton(self) -> Agent:
         return self.code.automaton()
 
-    def view(self, observation: Mapping[str, Any]) -> list[str]:
+    def view(self, observation: Mapping[str, object]) -> list[str]:
         return self.code.view(self.data, observation)
 
-    def screen(self, observation: Mapping[str, Any]) -> Screen:
+    def screen(self, observation: Mapping[str, object]) -> Screen:
         """The seat's screen: its header and panels (see :class:`Screen`)."""
         if self.code.screen is not None:
             s: Screen = self.code.screen(self.data, observation)
@@ -191,7 +203,7 @@ class Engine:
         return Screen(str(observation.get("heading") or self.name),
                       (Panel("status", "the whole table as you see it", lines, key="\n".join(lines)),))
 
-    def look(self, observation: Mapping[str, Any], query: str) -> list[str] | None:
+    def look(self, observation: Mapping[str, object], query: str) -> list[str] | None:
         """A card (space, mission, character...) looked up by id or name, as the observing seat may see it."""
         return self.code.look(self.data, observation, query)
 
@@ -213,7 +225,7 @@ def _trial(eng: Engine, state: State[Any]) -> None:
     """Play on copies of ``state`` (raises whatever the rules raise)."""
     if state.is_terminal():
         if state.legal_actions():
-            raise EngineError("the game is over, yet moves are offered")
+            raise EngineBug("the game is over, yet moves are offered")
         return
     base = state.clone()
     base.chance = Chance()  # a save's scripted chance is tried as the generator's
@@ -226,10 +238,10 @@ def _trial(eng: Engine, state: State[Any]) -> None:
             return False
         p = s.current_player
         if not 0 <= p < n:
-            raise EngineError(f"seat {p} is to decide")
+            raise EngineBug(f"seat {p} is to decide")
         legal = s.legal_actions()
         if not legal:
-            raise EngineError(f"seat {p} is to decide but has no legal move")
+            raise EngineBug(f"seat {p} is to decide but has no legal move")
         s.apply(legal[rng.below(len(legal))] if agent is None or len(legal) == 1 else agent.choose(s, p))
         return True
 
@@ -293,7 +305,7 @@ def _reference(game_id: str) -> Game:
     return load_game(game_id)
 
 
-def check_shape(game: Game, code: EngineCode[Any, Any], decl: EngineDecl) -> None:
+def check_shape(game: Game, code: EngineCode[Any, Any, Any], decl: EngineDecl) -> None:
     """Raise :class:`DataErrors` (one line naming the folder's game.toml) when ``game`` lacks what the engine reads
     (:mod:`.shape`); the shipped game an engine was made for is its own reference."""
     from wizprint.resources import cards_dir
@@ -309,14 +321,14 @@ def check_shape(game: Game, code: EngineCode[Any, Any], decl: EngineDecl) -> Non
         raise _cannot_play(game, decl.module, problems, ref.name)
 
 
-def _code(module: str, where: str) -> EngineCode[Any, Any]:
+def _code(module: str, where: str) -> EngineCode[Any, Any, Any]:
     if not _MODULE.match(module) or module not in engine_modules():
         raise WizprintError(f"{where}: [engine] module {module!r} is not an engine of wizprint "
                             f"(engines: {', '.join(engine_modules())})")
     mod = importlib.import_module(f"wizprint.solo.games.{module}")
     code = getattr(mod, "ENGINE", None)
     if not isinstance(code, EngineCode):
-        raise EngineError(f"wizprint.solo.games.{module} declares no ENGINE")
+        raise EngineBug(f"wizprint.solo.games.{module} declares no ENGINE")
     return code
 
 

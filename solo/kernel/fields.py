@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-from wizprint.errors import EngineError, SaveError, more_line, quote
+from wizprint.errors import EngineBug, EngineError, SaveError, more_line, quote
 
 from .rng import MASK, Rng
 
@@ -439,7 +439,7 @@ def _kinds(base: type) -> dict[str, type[Declared]]:
         k = c.__dict__.get("kind")
         if isinstance(k, str) and k:
             if k in out and out[k] is not c:
-                raise EngineError(f"two kinds of {base.__name__} are both named {k!r}")
+                raise EngineBug(f"two kinds of {base.__name__} are both named {k!r}")
             out[k] = c
     return out
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 
 from .fields import Declared
 from .values import Action
@@ -73,26 +73,26 @@ class Rules(Generic[S]):
 
     def _add(self, table: dict[type[Pending], Any], kind: type[Pending], fn: Any, what: str) -> None:
         if kind in table:
-            raise EngineError(f"{self.game}: two '{what}' handlers for {kind.__name__}")
+            raise EngineBug(f"{self.game}: two '{what}' handlers for {kind.__name__}")
         table[kind] = fn
 
     # -- dispatch -------------------------------------------------------------------------------------------------
     def run_item(self, state: S, item: Pending) -> bool:
         fn = self.runners.get(type(item))
         if fn is None:
-            raise EngineError(f"{self.game}: nothing runs pending {item.label!r}")
+            raise EngineBug(f"{self.game}: nothing runs pending {item.label!r}")
         return fn(state, item)
 
     def legal_for(self, state: S, item: Pending) -> list[Action]:
         fn = self.legals.get(type(item))
         if fn is None:
-            raise EngineError(f"{self.game}: no decision is made in pending {item.label!r}")
+            raise EngineBug(f"{self.game}: no decision is made in pending {item.label!r}")
         return fn(state, item)
 
     def apply_to(self, state: S, item: Pending, action: Action) -> None:
         fn = self.appliers.get(type(item))
         if fn is None:
-            raise EngineError(f"{self.game}: no decision is made in pending {item.label!r}")
+            raise EngineBug(f"{self.game}: no decision is made in pending {item.label!r}")
         fn(state, item, action)
 
     def unhandled(self, kinds: Iterable[type[Pending]]) -> list[str]:
@@ -117,7 +117,7 @@ class Words(Generic[F]):
         def reg(fn: F) -> F:
             for w in words:
                 if w in self.handlers:
-                    raise EngineError(f"{self.game}: two handlers for the effect word {w!r}")
+                    raise EngineBug(f"{self.game}: two handlers for the effect word {w!r}")
                 self.handlers[w] = fn
             return fn
 
@@ -126,7 +126,7 @@ class Words(Generic[F]):
     def get(self, word: str) -> F:
         fn = self.handlers.get(word)
         if fn is None:
-            raise EngineError(f"{self.game}: the engine has no handler for the effect word {word!r}")
+            raise EngineBug(f"{self.game}: the engine has no handler for the effect word {word!r}")
         return fn
 
     def missing(self, words: Iterable[str]) -> list[str]:

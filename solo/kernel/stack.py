@@ -9,12 +9,22 @@ work, top last) and ``current_seat`` itself (so their types are its own), names 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 
 from .pending import Pending, Rules
 from .values import Action, Outcome
+
+
+class PendingView(TypedDict, total=False):
+    """What is being decided, for one seat's observation (empty when nothing is, or the game is over): ``who``
+    decides, the ``question`` (for the deciding seat only; empty for the others) and the kind of choice (``ask``,
+    where the pending work names one)."""
+
+    who: int
+    question: str
+    ask: str
 
 
 class StackGame(ABC):
@@ -55,13 +65,12 @@ class StackGame(ABC):
                 return
         self.current_seat = -1
 
-    def pending_view(self, seat: int) -> dict[str, Any]:
-        """What is being decided, for ``seat``'s observation: who decides, the question (for that seat only) and
-        the kind of choice (an item's ``ask``)."""
+    def pending_view(self, seat: int) -> PendingView:
+        """What is being decided, for ``seat``'s observation (:class:`PendingView`)."""
         if not self.stack or self.result is not None:
             return {}
-        out: dict[str, Any] = {"who": self.current_seat,
-                               "question": self.question() if self.current_seat == seat else ""}
+        out: PendingView = {"who": self.current_seat,
+                            "question": self.question() if self.current_seat == seat else ""}
         ask = getattr(self.stack[-1], "ask", None)
         if ask is not None:
             out["ask"] = str(ask)
@@ -73,7 +82,7 @@ class StackGame(ABC):
 
     def _legal_actions(self) -> list[Action]:
         if not self.stack:
-            raise EngineError(f"{self.RULES.game}: nothing is waiting for a decision")
+            raise EngineBug(f"{self.RULES.game}: nothing is waiting for a decision")
         return self.RULES.legal_for(self, self.stack[-1])
 
     def _apply(self, action: Action) -> None:
@@ -81,4 +90,4 @@ class StackGame(ABC):
         self.advance()
 
 
-__all__ = ["StackGame"]
+__all__ = ["PendingView", "StackGame"]

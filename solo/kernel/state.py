@@ -31,7 +31,20 @@ from wizprint.errors import EngineError, IllegalActionError, SaveError, StepCapE
 from .checks import Checks, reason
 from .fields import Declared, declare, shared, transient
 from .rng import Rng
-from .values import Action, Chance, LogEntry, LogLine, Outcome, Stats, design_of, line_seats, line_text, readable
+from .values import (
+    Action,
+    Chance,
+    LogEntry,
+    LogLine,
+    Outcome,
+    Stats,
+    Termination,
+    design_of,
+    line_seats,
+    line_text,
+    loading_endings,
+    readable,
+)
 
 if TYPE_CHECKING:
     from wizprint.cards.model import Game
@@ -115,6 +128,8 @@ class State(Declared, ABC, Generic[D]):
     SEATS_IN_RANGE: ClassVar[tuple[str, ...]] = ()
     PER_SEAT: ClassVar[tuple[str, ...]] = ()
     DIE_SIDES: ClassVar[int] = 6
+    # how a game of this kind can end: the game's declared endings (a saved outcome's termination is one of them)
+    ENDINGS: ClassVar[type[Termination] | None] = None
 
     def __post_init__(self) -> None:
         self.stats = RECORDING.get()
@@ -178,8 +193,9 @@ class State(Declared, ABC, Generic[D]):
         return self.result.returns(self.players) if self.result else [0.0] * self.players
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything seat ``seat`` may see, as JSON-able data; never another seat's hidden cards."""
+    def observation(self, seat: int) -> Mapping[str, object]:
+        """Everything seat ``seat`` may see, as JSON-able data of the game's declared observation type (a
+        ``TypedDict`` its view reads); never another seat's hidden cards."""
 
     def describe(self, action: Action) -> str:
         """What an action does, in words, for the player choosing it: the names and ids of the cards it names and,
@@ -201,12 +217,14 @@ class State(Declared, ABC, Generic[D]):
         legal actions as they are. Only the terminal asks this; agents choose among ``legal`` as always."""
         return None
 
-    def probe(self) -> dict[str, Any]:
+    def probe(self) -> dict[str, object]:
         """Named values for scenario expectations (``hand.0``, ``damage.1``...); a game adds its own to these
-        (``winners`` and ``reason`` once the game is over)."""
+        (``winners``, ``reason`` and ``termination``, the key of the ending, once the game is over)."""
         if self.result is None:
             return {}
-        return {"winners": list(self.result.winners), "reason": self.result.reason}
+        t = self.result.termination
+        return {"winners": list(self.result.winners), "reason": self.result.reason,
+                "termination": t.key if t is not None else None}
 
     def turns_played(self) -> int:
         """The turns played so far (one player's turn each); solo checks report game length in them."""
@@ -245,7 +263,8 @@ class State(Declared, ABC, Generic[D]):
             raise SaveError([f"state.game: this is not a saved game of {rules.id} (it says "
                              f"{quote(data.get('game'), 40)})"])
         body = {k: v for k, v in data.items() if k != "game" and k not in cls.RETIRED}
-        s = cls.load_json(body, "state", data=rules, step_cap=step_cap)
+        with loading_endings(cls.ENDINGS):
+            s = cls.load_json(body, "state", data=rules, step_cap=step_cap)
         retired = {k: data[k] for k in cls.RETIRED if k in data}
         if s.missing or retired:
             s.upgrade(retired)
@@ -285,6 +304,11 @@ class State(Declared, ABC, Generic[D]):
             chk.seats("state.result.winners", self.result.winners, distinct=True)
             if len(self.result.scores) > self.players:
                 chk.fail("state.result.scores", "more scores than seats")
+            t = self.result.termination
+            k = t.words.count("{}") if t is not None else 0
+            if t is not None and len(self.result.numbers) != k:
+                chk.fail("state.result.numbers", f"the ending {t.key!r} takes {k} number{'s' if k != 1 else ''}, "
+                                                 f"not {len(self.result.numbers)}")
         chk.counts("state.chance.dice", self.chance.dice, 1, self.DIE_SIDES)
         chk.done()
         try:

@@ -57,6 +57,8 @@ class TablePolicy:
     - ``policy``: the game's hidden-information policy in a few sentences (shown at the start and in the docs);
     - ``laid_out(state, person)``: the cards the set-up lays out by name (sorted piles, a card given to each
       player), whose places the program knows from the start (besides the cards it keeps for the automaton);
+    - ``label(state, card)``: a card as the person finds it among the printed components, its printed id and the
+      title the card shows (default: the id and the card's name in the data);
     - ``new_state(engine, players, seed, variant, person)``: a new game for the table, where the rules run
       otherwise when a seat's cards lie on a real table (the program does not know them); None: the engine's own;
     - ``free_cards(state, person)``: whether the person may type a card at this decision though no move the
@@ -69,6 +71,7 @@ class TablePolicy:
     setup: Callable[[Any, int], list[str]]
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
+    label: Callable[[Any, str], str] | None = None
     new_state: Callable[[Any, int, int, str, int], Any] | None = None
     free_cards: Callable[[Any, int], bool] | None = None
 

@@ -1,13 +1,19 @@
-"""The kernel's small value types: a move (:class:`Action`), how a game ended (:class:`Outcome`), a log line
-(:class:`LogEntry`), scripted chance (:class:`Chance`) and solo-check statistics (:class:`Stats`)."""
+"""The kernel's small value types: a move (:class:`Action`), how a game ended (:class:`Outcome` and its
+:class:`Termination`), a log line (:class:`LogEntry`), scripted chance (:class:`Chance`) and playtest statistics
+(:class:`Stats`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import enum
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
-from .fields import NOT_QUICK, Codec, Declared, Problems, codec_for, register_codec, value
+from wizprint.errors import quote
+
+from .fields import NOT_QUICK, Codec, Declared, Problems, added, codec_for, register_codec, value
 
 
 class Action(NamedTuple):
@@ -42,17 +48,99 @@ class Action(NamedTuple):
         return Action(*parts)
 
 
+class Termination(enum.Enum):
+    """How a game ended, as python-chess's ``Termination``: each game declares its endings once, as a subclass
+    whose members' values are the words a playtest's report prints for the games that ended so. ``{}`` in the words
+    stands for a number of the outcome (:attr:`Outcome.numbers`, in order): the report gives the number all such
+    games had, or their range.
+
+    A saved game keeps a termination by its key (the member's name in lower case), read back among the endings of the
+    game being loaded (:func:`loading_endings`).
+
+    >>> class Ending(Termination):
+    ...     GOAL = "a player reaches {} VP"
+    >>> Ending.GOAL.key, Ending.GOAL.said((27,))
+    ('goal', 'a player reaches 27 VP')
+    """
+
+    @property
+    def key(self) -> str:
+        """The name of the ending in plain data (a saved game, a playtest's JSON)."""
+        return self.name.lower()
+
+    @property
+    def words(self) -> str:
+        """The words the report prints, ``{}`` standing for each number."""
+        return str(self.value)
+
+    def said(self, numbers: Sequence[object]) -> str:
+        """The words with the numbers in (each may be a range written as text: ``25-31``)."""
+        parts = self.words.split("{}")
+        return parts[0] + "".join(str(n) + rest for n, rest in zip(numbers, parts[1:], strict=True))
+
+
+# the endings of the game whose saved state is being loaded (a termination is saved by its key alone)
+_ENDINGS: ContextVar[type[Termination] | None] = ContextVar("wizprint_endings", default=None)
+
+
+@contextmanager
+def loading_endings(endings: type[Termination] | None) -> Iterator[None]:
+    """Read saved terminations among ``endings`` (a game's declared endings) within the block."""
+    token = _ENDINGS.set(endings)
+    try:
+        yield
+    finally:
+        _ENDINGS.reset(token)
+
+
+class _TerminationCodec(Codec):
+    """A termination, saved by its key and loaded among the endings of the game being loaded."""
+
+    def dump_expr(self, expr: str, depth: int) -> str:
+        return f"{expr}.key"
+
+    def load(self, v: Any, path: str, errors: Problems, depth: int) -> Any:
+        endings = _ENDINGS.get()
+        if endings is None:
+            errors.add(f"{path}: an ending read where no game's endings are known")
+            return None
+        found = {m.key: m for m in endings}.get(v) if isinstance(v, str) else None
+        if found is None:
+            shown = ", ".join(sorted(m.key for m in endings))
+            errors.add(f"{path}: expected one of {shown}, got {quote(v, 40) if isinstance(v, str) else 'no name'}")
+        return found
+
+
+register_codec(Termination, _TerminationCodec(), {})
+
+
+class OutcomeRecord(TypedDict):
+    """An outcome as plain data (an observation, a playtest's game result): ``termination`` is the ending's key,
+    ``words`` what the report prints for it (``{}`` for each of ``numbers``)."""
+
+    winners: list[int]
+    scores: list[float]
+    reason: str
+    termination: str | None
+    words: str
+    numbers: list[int]
+
+
 @value
 class Outcome(Declared):
     """How a game ended.
 
     ``winners``: the winning seats (several on a shared win; all of them on a draw); ``scores``: each seat's score
-    as the game counts it; ``reason``: the ending in words.
+    as the game counts it; ``reason``: the ending in words, for the players; ``termination``: which of the game's
+    declared endings it was (None only in a game saved before endings were declared), with the ``numbers`` its
+    words name.
     """
 
     winners: tuple[int, ...] = ()
     scores: tuple[float, ...] = ()
     reason: str = ""
+    termination: Termination | None = added(lambda: None)
+    numbers: tuple[int, ...] = added(tuple)
 
     def returns(self, n: int) -> list[float]:
         """+1 for a sole winner and -1 for the others; a shared win splits; everybody 0 on a full draw.
@@ -65,8 +153,11 @@ class Outcome(Declared):
         win = 1.0 if len(self.winners) == 1 else 1.0 / len(self.winners)
         return [win if s in self.winners else -1.0 for s in range(n)]
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+    def as_dict(self) -> OutcomeRecord:
+        t = self.termination
+        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason,
+                "termination": t.key if t is not None else None, "words": t.words if t is not None else "",
+                "numbers": list(self.numbers)}
 
 
 @value

@@ -33,9 +33,9 @@ from .pending import (
     Theft,
     TheftStep,
     TrapsWindow,
+    WizardAct,
 )
-from .phases import Phase
-from .state import CovenantState
+from .state import CovenantState, Phase
 
 
 class CovenantView(SeatView[CovenantState]):
@@ -47,7 +47,7 @@ class CovenantView(SeatView[CovenantState]):
         return self._state().data.cards
 
     @property
-    def odds_cache(self) -> dict[tuple[Any, ...], tuple[float, float]]:
+    def odds_cache(self) -> dict[tuple[object, ...], tuple[float, float]]:
         """Quest odds kept across choices (on the game's data: they depend only on it and the key)."""
         return self._state().data.quest_odds
 
@@ -387,7 +387,7 @@ class CovenantAutomaton(Automaton[CovenantView]):
                 return 1.0
             return 0.02 if v.hand_size(seat) >= 6 else -0.1  # looking at cards: only to make room
         if k == "act":
-            ab = a.b.partition(":")[0]
+            ab = WizardAct.of(a.b).ability
             return ACTION_GAIN.get(ab, 0.0) - self._quest_cost(v, seat, a.a)
         if k == "grant":
             w = a.b

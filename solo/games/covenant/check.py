@@ -38,7 +38,7 @@ from .pending import (
     Window,
     WizardAction,
 )
-from .phases import Phase
+from .state import Phase
 
 if TYPE_CHECKING:
     from .state import CovenantState

@@ -14,10 +14,13 @@ from typing import Any
 
 from wizprint.cards.model import Effect, Game, Record, effect_words
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Declared, RulesData, Words, one_per_design, value
+from wizprint.solo.kernel import Action, Declared, RulesData, Termination, Words, one_per_design, value
 
 ABILITIES = ("conjuror", "adventurer", "dueler", "scry", "nature", "stealth", "maker")
 ACTION_ABILITIES = ("conjuror", "maker", "stealth", "scry")
+# a wizard action's die: the least roll that works, and what it does then
+NEEDS = {"conjuror": (4, "4 or more draws a card"), "maker": (6, "a 6 finds an Item in the deck"),
+         "stealth": (6, "a 6 takes an Item from a rival")}
 HAND = 7
 HAND_LIMIT = 8
 WIN_VP = 25
@@ -30,6 +33,14 @@ ACTIVE_WORDS = frozenset({"draw", "search", "skip_turn", "destroy", "steal", "sl
 RESPONSE_WORDS = frozenset({"negate", "reroll", "prevent_slay", "roll_bonus", "danger"})
 RESOLVED_WORDS = ACTIVE_WORDS | RESPONSE_WORDS
 TARGETED = frozenset({"steal", "destroy", "slay", "look_hand", "reanimate", "skip_turn"})
+
+
+class CovenantTermination(Termination):
+    """How a game of Covenant ends: a player reaches the VP goal (the number: their VP), or the round limit (a
+    project ruling) ends it on points."""
+
+    VP_GOAL = "a player reaches {} VP"
+    TURN_LIMIT = "turn limit"
 
 
 @value
@@ -255,7 +266,7 @@ class CovenantData(RulesData):
         for card, n in game.iter_copies():
             iid = card.id if card.copies == 1 else f"{card.id}#{n}"
             self.cards[iid] = compile_card(iid, card)
-        self.quest_odds: dict[tuple[Any, ...], tuple[float, float]] = {}
+        self.quest_odds: dict[tuple[object, ...], tuple[float, float]] = {}
         # a wizard's abilities by (wizard, what is attached to it, what was granted it this turn)
         self.abilities: dict[tuple[str, tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
         self.records = {r.id: r for r in game.cards()}  # by design id: the printed cards (their rules text)

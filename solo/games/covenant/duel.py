@@ -6,15 +6,11 @@ roll opens a Probability Shift window), both may add bonus spells, and the wizar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizprint.solo.kernel import Action
 
-from .pending import RULES, BonusWindow, Duel, DuelStep, RollFor, Slaying
+from .pending import BonusWindow, Duel, DuelStep, RollFor, Slaying
+from .state import RULES, CovenantState
 from .texts import signed
-
-if TYPE_CHECKING:
-    from .state import CovenantState
 
 
 @RULES.run(Duel)

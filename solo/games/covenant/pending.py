@@ -1,6 +1,6 @@
 """The kinds of pending work in Covenant of Wizards: what is being resolved, innermost last, on the state's
 ``stack``. Each is a declared class (cloned and saved by the kernel) with an enum for its step where it has steps;
-its code is registered by type in :data:`RULES` (``windows.py``, ``duel.py``, ``quest.py``).
+its code is registered by type in :data:`~.state.RULES` (``windows.py``, ``duel.py``, ``quest.py``).
 
 - :class:`Negation`: a spell, event, wizard action or duel card was played; the players are asked in turn whether
   they negate it (Dispell, Alter Reality).
@@ -24,15 +24,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Literal
 
-from wizprint.errors import EngineError
-from wizprint.solo.kernel import Pending, Rules, declare
+from wizprint.errors import EngineBug
+from wizprint.solo.kernel import Pending, declare
 
 from .data import CardEffect
-
-if TYPE_CHECKING:
-    from .state import CovenantState
 
 
 class RollFor(enum.StrEnum):
@@ -107,7 +104,7 @@ class CovenantPending(Pending):
 
     def take_roll(self, slot: RollFor, total: int) -> None:
         """A roll made for this work gives its total."""
-        raise EngineError(f"covenant: a roll for {slot} was made for pending {self.label!r}")
+        raise EngineBug(f"covenant: a roll for {slot} was made for pending {self.label!r}")
 
 
 @declare
@@ -201,6 +198,38 @@ class TrapsWindow(Window):
     seat: int = 0  # the quester
 
 
+class WizardAct(str):
+    """The typed argument of a wizard's action move (``act W ARG``): the action's ``ability`` and, for Scry, what it
+    looks at (``looks_at``: ``"deck"``, or a rival's seat); its text is the move key's last word (``maker``,
+    ``scry:deck``, ``scry:1``), so a move compares and hashes as its key does.
+
+    >>> WizardAct("scry", 1), WizardAct("scry", 1).looks_at, WizardAct.of("scry:deck").looks_at
+    ('scry:1', 1, 'deck')
+    """
+
+    ability: str
+    looks_at: Literal["deck"] | int | None
+
+    def __new__(cls, ability: str, looks_at: Literal["deck"] | int | None = None) -> WizardAct:
+        self = super().__new__(cls, ability if looks_at is None else f"{ability}:{looks_at}")
+        self.ability, self.looks_at = ability, looks_at
+        return self
+
+    @classmethod
+    def of(cls, arg: str) -> WizardAct:
+        """The typed argument of a move (as the legal actions carry it), or read from its text (a move written by
+        hand: ``scry:1``)."""
+        if isinstance(arg, WizardAct):
+            return arg
+        ability, _, at = arg.partition(":")
+        return cls(ability, None if not at else "deck" if at == "deck" else int(at))
+
+    @property
+    def target(self) -> str:
+        """What the action looks at as :attr:`WizardAction.target` keeps it (``deck``, a seat, or nothing)."""
+        return "" if self.looks_at is None else str(self.looks_at)
+
+
 @declare
 class WizardAction(Negatable):
     kind: ClassVar[str] = "action"
@@ -286,5 +315,3 @@ class Lookup(CovenantPending):
 
 KINDS: tuple[type[CovenantPending], ...] = (Negation, Roll, Play, Effects, Slaying, Theft, BonusWindow, TrapsWindow,
                                             WizardAction, Duel, Quest, Choice, Lookup)
-
-RULES: Rules[CovenantState] = Rules("covenant")

@@ -11,40 +11,13 @@
 
 from __future__ import annotations
 
-import enum
-from typing import TYPE_CHECKING
-
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import ACTION_ABILITIES
 from .effects import targets
-from .pending import Duel, Effects, EffectSource, Quest, QuestStep, WizardAction
-
-if TYPE_CHECKING:
-    from .state import CovenantState
-
-
-class Phase(enum.StrEnum):
-    EVENT = "event"
-    DUEL = "duel"
-    SUMMON = "summon"
-    ADVENTURE = "adventure"
-    DISCARD = "discard"  # Research: the turn player discards down to the hand limit
-    OVER = "over"
-
-
-PHASES = (Phase.EVENT, Phase.DUEL, Phase.SUMMON, Phase.ADVENTURE)
-
-
-class SummonSlot(enum.StrEnum):
-    """The summons of a turn: the one every player has, and one extra per ability that gives it."""
-
-    BASE = "base"
-    WIZARD = "xwizard"  # Adventurer
-    ITEM = "xitem"  # Maker
-    FOLLOWER = "xfollower"  # Nature
-
+from .pending import Duel, Effects, EffectSource, Quest, QuestStep, WizardAct, WizardAction
+from .state import CovenantState, Phase, SummonSlot
 
 EXTRA_SLOT = {"wizard": (SummonSlot.WIZARD, "adventurer"), "item": (SummonSlot.ITEM, "maker"),
               "follower": (SummonSlot.FOLLOWER, "nature")}
@@ -102,15 +75,15 @@ def phase_actions(s: CovenantState, hand: list[str] | None = None) -> list[Actio
             for a in acting:
                 if a == "scry":
                     if s.deck:
-                        out.append(Action("act", w, "scry:deck"))
-                    out.extend(Action("act", w, f"scry:{r}") for r in s.rivals(p) if s.hands[r])
+                        out.append(Action("act", w, WizardAct("scry", "deck")))
+                    out.extend(Action("act", w, WizardAct("scry", r)) for r in s.rivals(p) if s.hands[r])
                 elif a == "stealth":
                     if stealable is None:
                         stealable = any(s.items_of(r) for r in s.rivals(p))
                     if stealable:
-                        out.append(Action("act", w, a))
+                        out.append(Action("act", w, WizardAct(a)))
                 else:
-                    out.append(Action("act", w, a))
+                    out.append(Action("act", w, WizardAct(a)))
         for r in s.resources[p]:
             g = c[r].grant_one
             if not g or r in s.grants_used:
@@ -161,10 +134,11 @@ def apply_phase(s: CovenantState, action: Action) -> None:
         s.push_play(p, a, "spell" if k == "cast" else "event", b)
     elif k == "act":
         s.acted.append(a)
-        ab, _, tgt = b.partition(":")
-        on = "" if not tgt else " on the top 5 cards of the deck" if tgt == "deck" else f" on P{int(tgt) + 1}'s hand"
-        s.say(f"P{p + 1}'s {s.label(a)} uses its {ab.capitalize()} action{on}")
-        s.stack.append(WizardAction(seat=p, wizard=a, ability=ab, target=tgt))
+        act = WizardAct.of(b)
+        at = act.looks_at
+        on = "" if at is None else " on the top 5 cards of the deck" if at == "deck" else f" on P{at + 1}'s hand"
+        s.say(f"P{p + 1}'s {s.label(a)} uses its {act.ability.capitalize()} action{on}")
+        s.stack.append(WizardAction(seat=p, wizard=a, ability=act.ability, target=act.target))
     elif k == "grant":
         s.grants_used.append(a)
         s.granted[b] = (*s.granted.get(b, ()), *c[a].grant_one)
@@ -203,4 +177,4 @@ def apply_phase(s: CovenantState, action: Action) -> None:
             q.step = QuestStep.SET_OUT
         s.stack.append(q)
     else:
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")

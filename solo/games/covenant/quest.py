@@ -9,16 +9,12 @@ with the quest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action
 
-from .pending import RULES, BonusWindow, Effects, EffectSource, Quest, QuestStep, RollFor, Slaying, TrapsWindow
+from .pending import BonusWindow, Effects, EffectSource, Quest, QuestStep, RollFor, Slaying, TrapsWindow
+from .state import RULES, CovenantState
 from .texts import signed
-
-if TYPE_CHECKING:
-    from .state import CovenantState
 
 
 def _victim(s: CovenantState, f: Quest, victim: str) -> None:

@@ -18,15 +18,14 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-from collections.abc import Mapping
-from typing import Any
 
 from rich.markup import escape
 
 from wizprint.solo.kernel.screen import Panel, Screen
 
 from .data import HAND_LIMIT, WIN_VP, CovenantData
-from .phases import Phase
+from .observation import CovenantObservation
+from .state import Phase
 from .texts import abilities, cards, duel_strength, ordinal, quest_strength, signed
 from .texts import look as look_card
 from .view import PHASE_NAMES
@@ -36,13 +35,13 @@ PLURAL_TYPES = {"wizard": "wizards", "spell": "spells", "follower": "followers",
 DECK_SIGHTINGS = 8  # more cards seen in the deck than this: the seat is looking through it (a search)
 
 
-def header(obs: Mapping[str, Any]) -> str:
+def header(obs: CovenantObservation) -> str:
     """``Turn 7: P2's Summon phase · you are P1 · first to 25 VP wins``."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     tail = f"you are P{me + 1} · first to {WIN_VP} VP wins"
     if obs.get("outcome") or obs["phase"] == Phase.OVER:
         return f"Game over · {tail}"
-    tp = int(obs["turn_player"])
+    tp = obs["turn_player"]
     whose = "your" if tp == me else f"P{tp + 1}'s"
     return f"Turn {obs['turn']}: {whose} {PHASE_NAMES.get(Phase(obs['phase']), obs['phase'])} phase · {tail}"
 
@@ -57,10 +56,10 @@ def _name(data: CovenantData, x: str) -> str:
     return escape(data.label(x))
 
 
-def covenant(data: CovenantData, obs: Mapping[str, Any], seat: int) -> list[str]:
+def covenant(data: CovenantData, obs: CovenantObservation, seat: int) -> list[str]:
     """One player's covenant: VP and hand size, then each wizard with its abilities, bonuses and what is attached
     to it, then the followers, resources and completed quests."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     t = obs["table"][seat]
     who = "You" if seat == me else f"P{seat + 1}"
     skips = int(obs["skips"][seat])
@@ -90,30 +89,30 @@ def covenant(data: CovenantData, obs: Mapping[str, Any], seat: int) -> list[str]
     return out
 
 
-def _piles(data: CovenantData, obs: Mapping[str, Any]) -> str:
+def _piles(data: CovenantData, obs: CovenantObservation) -> str:
     discard = obs["discard"]
     return (f"Deck {cards(obs['deck'])}; discard pile {cards(len(discard))}" +
             (f", top {_name(data, discard[-1])}" if discard else ""))
 
 
-def status(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
+def status(data: CovenantData, obs: CovenantObservation) -> Panel:
     lines = [_piles(data, obs)]
-    for seat in range(int(obs["players"])):
+    for seat in range(obs["players"]):
         lines.extend(covenant(data, obs, seat))
     key = json.dumps([obs["vp"], obs["table"], obs["skips"], obs.get("granted", {})], sort_keys=True)
     return Panel("status", "every covenant",
                  tuple(lines), key)
 
 
-def hand_limit(data: CovenantData, obs: Mapping[str, Any]) -> int:
+def hand_limit(data: CovenantData, obs: CovenantObservation) -> int:
     """The seat's hand limit: one more while one of its wizards has Scry."""
-    t = obs["table"][int(obs["seat"])]
+    t = obs["table"][obs["seat"]]
     granted = obs.get("granted", {})
     scry = any("scry" in abilities(data, w, att, granted.get(w, ())) for w, att in t["wizards"].items())
     return HAND_LIMIT + (1 if scry else 0)
 
 
-def hand(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
+def hand(data: CovenantData, obs: CovenantObservation) -> Panel:
     """The seat's hand by kind of card (``look`` gives each card's text; an option says what it does)."""
     held = obs["hand"]
     if not held:
@@ -128,7 +127,7 @@ def hand(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
     return Panel("hand", "your hand", tuple(lines), ",".join(held))
 
 
-def now(obs: Mapping[str, Any]) -> Panel:
+def now(obs: CovenantObservation) -> Panel:
     way = obs.get("under_way") or []
     lines = ["Under way: " + escape(way[0]), *(f"  {escape(x)}" for x in way[1:])] if way else [
         "Nothing is being resolved."]
@@ -143,9 +142,9 @@ def _sighting_order(item: tuple[str, str]) -> tuple[bool, int, str]:
     return in_deck, -int(code[1:]) if in_deck else int(code[1:]), card
 
 
-def seen(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
+def seen(data: CovenantData, obs: CovenantObservation) -> Panel:
     found = obs.get("seen") or {}
-    deck = int(obs["deck"])
+    deck = obs["deck"]
     at: dict[str, list[str]] = {}
     in_deck = [x for x, z in found.items() if z[0] == "d"]
     for x, z in sorted(found.items(), key=_sighting_order):
@@ -167,7 +166,7 @@ def seen(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
                  tuple(lines or ["You know of no card in another hand or in the deck."]), key)
 
 
-def piles(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
+def piles(data: CovenantData, obs: CovenantObservation) -> Panel:
     discard = obs["discard"]
     lines = [f"Deck: {cards(obs['deck'])}."]
     lines.append(f"Discard pile ({cards(len(discard))}), top card first: " +
@@ -175,11 +174,11 @@ def piles(data: CovenantData, obs: Mapping[str, Any]) -> Panel:
     return Panel("piles", "the deck and the discard pile", tuple(lines))
 
 
-def screen(data: CovenantData, obs: Mapping[str, Any]) -> Screen:
+def screen(data: CovenantData, obs: CovenantObservation) -> Screen:
     return Screen(header(obs), (now(obs), hand(data, obs), status(data, obs), seen(data, obs), piles(data, obs)))
 
 
-def view(data: CovenantData, obs: Mapping[str, Any]) -> list[str]:
+def view(data: CovenantData, obs: CovenantObservation) -> list[str]:
     """The whole table as the seat sees it: the header and every panel's lines."""
     sc = screen(data, obs)
     return [escape(sc.header), *(ln for p in sc.panels for ln in p.lines)]
@@ -188,14 +187,14 @@ def view(data: CovenantData, obs: Mapping[str, Any]) -> list[str]:
 _SEAT = re.compile(r"p(\d{1,2})", re.I)
 
 
-def look(data: CovenantData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(data: CovenantData, obs: CovenantObservation, query: str) -> list[str] | None:
     """A player's covenant (``P2``, ``you``), or a card or ability by id or name (``texts.look``)."""
     q = query.strip()
     m = _SEAT.fullmatch(q)
-    seat = int(obs["seat"]) if q.lower() in ("you", "me", "my", "mine") else int(m.group(1)) - 1 if m else -1
-    if 0 <= seat < int(obs["players"]):
+    seat = obs["seat"] if q.lower() in ("you", "me", "my", "mine") else int(m.group(1)) - 1 if m else -1
+    if 0 <= seat < obs["players"]:
         out = covenant(data, obs, seat)
-        if seat != int(obs["seat"]):
+        if seat != obs["seat"]:
             known = sorted(x for x, z in (obs.get("seen") or {}).items() if z == f"h{seat}")
             if known:
                 out.append(f"  you know they hold {', '.join(_name(data, x) for x in known)}")

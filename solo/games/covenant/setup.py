@@ -10,8 +10,8 @@ from wizprint.solo.kernel import Chance
 from wizprint.solo.kernel.setup import Placer, SetupError, check_whole, per_seat, seat, text, whole
 
 from .data import CovenantData
-from .phases import PHASES, Phase
-from .state import CovenantState
+from .game import CovenantGame
+from .state import PHASES, Phase
 
 SETUP_KEYS = {
     "hands": "each seat's hand (card ids; a design with copies, like D01, takes its next free copy D01#n)",
@@ -58,9 +58,9 @@ def _names(table: Mapping[str, Any], key: str, where: str = "") -> list[str]:
 
 
 def setup(data: CovenantData, table: Mapping[str, Any], players: int, seed: int, variant: str,
-          chance: Chance) -> CovenantState:
+          chance: Chance) -> CovenantGame:
     """A position from a scenario file's ``[setup]`` (the keys are in ``SETUP_KEYS``)."""
-    s = CovenantState.blank(data, players, seed, variant)
+    s = CovenantGame.blank(data, players, seed, variant)
     s.chance = chance
     c = data.cards
     place = _Cards(data)

@@ -6,7 +6,7 @@ A turn: Research (draw 1, Spell Forge-like items draw a shown extra, discard dow
 (events, non-combat spells, wizard actions, resource grants), Duel (one Wizards Duel), Summon (one card, plus
 the ability extras), Adventure (one quest, two rounds). A phase with nothing to do but ``end`` is skipped; what a
 phase offers is in ``phases.py``. Everything that takes several steps is pending work on ``stack``
-(``pending.py``), run until somebody must decide (:meth:`CovenantState.advance`).
+(``pending.py``), run until somebody must decide (:meth:`~.game.CovenantGame.advance`).
 """
 
 from __future__ import annotations
@@ -14,15 +14,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import field
-from typing import Any
+from typing import Self
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import (
-    Action,
-    Checks,
     Declared,
     Outcome,
     Rng,
+    Rules,
     State,
     added,
     declare,
@@ -31,14 +30,10 @@ from wizprint.solo.kernel import (
     zone,
     zone_map,
 )
-from wizprint.solo.kernel.screen import TwoStep
 
-from .check import check_state
-from .data import ABILITY_SETS, HAND, HAND_LIMIT, ROUND_LIMIT, WIN_VP, CovenantData
-from .pending import RULES, CovenantPending, Negation, Play, Roll, RollFor
-from .phases import PHASES, Phase, SummonSlot, apply_phase, phase_actions
+from .data import ABILITY_SETS, HAND_LIMIT, NEEDS, ROUND_LIMIT, WIN_VP, CovenantData, CovenantTermination
+from .pending import CovenantPending, Duel, Negation, Play, Quest, Roll, RollFor, WizardAction
 from .texts import cards, listed
-from .view import Words, describe, heading, question, two_step, under_way
 
 # the other seats from each seat's left, by the number of players (``rivals``)
 _RIVALS = {n: tuple(tuple((seat + i) % n for i in range(1, n)) for seat in range(n)) for n in range(2, 9)}
@@ -65,10 +60,39 @@ class Sighting(Declared):
 IN_HAND = tuple(Sighting(Place.HAND, i) for i in range(16))  # shared values: a card seen in seat i's hand
 
 
+class Phase(enum.StrEnum):
+    EVENT = "event"
+    DUEL = "duel"
+    SUMMON = "summon"
+    ADVENTURE = "adventure"
+    DISCARD = "discard"  # Research: the turn player discards down to the hand limit
+    OVER = "over"
+
+
+PHASES = (Phase.EVENT, Phase.DUEL, Phase.SUMMON, Phase.ADVENTURE)
+
+
+class SummonSlot(enum.StrEnum):
+    """The summons of a turn: the one every player has, and one extra per ability that gives it."""
+
+    BASE = "base"
+    WIZARD = "xwizard"  # Adventurer
+    ITEM = "xitem"  # Maker
+    FOLLOWER = "xfollower"  # Nature
+
+
+# the code of each kind of pending work, registered by type (``windows.py``, ``duel.py``, ``quest.py``)
+RULES: Rules[CovenantState] = Rules("covenant")
+
+
 
 @declare
 class CovenantState(State[CovenantData]):
-    """A game of Covenant of Wizards. Piles are lists whose top card is the end of the list."""
+    """A game of Covenant of Wizards: its fields, the small queries the rules ask, how cards move and the turn
+    sequence; the pending work's code is registered in :data:`RULES`, what a phase offers is in ``phases.py``. The
+    loop that resolves the pending work, what a seat sees, the decisions in words and the load's checks are added by
+    :class:`~.game.CovenantGame`, the class the engine declares. Piles are lists whose top card is the end of the
+    list."""
 
     deck: list[str] = zone("deck")
     discard: list[str] = zone("discard")
@@ -100,36 +124,17 @@ class CovenantState(State[CovenantData]):
 
     SEATS_IN_RANGE = ("turn_player", "current_seat")
     PER_SEAT = ("hands", "wizards", "followers", "resources", "quests", "seen", "skips")
+    ENDINGS = CovenantTermination
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
-    def blank(cls, data: CovenantData, players: int, seed: int, variant: str = "") -> CovenantState:
+    def blank(cls, data: CovenantData, players: int, seed: int, variant: str = "") -> Self:
         """An empty table: no card anywhere yet."""
         n = players
         return cls(data=data, players=n, variant=variant, rng=Rng(seed), hands=[[] for _ in range(n)],
                    wizards=[[] for _ in range(n)], followers=[[] for _ in range(n)],
                    resources=[[] for _ in range(n)], quests=[[] for _ in range(n)], seen=[{} for _ in range(n)],
                    skips=[0] * n)
-
-    @classmethod
-    def new(cls, data: CovenantData, players: int, seed: int, variant: str, table_seat: int = -1) -> CovenantState:
-        """A new game: the shared deck shuffled, seven cards each, seat 0's first turn (``table_seat``: the seat
-        played with printed cards on a real table, if any)."""
-        s = cls.blank(data, players, seed, variant)
-        s.table_seat = table_seat
-        deck = sorted(data.cards)
-        s.rng.shuffle(deck)
-        s.deck = deck
-        for seat in range(players):
-            s.draw(seat, HAND, why="the starting hand")
-        s.begin_turn(0)
-        s.advance()
-        return s
-
-    def check_rules(self, chk: Checks) -> None:
-        """A loaded game (see ``check.py``): cards in play of the types their zones hold, attachments on wizards in
-        play, what each seat has seen, the phase matching the result, whose decision it is, and the pending work."""
-        check_state(self, chk)
 
     # -- small queries ----------------------------------------------------------------------------------------
     @property
@@ -372,7 +377,7 @@ class CovenantState(State[CovenantData]):
             if not lst:
                 del self.attached[w]
             return []
-        raise EngineError(f"{card} is not in play")
+        raise EngineBug(f"{card} is not in play")
 
     def remove(self, card: str, how: str, why: str = "") -> None:
         """Destroyed or slain: the card and everything attached to it go to the discard pile."""
@@ -414,7 +419,8 @@ class CovenantState(State[CovenantData]):
         winners = tuple(s for s in range(self.players) if vps[s] >= WIN_VP)
         if not winners:
             return False
-        self.result = Outcome(winners, tuple(float(v) for v in vps), f"P{winners[0] + 1} reaches {vps[winners[0]]} VP")
+        self.result = Outcome(winners, tuple(float(v) for v in vps), f"P{winners[0] + 1} reaches {vps[winners[0]]} VP",
+                              CovenantTermination.VP_GOAL, (vps[winners[0]],))
         self.phase = Phase.OVER
         self.say(f"Game over: {self.result.reason}")
         return True
@@ -472,42 +478,12 @@ class CovenantState(State[CovenantData]):
             best = max(vps)
             winners = tuple(s for s in range(self.players) if vps[s] == best)
             self.result = Outcome(winners, tuple(float(v) for v in vps),
-                                  f"turn limit: {self.turn_number} turns played, most VP {best}")
+                                  f"turn limit: {self.turn_number} turns played, most VP {best}",
+                                  CovenantTermination.TURN_LIMIT)
             self.phase = Phase.OVER
             self.say(f"Game over: {self.result.reason}")
             return
         self.begin_turn((self.turn_player + 1) % self.players)
-
-    def advance(self) -> None:
-        """Resolve everything automatic until somebody must decide (or the game is over)."""
-        runners = RULES.runners
-        while self.phase is not Phase.OVER:
-            if self.stack:
-                top = self.stack[-1]
-                run = runners.get(type(top))  # (``run_item`` raises: nothing runs this kind)
-                if run(self, top) if run is not None else RULES.run_item(self, top):
-                    self.current_seat = top.who
-                    return
-                continue
-            if self.phase is Phase.DISCARD:
-                if len(self.hands[self.turn_player]) > self.hand_limit(self.turn_player):
-                    self.current_seat = self.turn_player
-                    return
-                self.phase = Phase.EVENT
-                continue
-            acts = phase_actions(self)
-            if len(acts) == 1 and (self.turn_player != self.table_seat or self.idle_whatever_the_hand()):
-                self.end_phase()
-                continue
-            self.current_seat = self.turn_player
-            self.next_legal = acts  # the legal actions (nothing changes before the decision)
-            return
-        self.current_seat = -1
-
-    def idle_whatever_the_hand(self) -> bool:
-        """Whether the turn player could do nothing in this phase whatever cards it held (a hand of one card of
-        every design), or holds none: the table seat's phase is skipped only then."""
-        return not self.hands[self.turn_player] or len(phase_actions(self, self.data.every_design)) == 1
 
     # -- pending work ---------------------------------------------------------------------------------------------
     def push_negation(self, what: str, source: str, owner: int) -> None:
@@ -521,7 +497,7 @@ class CovenantState(State[CovenantData]):
 
     def roll_dice(self, r: Roll, again: bool = False) -> int:
         """Roll the dice of a roll on the stack (the log says what for)."""
-        what = Words(self, -1).roll_what(r)
+        what = self.roll_what(r)
         ask = f"{what}: P{r.seat + 1} rolls"  # (the question put to a person on a real table)
         ds = [self.roll(6, ask if r.dice == 1 else f"{ask}, die {i + 1} of {r.dice}") for i in range(r.dice)]
         v = sum(ds)
@@ -529,50 +505,32 @@ class CovenantState(State[CovenantData]):
                  (f" = {v}" if r.dice > 1 else "") + f": {what}")
         return v
 
+    def roll_parent(self, r: Roll) -> CovenantPending | None:
+        """The pending work a roll is made for (the item under it on the stack), or None."""
+        st = self.stack
+        j = len(st) - 1 if st and st[-1] is r else next((i for i, f in enumerate(st) if f is r), -1)
+        return st[j - 1] if j > 0 else None
+
+    def roll_what(self, r: Roll) -> str:
+        """What a roll is, for the log: ``the Danger of Q03 Banish the Demon, round 1``, ``W15 Alchemist's duel
+        roll``, ``W15 Alchemist's Maker action (a 6 finds an Item in the deck)``."""
+        parent = self.roll_parent(r)
+        if r.slot is RollFor.ACTION and isinstance(parent, WizardAction):
+            need = NEEDS.get(parent.ability, (0, ""))[1]
+            act = f"{self.label(parent.wizard)}'s {parent.ability.capitalize()} action"
+            return f"{act} ({need})" if need else act
+        if isinstance(parent, Duel):
+            w = parent.challenger if r.slot is RollFor.CHALLENGER else parent.defender
+            return f"{self.label(w)}'s duel roll" if w else "a duel roll"
+        if isinstance(parent, Quest):
+            what = "Danger" if r.slot is RollFor.DANGER else "Quest Level"
+            return f"the {what} of {self.label(parent.card)}, round {parent.round}"
+        return r.label
+
     # -- the API ------------------------------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
         return -1 if self.phase is Phase.OVER else self.current_seat
-
-    def _legal_actions(self) -> list[Action]:
-        if not self.stack:
-            return phase_actions(self)
-        return RULES.legal_for(self, self.stack[-1])
-
-    def _apply(self, action: Action) -> None:
-        if not self.stack:
-            apply_phase(self, action)
-        else:
-            RULES.apply_to(self, self.stack[-1], action)
-        self.advance()
-
-    # -- what a seat sees ---------------------------------------------------------------------------------------
-    def table(self, seat: int) -> dict[str, Any]:
-        return {"wizards": {w: list(self.attached.get(w, ())) for w in self.wizards[seat]},
-                "followers": list(self.followers[seat]), "resources": list(self.resources[seat]),
-                "quests": list(self.quests[seat])}
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        n = self.players
-        mine = IN_HAND[seat]
-        obs: dict[str, Any] = {
-            "game": self.data.id, "seat": seat, "players": n, "phase": str(self.phase), "turn": self.turn_number,
-            "turn_player": self.turn_player, "current": self.current_player, "hand": sorted(self.hands[seat]),
-            "hand_sizes": [len(h) for h in self.hands], "deck": len(self.deck), "discard": list(self.discard),
-            "limbo": list(self.limbo), "table": [self.table(s) for s in range(n)],
-            "vp": [self.vp(s) for s in range(n)], "skips": list(self.skips), "acted": list(self.acted),
-            "duelled": list(self.duelled), "granted": {w: list(v) for w, v in self.granted.items()},
-            "grants_used": list(self.grants_used), "summons": [str(x) for x in self.summons],
-            "stack": [{"kind": f.kind, **f.to_json()} for f in self.stack],
-            "seen": {x: z.code for x, z in sorted(self.seen[seat].items())},
-            "seen_by": {str(t): sorted(x for x, z in self.seen[t].items() if z == mine)
-                        for t in range(n) if t != seat},
-            "log": self.visible_log(seat),
-            "under_way": under_way(self, seat), "heading": heading(self, seat),
-        }
-        if self.result:
-            obs["outcome"] = self.result.as_dict()
-        return obs
 
     def _resample(self, into: CovenantState, seat: int, rng: Rng) -> None:
         """The other seats' hands and the deck, keeping every card ``seat`` has seen where it saw it; what the other
@@ -602,8 +560,8 @@ class CovenantState(State[CovenantData]):
             if t != seat:
                 into.seen[t] = {x: z for x, z in self.seen[t].items() if z == own or known.get(x) == z}
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"turn": self.turn_number, "turn_player": self.turn_player, "phase": str(self.phase),
                 "current": self.current_player, "discard": len(self.discard), "deck": len(self.deck),
                 "discard_pile": list(self.discard), "limbo": list(self.limbo),
@@ -622,13 +580,3 @@ class CovenantState(State[CovenantData]):
             out[f"skips.{s}"] = self.skips[s]
             out[f"seen.{s}"] = sorted(self.seen[s])
         return out
-
-    def describe(self, action: Action) -> str:
-        return describe(self, action)
-
-    def question(self) -> str:
-        return question(self)
-
-    def two_step(self, legal: list[Action]) -> TwoStep | None:
-        return two_step(self, legal)
-

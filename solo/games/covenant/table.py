@@ -16,9 +16,9 @@ from typing import Any
 from wizprint.solo.kernel.table import Place, TablePolicy
 
 from .data import HAND
+from .game import CovenantGame
 from .pending import BonusWindow, Choice, Lookup, Negation, Roll, Slaying, TrapsWindow
-from .phases import Phase
-from .state import CovenantState
+from .state import CovenantState, Phase
 
 POLICY_TEXT = ("The automaton plays with its hand open, face up in front of it: the deck is shared and face down, "
                "so a secret hand drawn from it could not be kept. You deal its cards and say which they are; your "
@@ -66,10 +66,10 @@ def setup(state: CovenantState, person: int) -> list[str]:
             f"P{first + 1} takes the first turn: {research}."]
 
 
-def new_state(engine: Any, players: int, seed: int, variant: str, person: int) -> CovenantState:
+def new_state(engine: Any, players: int, seed: int, variant: str, person: int) -> CovenantGame:
     """A new game whose seat ``person`` is played with the printed cards (the engine asks that seat's phases
     whenever its hand could act, and lets it lay out the deck's cards for the automaton's searches)."""
-    s = CovenantState.new(engine.data, players, seed, variant, table_seat=person)
+    s = CovenantGame.new(engine.data, players, seed, variant, table_seat=person)
     s.step_cap = engine.decl.step_cap
     return s
 

@@ -13,6 +13,7 @@ from wizprint.cards.markup import plural, spoken
 from wizprint.cards.model import Effect
 
 from .data import ABILITIES, CovenantData
+from .observation import CovenantObservation
 
 TYPE_NAMES = {"wizard": "Wizard", "spell": "Spell", "follower": "Follower", "quest": "Quest", "event": "Event",
               "item": "Item", "duel": "Duel card", "resource": "Resource"}
@@ -190,7 +191,7 @@ def find(data: CovenantData, query: str) -> list[str]:
     return sorted(c for c, info in data.cards.items() if low in info.name.lower())
 
 
-def look(data: CovenantData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(data: CovenantData, obs: CovenantObservation, query: str) -> list[str] | None:
     """A card's printed text and where it is, as the observing seat may know it (rich markup lines); an ability
     (``scry``) is its text and the wizards in play that have it. None when nothing is called that."""
     q = query.strip().lower()
@@ -218,9 +219,9 @@ def look(data: CovenantData, obs: Mapping[str, Any], query: str) -> list[str] | 
     return out
 
 
-def _look_ability(data: CovenantData, obs: Mapping[str, Any], ability: str) -> list[str]:
+def _look_ability(data: CovenantData, obs: CovenantObservation, ability: str) -> list[str]:
     out = [f"[bold]{ability.capitalize()}[/bold] (a wizard's ability)", escape(ability_text(data, ability))]
-    me = int(obs["seat"])
+    me = obs["seat"]
     have = []
     for s, t in enumerate(obs["table"]):
         for w, att in t["wizards"].items():
@@ -256,7 +257,7 @@ def quest_strength(data: CovenantData, wizard: str, attached: Iterable[str], gra
         c[a].quest_bonus for a in att if c[a].type == "item")
 
 
-def where(data: CovenantData, obs: Mapping[str, Any], copies: list[str]) -> list[str]:
+def where(data: CovenantData, obs: CovenantObservation, copies: list[str]) -> list[str]:
     """Where each copy of a card is, as the seat may know it: one line for one copy; for several, one line per
     place."""
     places: dict[str, list[str]] = {}
@@ -269,9 +270,9 @@ def where(data: CovenantData, obs: Mapping[str, Any], copies: list[str]) -> list
             for p, cs in places.items()]
 
 
-def place(data: CovenantData, obs: Mapping[str, Any], c: str) -> str:
+def place(data: CovenantData, obs: CovenantObservation, c: str) -> str:
     """Where one card is, as the observing seat may know it (without a final full stop)."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     if c in obs["hand"]:
         knows = [f"P{int(t) + 1}" for t, xs in obs.get("seen_by", {}).items() if c in xs]
         return "in your hand" + (f" ({listed(knows)} {'knows' if len(knows) == 1 else 'know'} it is there)"
@@ -284,7 +285,7 @@ def place(data: CovenantData, obs: Mapping[str, Any], c: str) -> str:
                 granted = obs.get("granted", {}).get(w)
                 if granted:
                     extra += f"; {listed(x.capitalize() for x in granted)} until the turn ends"
-                did = [k for k in ("acted", "duelled") if w in obs.get(k, ())]
+                did = [k for k, ws in (("acted", obs["acted"]), ("duelled", obs["duelled"])) if w in ws]
                 if did:
                     extra += f"; it {' and '.join(did)} this turn"
                 return f"in play: {owner} wizard{extra}"
@@ -306,6 +307,6 @@ def place(data: CovenantData, obs: Mapping[str, Any], c: str) -> str:
     if code:
         if code[0] == "h":
             return f"in P{int(code[1:]) + 1}'s hand (you saw it there)"
-        pos = int(obs["deck"]) - int(code[1:])
+        pos = obs["deck"] - int(code[1:])
         return f"in the deck, {ordinal(pos)} card from the top (you saw it there)"
     return "out of sight (in the deck or in a rival's hand)"

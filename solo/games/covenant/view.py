@@ -4,12 +4,12 @@ decision in words, and each action in words (with the rules text of any card it 
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import dice, plural
 from wizprint.solo.kernel import Action
 from wizprint.solo.kernel.screen import Group, TwoStep
 
+from .data import NEEDS
 from .pending import (
     ActionStep,
     BonusWindow,
@@ -29,9 +29,11 @@ from .pending import (
     Theft,
     TheftStep,
     TrapsWindow,
+    WizardAct,
     WizardAction,
 )
-from .phases import Phase, phase_actions
+from .phases import phase_actions
+from .state import CovenantState, Phase
 from .texts import (
     DOES,
     TYPE_NAMES,
@@ -43,12 +45,6 @@ from .texts import (
     signed,
 )
 
-if TYPE_CHECKING:
-    from .state import CovenantState
-
-# a wizard action's die: the least roll that works, and what it does then
-NEEDS = {"conjuror": (4, "4 or more draws a card"), "maker": (6, "a 6 finds an Item in the deck"),
-         "stealth": (6, "a 6 takes an Item from a rival")}
 PHASE_NAMES = {Phase.EVENT: "Event", Phase.DUEL: "Duel", Phase.SUMMON: "Summon", Phase.ADVENTURE: "Adventure",
                Phase.DISCARD: "Research", Phase.OVER: "game over"}
 QUEST_ROUND = (QuestStep.LEVEL_ROLL, QuestStep.BONUS, QuestStep.COMPARE, QuestStep.LOSSES, QuestStep.AFTER_LOSSES)
@@ -88,15 +84,9 @@ class Words:
         return offer(self.s.data, card)
 
     # -- rolls -----------------------------------------------------------------------------------------------
-    def _roll_parent(self, r: Roll) -> object | None:
-        """The pending work a roll is made for (the item under it on the stack), or None."""
-        st = self.s.stack
-        j = len(st) - 1 if st and st[-1] is r else next((i for i, f in enumerate(st) if f is r), -1)
-        return st[j - 1] if j > 0 else None
-
     def roll_for(self, r: Roll) -> str:
         """What a roll is for: ``for W15 Alchemist's Maker action (a 6 finds an Item in the deck)``."""
-        parent = self._roll_parent(r)
+        parent = self.s.roll_parent(r)
         if r.slot is RollFor.ACTION and isinstance(parent, WizardAction):
             need = NEEDS.get(parent.ability, (0, ""))[1]
             return f"for {self.label(parent.wizard)}'s {parent.ability.capitalize()} action" + (
@@ -110,20 +100,8 @@ class Words:
         return f"for {r.label}"
 
     def roll_what(self, r: Roll) -> str:
-        """What a roll is, for the log: ``the Danger of Q03 Banish the Demon, round 1``, ``W15 Alchemist's duel
-        roll``, ``W15 Alchemist's Maker action (a 6 finds an Item in the deck)``."""
-        parent = self._roll_parent(r)
-        if r.slot is RollFor.ACTION and isinstance(parent, WizardAction):
-            need = NEEDS.get(parent.ability, (0, ""))[1]
-            act = f"{self.label(parent.wizard)}'s {parent.ability.capitalize()} action"
-            return f"{act} ({need})" if need else act
-        if isinstance(parent, Duel):
-            w = parent.challenger if r.slot is RollFor.CHALLENGER else parent.defender
-            return f"{self.label(w)}'s duel roll" if w else "a duel roll"
-        if isinstance(parent, Quest):
-            what = "Danger" if r.slot is RollFor.DANGER else "Quest Level"
-            return f"the {what} of {self.label(parent.card)}, round {parent.round}"
-        return r.label
+        """What a roll is, for the log (:meth:`~.state.CovenantState.roll_what`)."""
+        return self.s.roll_what(r)
 
     # -- the work under way ----------------------------------------------------------------------------------
     def play(self, p: Play) -> str:
@@ -515,11 +493,13 @@ def describe(s: CovenantState, action: Action) -> str:
 
 
 def _act(s: CovenantState, w: Words, wizard: str, b: str) -> str:
-    ab, _, t = b.partition(":")
+    act = WizardAct.of(b)
+    ab, at = act.ability, act.looks_at
     head = f"use {s.label(wizard)}'s {ab.capitalize()} action"
-    if ab == "scry":
-        return head + (": see the top 5 cards of the deck" if t == "deck" else
-                       f": see P{int(t) + 1}'s hand ({cards(len(s.hands[int(t)]))})")
+    if at == "deck":
+        return head + ": see the top 5 cards of the deck"
+    if at is not None:
+        return head + f": see P{at + 1}'s hand ({cards(len(s.hands[at]))})"
     if ab in NEEDS:
         return head + f": a die, {NEEDS[ab][1]}"
     return head

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from wizprint.errors import EngineError
+from wizprint.errors import EngineBug
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import CardEffect
 from .effects import do_effect, search_finds, start_effect
 from .pending import (
-    RULES,
     ActionStep,
     BonusWindow,
     Choice,
@@ -48,12 +46,10 @@ from .pending import (
     Window,
     WizardAction,
 )
+from .state import RULES, CovenantState
 from .view import Words, played, window_line
 
 _PASS = re.compile(r"P\d+ passes")
-
-if TYPE_CHECKING:
-    from .state import CovenantState
 
 PASS = Action("pass")
 
@@ -435,7 +431,7 @@ def _legal_choice(s: CovenantState, f: Choice) -> list[Action]:
 @RULES.apply(Choice)
 def _apply_choice(s: CovenantState, f: Choice, action: Action) -> None:
     if action.kind != "target":
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")
     s.stack.pop()
     if f.effect.word == "search" and f.options:  # the cards a Lookup laid out go back; the search takes one
         _back_to_deck(s, f.options)
@@ -467,7 +463,7 @@ def _apply_lookup(s: CovenantState, f: Lookup, action: Action) -> None:
         s.say(f"P{f.who + 1} lays out {s.label(x)} from the deck for P{f.seat + 1}'s search")
         return
     if action.kind != "done":
-        raise EngineError(f"cannot apply {action.key}")
+        raise EngineBug(f"cannot apply {action.key}")
     s.stack.pop()
     found = f.found
     if len(found) > 1:

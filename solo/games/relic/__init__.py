@@ -17,13 +17,18 @@ secret, simultaneous character choice); the variant is the scenario.
 
 Which file holds what:
 
-- ``data.py``: the card data compiled from the loaded game; ``pending.py``: the typed pending kinds and ``RULES``;
-- ``state.py``: the state's fields, small queries, the stack and the OpenSpiel surface;
+- ``data.py``: the card data compiled from the loaded game, how a game ends, what causes an effect in words;
+  ``pending.py``: the typed pending kinds;
+- ``state.py``: the state's fields, small queries, the stack of pending work (its code registered in ``RULES``) and
+  the loop that runs it;
 - ``turn.py``: the turn, Movement and Exploration; ``dice.py``: rolls and skill tests; ``battle.py``: the
   Engagement phase, Threat cards and battles; ``experience.py``: levels, relics, Mission and Corruption draws;
 - ``heroes.py``: attributes, Life, vanquished, corrupted, eliminated, missions; ``plays.py``: Power cards,
   charges and uses in each window; ``effects.py``: one handler per effect word (``WORDS``); ``questions.py``:
   the questions effects ask;
+- ``game.py``: the state with the secret choice of the characters, the legal actions and ``apply``, what a seat
+  sees (``observation.py``: its declared type), the words and the checks of a loaded game: the class the engine
+  declares;
 - ``setup.py``: positions for scenario files (``SETUP_KEYS``); ``view.py``: the screen (header and panels);
   ``asking.py``: each question and option in words; ``look.py``: any card, space or sheet looked up;
   ``texts.py``: the words they share; ``seatview.py``, ``estimates.py``, ``automaton.py``: the heuristic player and
@@ -42,11 +47,13 @@ from . import battle, dice, experience, questions, turn  # noqa: F401  (they reg
 from .automaton import RelicAutomaton
 from .data import DECK_OF, VANQUISHED_SPACE, RelicData, needs
 from .effects import WORDS
+from .game import RelicGame
 from .look import look
-from .pending import KINDS, RULES
+from .observation import RelicObservation
+from .pending import KINDS, Phase
 from .seatview import RelicView
 from .setup import SETUP_KEYS, setup
-from .state import Phase, RelicState
+from .state import RULES, RelicState
 from .view import screen, view
 
 
@@ -71,13 +78,13 @@ def evaluate(state: RelicState) -> list[float]:
     return out
 
 
-ENGINE: EngineCode[RelicState, RelicData] = EngineCode(
-    state=RelicState, data=compile_data, new_state=RelicState.new, setup=setup, setup_keys=SETUP_KEYS,
+ENGINE: EngineCode[RelicGame, RelicData, RelicObservation] = EngineCode(
+    state=RelicGame, data=compile_data, new_state=RelicGame.new, setup=setup, setup_keys=SETUP_KEYS,
     automaton=RelicAutomaton, view=view, screen=screen, words=RelicData.words_used, handled=lambda: set(WORDS.handlers),
     look=look, evaluate=evaluate, shape=Shape("relic", types=tuple(DECK_OF), kinds=("character", "scenario", "space"),
                                               every_card=True, needs=needs),  # its types are its decks
     doc=__doc__ or "",
 )
 
-__all__ = ["ENGINE", "KINDS", "RULES", "VANQUISHED_SPACE", "Phase", "RelicAutomaton", "RelicData", "RelicState",
-           "RelicView", "evaluate"]
+__all__ = ["ENGINE", "KINDS", "RULES", "VANQUISHED_SPACE", "Phase", "RelicAutomaton", "RelicData", "RelicGame",
+           "RelicObservation", "RelicState", "RelicView", "evaluate"]

@@ -12,7 +12,9 @@ from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action
 from wizprint.solo.kernel.screen import Group, TwoStep
 
+from .battle import objective_option
 from .data import ATTRS, TROPHY_POINTS, WARP_INFLUENCE
+from .heroes import objective
 from .pending import (
     DICE_BEFORE,
     DICE_CHOOSE_DIE,
@@ -49,6 +51,7 @@ from .pending import (
     Threats,
     WarpSkip,
 )
+from .plays import evade_source
 from .texts import (
     attr,
     boxes_line,
@@ -253,8 +256,6 @@ def test_words(D: RelicData, t: SkillTest) -> str:
 
 
 def _q_engagement(s: RelicState, f: Engagement) -> str:
-    from .battle import objective_option
-
     sp = s.space_of(f.seat)
     if f.step == ENGAGEMENT_WINDOW:
         here = s.threats_here(f.seat)
@@ -546,8 +547,6 @@ def _use(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
 
 
 def _evade(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
-    from .plays import evade_source
-
     D = s.data
     foe = enemy_line(D, a, s.scenario)
     if b:
@@ -569,8 +568,6 @@ def _move_die(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
 
 
 def _objective(s: RelicState, f: RelicPending | None, a: str, b: str) -> str:
-    from .heroes import objective
-
     seat = s.current_player
     obj = objective(s, seat)
     m = s.missions[seat]

@@ -12,8 +12,6 @@ Action keys: ``pass`` (go on), ``objective`` (attempt the active mission's test 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizprint.solo.kernel import Action
 
 from .data import AI, ATTRS
@@ -34,7 +32,6 @@ from .pending import (
     ENGAGEMENT_WINDOW,
     PASS,
     ROLL_BATTLE,
-    RULES,
     THREAT_ASSETS,
     THREAT_BATTLES,
     THREAT_ENCOUNTERS,
@@ -50,10 +47,8 @@ from .pending import (
     Threats,
 )
 from .plays import evadable, evade_abilities, evade_source, play, plays
+from .state import RULES, RelicState
 from .texts import battle_cause, enemy_parts, player_parts, sum_words
-
-if TYPE_CHECKING:
-    from .state import RelicState
 
 _NEXT_THREAT_STEP = (THREAT_EVENTS, THREAT_BATTLES, THREAT_ENCOUNTERS, THREAT_ASSETS)  # by the step's value
 _FIGHT = tuple(Action("fight", a) for a in ATTRS)  # by the attribute's index (a move is a value: made once)

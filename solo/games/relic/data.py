@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from wizprint.cards.markup import spoken
 from wizprint.cards.model import Effect, Game, Record, effect_words
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import RulesData
+from wizprint.solo.kernel import RulesData, Termination
 
 # -- rules constants (relic.txt) -------------------------------------------------------------------------------
 ATTRS = ("strength", "willpower", "cunning")
@@ -51,6 +51,15 @@ TIMING_WINDOWS = {"movement": "move", "exploration": "eng", "engagement": "eng",
 NESTED = ("then", "then_pass", "then_fail", "then_win", "then_lose")
 
 T = TypeVar("T")
+
+
+class RelicTermination(Termination):
+    """How a game of Relic ends: a player wins the scenario, or is the last one standing, or the round limit (a
+    project ruling) ends it on progress."""
+
+    SCENARIO_WON = "a player wins the scenario"
+    LAST_STANDING = "a player is the last player standing"
+    ROUND_LIMIT = "round limit"
 
 
 def needs(game: Game, players_min: int, players_max: int) -> list[str]:
@@ -374,7 +383,7 @@ class RelicData(RulesData):
         self.nearest: dict[tuple[tuple[str, ...], str], str] = {}
         self.space_lists: dict[tuple[object, ...], list[str]] = {}
         self.texts: dict[tuple[int, str], tuple[Sequence[Any], str]] = {}  # printed lists in words (``text``)
-        self.causes: dict[tuple[str, str], str] = {}  # the cause the log gives, by (source, event) (``texts.cause``)
+        self.causes: dict[tuple[str, str], str] = {}  # the cause the log gives, by (source, event) (``cause``)
         self.landings: dict[tuple[str, int, int, bool], set[str]] = {}
         self.kits: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Kit] = {}  # by (character, assets, face up)
         # the enemies' traits by the enemies of a battle (``RelicState.traits``: asked several times a battle)
@@ -565,3 +574,53 @@ class RelicData(RulesData):
         rewards = self.characters[char].rewards
         return self.text(self.lists.lists[rewards[level - 1]], char) if level <= len(rewards) else \
             "a completed mission"
+
+
+DECK_WORDS = {"power": "Power card", "corruption": "Corruption card", "mission": "Mission", "relic": "Relic",
+              "wargear": "Wargear"}
+
+
+# -- causes, for the log -----------------------------------------------------------------------------------------
+EVENTS = {"turn_start": "at the start of the turn", "turn_end": "at the end of the turn",
+          "movement_start": "at the start of the Movement phase", "exploration_end": "at the end of the Exploration "
+          "phase", "engagement_start": "at the start of the Engagement phase", "engagement_end": "at the end of "
+          "the Engagement phase", "battle_start": "at the start of the battle", "battle_win": "on winning a battle",
+          "battle_lose": "on losing a battle", "test_pass": "on passing a test", "test_fail": "on failing a test",
+          "level_up": "on gaining a level", "corruption": "on drawing a Corruption card",
+          "vanquished": "on being vanquished", "mission": "on completing a mission", "enter_inner": "on entering "
+          "the Inner tier"}
+
+
+def cause(D: RelicData, src: str, event: str = "") -> str:
+    """Why an effect happens, from what it is printed on (``played Emperor's Grace``, ``the text box of Hab-Stack
+    Tertius``) and, for a triggered ability, when (worked out once per source and event, kept with the data)."""
+    key = (src, event)
+    got = D.causes.get(key)
+    if got is None:
+        got = D.causes[key] = _cause(D, src, event)
+    return got
+
+
+def _cause(D: RelicData, src: str, event: str) -> str:
+    c = D.cards.get(src)
+    if c is not None:
+        if c.deck == "power":
+            what = f"played {c.name}"
+        elif c.deck == "corruption":
+            what = f"the Corruption card {c.name}"
+        elif c.deck == "mission":
+            what = f"the reward of the mission {c.name}"
+        elif c.deck in ("relic", "wargear"):
+            what = f"the {DECK_WORDS[c.deck]} {c.name}"
+        else:
+            what = f"the {c.category} {c.name}"
+    elif src in D.spaces:
+        what = f"the text box of {D.spaces[src].name}"
+    elif src in D.characters:
+        what = f"the {D.characters[src].name}'s ability"
+    elif src in D.scenarios:
+        what = f"the scenario {D.scenarios[src].name}"
+    else:
+        what = ""
+    when = EVENTS.get(event, "")
+    return f"{what}, {when}" if what and when else what or when

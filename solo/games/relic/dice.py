@@ -9,8 +9,6 @@ Action keys: ``roll``, ``number PW05``, ``rift`` (the Guardian of the Rift befor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import ATTRS, TIMING_WINDOWS
@@ -27,7 +25,6 @@ from .pending import (
     ROLL_BATTLE,
     ROLL_MOVE,
     ROLL_TEST,
-    RULES,
     TEST_RESOLVE,
     TEST_START,
     Dice,
@@ -38,10 +35,8 @@ from .pending import (
     SkillTestResult,
 )
 from .plays import numbers, play, play_number, plays
+from .state import RULES, RelicState
 from .texts import dice_words, sum_words, test_cause, test_name, test_parts, test_where
-
-if TYPE_CHECKING:
-    from .state import RelicState
 
 
 def _extras(s: RelicState, f: Dice) -> list[Action]:

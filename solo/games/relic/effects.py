@@ -6,7 +6,6 @@ they apply (scores, limits, windows); a ``reroll`` or ``evade`` is resolved by t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 from wizprint.cards.model import Effect
@@ -25,7 +24,6 @@ from .heroes import (
 )
 from .pending import (
     MOVE_DIRECTION,
-    RULES,
     THREAT_EVENTS,
     Battle,
     BuyPower,
@@ -47,10 +45,8 @@ from .pending import (
     Threats,
     WarpSkip,
 )
+from .state import RULES, RelicState
 from .texts import with_cause
-
-if TYPE_CHECKING:
-    from .state import RelicState
 
 EffectHandler = Callable[["RelicState", int, Effect, str], None]
 WORDS: Words[EffectHandler] = Words("relic")

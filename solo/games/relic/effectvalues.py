@@ -3,22 +3,37 @@ the seat's view (:meth:`Estimates.eff_value_of`'s words with their numbers read 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 from wizprint.cards.model import Effect
 
 from .data import AI, COLOURS
 from .seatview import RelicView
 
-if TYPE_CHECKING:
-    from .estimates import Estimates
+
+class Estimator(Protocol):
+    """What a compiled effect value asks of the automaton's estimates (``estimates.Estimates``, its base class)."""
+
+    def attr_weight(self, v: RelicView, a: int) -> float: ...
+
+    def p_fight(self, v: RelicView, attr: int, value: int, traits: tuple[str, ...] = (), edice: int = 0) -> float:
+        ...
+
+    def p_test(self, v: RelicView, a: int, target: int) -> float: ...
+
+    def colour_bonus(self, v: RelicView, col: str) -> float: ...
+
+    def effs_value(self, v: RelicView, effs: Iterable[Effect]) -> float: ...
+
+    def eff_value_of(self, v: RelicView, e: Effect) -> float: ...
+
 
 # -- effect values, compiled --------------------------------------------------------------------------------------
-EffectValue = Callable[["Estimates", RelicView], float]
+EffectValue = Callable[[Estimator, RelicView], float]
 
 
-def _value_of(e: Effect) -> EffectValue | None:
+def value_of(e: Effect) -> EffectValue | None:
     """``Estimates.eff_value_of`` for one effect, as a function with the effect's words and numbers read once (the
     automaton values the same printed effects again and again); None for an effect it leaves to ``eff_value_of``
     (moves, which read the goal, and anything unusual). Each function computes exactly what ``eff_value_of`` does,
@@ -29,12 +44,12 @@ def _value_of(e: Effect) -> EffectValue | None:
         return None  # left to eff_value_of, which raises as it always did
 
 
-def _list_value(effs: Sequence[Effect]) -> EffectValue:
+def list_value(effs: Sequence[Effect]) -> EffectValue:
     """``sum(eff_value(v, e) for e in effs)`` as one function: the effects' values added in the same order (so the
     sum is the same to the last bit; only a zero's sign may differ, which no comparison of values sees)."""
-    fns = tuple(_value_of(e) or _read_word(e) for e in effs)
+    fns = tuple(value_of(e) or _read_word(e) for e in effs)
     if not fns:
-        def nothing(a: Estimates, v: RelicView) -> float:
+        def nothing(a: Estimator, v: RelicView) -> float:
             return 0
         return nothing
     if len(fns) == 1:
@@ -42,11 +57,11 @@ def _list_value(effs: Sequence[Effect]) -> EffectValue:
     if len(fns) == 2:
         f0, f1 = fns
 
-        def two(a: Estimates, v: RelicView) -> float:
+        def two(a: Estimator, v: RelicView) -> float:
             return f0(a, v) + f1(a, v)
         return two
 
-    def many(a: Estimates, v: RelicView) -> float:
+    def many(a: Estimator, v: RelicView) -> float:
         total: float = 0
         for f in fns:
             total += f(a, v)
@@ -57,21 +72,21 @@ def _list_value(effs: Sequence[Effect]) -> EffectValue:
 def _sub(effs: Any) -> EffectValue:
     """A nested effect list's ``Estimates.effs_value``, compiled with the effect that holds it."""
     if isinstance(effs, (tuple, list)):
-        return _list_value(effs)
+        return list_value(effs)
 
-    def value(a: Estimates, v: RelicView) -> float:
+    def value(a: Estimator, v: RelicView) -> float:
         return a.effs_value(v, effs)
     return value
 
 
 def _read_word(e: Effect) -> EffectValue:
-    def read(a: Estimates, v: RelicView) -> float:
+    def read(a: Estimator, v: RelicView) -> float:
         return a.eff_value_of(v, e)
     return read
 
 
 def _constant(x: float) -> EffectValue:
-    def value(a: Estimates, v: RelicView) -> float:
+    def value(a: Estimator, v: RelicView) -> float:
         return x
 
     return value
@@ -85,7 +100,7 @@ def _compile(e: Effect) -> EffectValue | None:
         if st == "influence":
             return _constant(0.45 * n)
         if st == "life":
-            def gain_life(a: Estimates, v: RelicView) -> float:
+            def gain_life(a: Estimator, v: RelicView) -> float:
                 life = v.life
                 return min(n, 12 - life) * (1.2 if life <= 3 else 0.6 if life < 6 else 0.25)
             return gain_life
@@ -93,28 +108,28 @@ def _compile(e: Effect) -> EffectValue | None:
             return _constant(1.6 * n)
         ai, k = AI[st], 1.2 * n
 
-        def gain_attribute(a: Estimates, v: RelicView) -> float:
+        def gain_attribute(a: Estimator, v: RelicView) -> float:
             return k * a.attr_weight(v, ai)
         return gain_attribute
     if w == "lose":
         st, n = str(p["stat"]), int(p["n"])
         if st == "influence":
-            def lose_influence(a: Estimates, v: RelicView) -> float:
+            def lose_influence(a: Estimator, v: RelicView) -> float:
                 return -0.4 * min(n, v.influence)
             return lose_influence
         if st == "life":
-            def lose_life(a: Estimates, v: RelicView) -> float:
+            def lose_life(a: Estimator, v: RelicView) -> float:
                 return -n * (2.5 if v.life <= n + 1 else 1.0)
             return lose_life
         return _constant(-1.1 * n)
     if w == "draw":
         d, n = str(p["deck"]), int(p["n"])
         if d == "power":
-            def draw_power(a: Estimates, v: RelicView) -> float:
+            def draw_power(a: Estimator, v: RelicView) -> float:
                 return n * (1.0 if v.hand_size < v.power_limit() else 0.4)
             return draw_power
         if d == "corruption":
-            def draw_corruption(a: Estimates, v: RelicView) -> float:
+            def draw_corruption(a: Estimator, v: RelicView) -> float:
                 return n * (-1.6 - 0.5 * v.corruption())
             return draw_corruption
         return _constant(n * {"wargear": 2.0, "mission": 0.3, "relic": 5.0}[d])
@@ -122,7 +137,7 @@ def _compile(e: Effect) -> EffectValue | None:
         col = str(p["colour"])
         ci, n = COLOURS.index(col), int(p["n"])
 
-        def draw_threat(a: Estimates, v: RelicView) -> float:
+        def draw_threat(a: Estimator, v: RelicView) -> float:
             q = a.p_fight(v, ci, 3)
             return n * (q * (1.0 + a.colour_bonus(v, col)) - (1 - q) * 1.4)
         return draw_threat
@@ -131,7 +146,7 @@ def _compile(e: Effect) -> EffectValue | None:
 
         fp, ff = _sub(passed), _sub(failed)
 
-        def test(a: Estimates, v: RelicView) -> float:
+        def test(a: Estimator, v: RelicView) -> float:
             q = a.p_test(v, ai, target)
             return q * fp(a, v) + (1 - q) * ff(a, v)
         return test
@@ -140,27 +155,27 @@ def _compile(e: Effect) -> EffectValue | None:
 
         fw, fl = _sub(won), _sub(lost)
 
-        def battle(a: Estimates, v: RelicView) -> float:
+        def battle(a: Estimator, v: RelicView) -> float:
             q = a.p_fight(v, ai, value)
             return q * (0.5 + fw(a, v)) + (1 - q) * (-1.2 + fl(a, v))
         return battle
     if w == "roll":
         results = [(len(r["faces"]) / 6, _sub(r["then"])) for r in p["results"]]
 
-        def roll(a: Estimates, v: RelicView) -> float:
+        def roll(a: Estimator, v: RelicView) -> float:
             return sum([q * then(a, v) for q, then in results])
         return roll
     if w == "may":
         then = _sub(p["then"])
 
-        def may(a: Estimates, v: RelicView) -> float:
+        def may(a: Estimator, v: RelicView) -> float:
             return max(0.0, then(a, v))
         return may
     if w == "pay":
         cost, then = int(p["influence"]), _sub(p["then"])
         k = 0.45 * cost
 
-        def pay(a: Estimates, v: RelicView) -> float:
+        def pay(a: Estimator, v: RelicView) -> float:
             if v.influence < cost:
                 return 0.0
             return max(0.0, then(a, v) - k)
@@ -168,7 +183,7 @@ def _compile(e: Effect) -> EffectValue | None:
     if w == "choose":
         options = [_sub(o["then"]) for o in p["options"]]
 
-        def choose(a: Estimates, v: RelicView) -> float:
+        def choose(a: Estimator, v: RelicView) -> float:
             return max([then(a, v) for then in options])
         return choose
     if w == "buy_power":
@@ -176,18 +191,18 @@ def _compile(e: Effect) -> EffectValue | None:
         if price == 0:
             return None
 
-        def buy_power(a: Estimates, v: RelicView) -> float:
+        def buy_power(a: Estimator, v: RelicView) -> float:
             room = v.power_limit() - v.hand_size
             return 0.6 * min(room, v.influence // price) if room > 0 else 0.0
         return buy_power
     if w == "buy_wargear":
-        def buy_wargear(a: Estimates, v: RelicView) -> float:
+        def buy_wargear(a: Estimator, v: RelicView) -> float:
             return 1.5 if v.influence >= 4 and v.can("buy") else 0.0
         return buy_wargear
     if w == "remove_corruption":
         n = int(p["n"])
 
-        def remove_corruption(a: Estimates, v: RelicView) -> float:
+        def remove_corruption(a: Estimator, v: RelicView) -> float:
             return min(n, v.corruption()) * (0.8 + 0.4 * v.corruption())
         return remove_corruption
     if w == "complete_mission":
@@ -203,7 +218,7 @@ def _compile(e: Effect) -> EffectValue | None:
             return _constant(0.2)
         then = _sub(p["then"])
 
-        def each_player(a: Estimates, v: RelicView) -> float:
+        def each_player(a: Estimator, v: RelicView) -> float:
             return 0.3 * then(a, v)
         return each_player
     if w == "win_game":
@@ -211,7 +226,7 @@ def _compile(e: Effect) -> EffectValue | None:
     if w == "scenario_token":
         need = int(p["need"])
 
-        def scenario_token(a: Estimates, v: RelicView) -> float:
+        def scenario_token(a: Estimator, v: RelicView) -> float:
             return 5.0 if v.scenario_tokens + 1 >= need else 2.0
         return scenario_token
     return None  # gain_charge, cross, move_any, move_to and any other word: eff_value_of

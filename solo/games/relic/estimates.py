@@ -11,7 +11,7 @@ from functools import lru_cache
 from wizprint.cards.model import Effect, effect_words
 
 from .data import AI, ATTRS, COLOURS, Card, RelicData, Space
-from .effectvalues import EffectValue, _list_value, _value_of
+from .effectvalues import EffectValue, list_value, value_of
 from .seatview import RelicView
 
 MAXV = 60
@@ -480,16 +480,16 @@ class Estimates:
 
     # -- the value of effects -------------------------------------------------------------------------------------
     def box_value(self, v: RelicView, lid: int) -> float:
-        """What resolving effect list ``lid`` (a text box) is worth now (``_list_value``, kept with the data by
+        """What resolving effect list ``lid`` (a text box) is worth now (``list_value``, kept with the data by
         the list's number; not kept for the decision: a decision values a box once, nearly always)."""
         fns = v.data.box_values
         fn = fns.get(lid)
         if fn is None:
-            fn = fns[lid] = _list_value(v.data.effects(lid))
+            fn = fns[lid] = list_value(v.data.effects(lid))
         return fn(self, v)
 
     def effs_value(self, v: RelicView, effs: Iterable[Effect]) -> float:
-        """The sum of the effects' values (``_list_value``: compiled once per printed list, kept with the data)."""
+        """The sum of the effects' values (``list_value``: compiled once per printed list, kept with the data)."""
         if not isinstance(effs, (tuple, list)):
             return sum(self.eff_value(v, e) for e in effs)
         kept = v.data.list_values
@@ -497,20 +497,20 @@ class Estimates:
         if got is None or got[0] is not effs:
             if len(kept) >= LIST_CACHE:
                 kept.clear()
-            got = kept[id(effs)] = (effs, _list_value(effs))
+            got = kept[id(effs)] = (effs, list_value(effs))
         return got[1](self, v)
 
     def eff_value(self, v: RelicView, e: Effect) -> float:
-        """What an effect is worth to the seat now (``_value_of``: compiled once per effect, kept with the data)."""
+        """What an effect is worth to the seat now (``value_of``: compiled once per effect, kept with the data)."""
         kept = v.data.effect_values
         got = kept.get(id(e))
         if got is None or got[0] is not e:
-            got = kept[id(e)] = (e, _value_of(e))
+            got = kept[id(e)] = (e, value_of(e))
         fn: EffectValue | None = got[1]
         return fn(self, v) if fn is not None else self.eff_value_of(v, e)
 
     def eff_value_of(self, v: RelicView, e: Effect) -> float:
-        """What an effect is worth to the seat now, read word by word (``_value_of`` compiles the common cases of
+        """What an effect is worth to the seat now, read word by word (``value_of`` compiles the common cases of
         this into one function each; it must say the same)."""
         w = e.word
         D = v.data

@@ -18,8 +18,6 @@ says, and the option says so before they choose it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizprint.solo.kernel import Action, one_per_design
 
 from .data import MAX_LEVEL, RELIC_MISSIONS, RELIC_REVEAL, TROPHY_POINTS
@@ -32,7 +30,6 @@ from .pending import (
     LEVEL_CHECK,
     LEVEL_RAISE,
     LEVEL_TRIGGERS,
-    RULES,
     DrawCorruption,
     DrawMission,
     Experience,
@@ -40,9 +37,7 @@ from .pending import (
     TakeRelic,
 )
 from .plays import play, plays
-
-if TYPE_CHECKING:
-    from .state import RelicState
+from .state import RULES, RelicState
 
 
 def aside_points(s: RelicState, f: Experience) -> int:

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from wizprint.cards.markup import plural
 from wizprint.cards.model import Effect
 
-from .data import AI, ATTRS, MAX_STAT, VANQUISHED_SPACE
+from .data import AI, ATTRS, MAX_STAT, VANQUISHED_SPACE, RelicTermination, cause
 from .pending import ChooseAttribute, Corrupted, Effects, RelicPending
-from .texts import cause, with_cause
+from .texts import with_cause
 
 if TYPE_CHECKING:
     from .state import RelicState
@@ -145,7 +145,7 @@ def eliminate(s: RelicState, seat: int) -> None:
     s.positions[seat] = ""
     left = [t for t in range(s.players) if not s.eliminated[t]]
     if len(left) == 1:
-        s.end_game((left[0],), f"{s.who(left[0])} is the last player standing")
+        s.end_game((left[0],), f"{s.who(left[0])} is the last player standing", RelicTermination.LAST_STANDING)
         return
     s.turn_ends(seat)
 
@@ -153,7 +153,7 @@ def eliminate(s: RelicState, seat: int) -> None:
 def win(s: RelicState, seat: int) -> None:
     D = s.data
     s.end_game((seat,), f"{s.who(seat)} wins the scenario: {D.scenarios[s.scenario].name} "
-                        f"({D.characters[s.characters[seat]].name})")
+                        f"({D.characters[s.characters[seat]].name})", RelicTermination.SCENARIO_WON)
 
 
 # -- missions ----------------------------------------------------------------------------------------------------

@@ -4,15 +4,13 @@ as the looking seat may know it (who holds it, its charges, where it lies; never
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rich.markup import escape
 
 from wizprint.cards.markup import plural
 
-from .data import DECKS, RelicData
-from .texts import DECK_WORDS, card_sheet, character_sheet, enemy_line, scenario_sheet, space_sheet
+from .data import DECK_WORDS, DECKS, RelicData
+from .observation import RelicObservation
+from .texts import card_sheet, character_sheet, enemy_line, scenario_sheet, space_sheet
 
 MAX_LISTED = 12
 
@@ -58,7 +56,7 @@ def _name(D: RelicData, hit: tuple[str, str]) -> str:
     return D.scenarios[x].name
 
 
-def look(data: RelicData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(data: RelicData, obs: RelicObservation, query: str) -> list[str] | None:
     """The whole printed text of what the query names and its state now, as rich markup lines; None if nothing."""
     D = data
     hits = find(D, query)
@@ -71,7 +69,7 @@ def look(data: RelicData, obs: Mapping[str, Any], query: str) -> list[str] | Non
                                                       hits[:MAX_LISTED]) + (f" and {more} more" if more > 0 else "") +
                    ". The first:")
     kind, x = hits[0]
-    sc = str(obs.get("scenario") or "")
+    sc = obs["scenario"]
     if kind in ("card", "design"):
         c = D.cards.get(x)
         design = c.design if c is not None else x
@@ -95,22 +93,22 @@ def _first_copy(D: RelicData, design: str) -> str:
 
 
 # -- where things are, as the seat knows it ----------------------------------------------------------------------
-def _who(obs: Mapping[str, Any], s: int) -> str:
-    return "you" if s == int(obs["seat"]) else f"P{s + 1}"
+def _who(obs: RelicObservation, s: int) -> str:
+    return "you" if s == obs["seat"] else f"P{s + 1}"
 
 
-def _whose(obs: Mapping[str, Any], s: int) -> str:
-    return "your" if s == int(obs["seat"]) else f"P{s + 1}'s"
+def _whose(obs: RelicObservation, s: int) -> str:
+    return "your" if s == obs["seat"] else f"P{s + 1}'s"
 
 
-def where(D: RelicData, obs: Mapping[str, Any], x: str) -> str:
+def where(D: RelicData, obs: RelicObservation, x: str) -> str:
     """Where card instance ``x`` is, or "" when the seat cannot see it."""
-    charges = obs.get("charges") or {}
+    charges = obs["charges"]
     if x in obs["hand"]:
         return "in your hand"
-    if x in obs.get("my_corruption_down", ()):
+    if x in obs["my_corruption_down"]:
         return "face down before you (your Corruption)"
-    if x in obs.get("my_completed_hidden", ()):
+    if x in obs["my_completed_hidden"]:
         return "one of your completed missions (face down, drawn from the deck)"
     for s, t in enumerate(obs["table"]):
         whose = _whose(obs, s)
@@ -125,13 +123,13 @@ def where(D: RelicData, obs: Mapping[str, Any], x: str) -> str:
             return f"{whose} active mission"
         if x in t["completed"]:
             return f"{whose} completed mission"
-    for sp, xs in (obs.get("board") or {}).items():
+    for sp, xs in obs["board"].items():
         if x in xs:
             return f"a Threat card on {sp} {D.spaces[sp].name}"
-    if x in obs.get("revealed", ()):
+    if x in obs["revealed"]:
         return "revealed, being chosen from"
     for d in DECKS:
-        if x in (obs.get("discards") or {}).get(d, ()):
+        if x in obs["discards"].get(d, ()):
             return f"on the {DECK_WORDS.get(d, d + ' Threat')} discard pile"
     return ""
 
@@ -147,7 +145,7 @@ def _hidden_where(D: RelicData, x: str) -> str:
     return f"in the {DECK_WORDS.get(deck, deck + ' Threat')} deck"
 
 
-def _card_state(D: RelicData, obs: Mapping[str, Any], x: str, design: str) -> list[str]:
+def _card_state(D: RelicData, obs: RelicObservation, x: str, design: str) -> list[str]:
     copies = [x] if x in D.cards else sorted(y for y, c in D.cards.items() if c.design == design)
     out = []
     hidden = 0
@@ -163,33 +161,33 @@ def _card_state(D: RelicData, obs: Mapping[str, Any], x: str, design: str) -> li
     return out
 
 
-def _space_state(D: RelicData, obs: Mapping[str, Any], sp: str) -> list[str]:
+def _space_state(D: RelicData, obs: RelicObservation, sp: str) -> list[str]:
     out = []
     here = [_who(obs, s) for s, t in enumerate(obs["table"]) if t["character"] and t["space"] == sp and
             not t["eliminated"]]
     if here:
         out.append("Here now: " + ", ".join(here) + ".")
-    threats = (obs.get("board") or {}).get(sp) or []
-    sc = str(obs.get("scenario") or "")
+    threats = obs["board"].get(sp) or []
+    sc = obs["scenario"]
     for x in threats:
         c = D.cards[x]
         out.append("Threat card here: " + (enemy_line(D, x, sc) if c.category == "enemy" else f"{x} {c.name} "
                                             f"({c.category})"))
-    tokens = [_whose(obs, s) for s, t in enumerate(obs["table"]) if sp in t.get("tokens", ())]
+    tokens = [_whose(obs, s) for s, t in enumerate(obs["table"]) if sp in t["tokens"]]
     if tokens:
         many = len(tokens) > 1
         s_ = "s" if many else ""
         out.append(f"Objective token{s_} here: for {' and '.join(tokens)} mission{s_}.")
-    if sp in obs.get("guardians", ()):
+    if sp in obs["guardians"]:
         out.append("The Guardian of the Rift stands here.")
     return out
 
 
-def _character_state(D: RelicData, obs: Mapping[str, Any], ch: str) -> list[str]:
+def _character_state(D: RelicData, obs: RelicObservation, ch: str) -> list[str]:
     for s, t in enumerate(obs["table"]):
         if t["character"] == ch:
             return [f"Played now by {_who(obs, s)}."]
-    if ch in (obs.get("retired") or ()):
+    if ch in obs["retired"]:
         return ["Corrupted earlier in this game: out of play."]
     if ch in (obs.get("dealt") or ()):
         return ["Dealt to you to choose from."]

@@ -1,7 +1,7 @@
 """Relic's pending work: each step of the turn that takes several moves (the turn itself, a movement, a roll, the
 Engagement phase, a battle, a skill test, the Experience phase...) and each question an effect asks is a small
-typed object on the state's stack, with an enum for its step. The handlers are registered by type in ``RULES``:
-look for ``@RULES.run(Battle)`` to find the code of a kind (``battle.py``, ``turn.py``, ``dice.py``,
+typed object on the state's stack, with an enum for its step. The handlers are registered by type in ``RULES``
+(``state.py``): look for ``@RULES.run(Battle)`` to find the code of a kind (``battle.py``, ``turn.py``, ``dice.py``,
 ``experience.py``, ``effects.py``, ``questions.py``).
 
 Effect lists are named by their number in the data (``RelicData.effects(n)``); cards by instance id; seats are
@@ -11,17 +11,11 @@ Effect lists are named by their number in the data (``RelicData.effects(n)``); c
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-from wizprint.solo.kernel import Action, Declared, Pending, Rules, declare, value
-
-if TYPE_CHECKING:
-    from .state import RelicState
+from wizprint.solo.kernel import Action, Declared, Pending, declare, value
 
 P = TypeVar("P", bound=Pending)
-
-
-RULES: Rules[RelicState] = Rules("relic")
 
 # the moves without a card or a choice in them, made once (a move is a value: equal moves are the same move)
 PASS, ROLL, END, STOP, CW, ACW, JUMP, RIFT, MORE = (Action(k) for k in (

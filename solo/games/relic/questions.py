@@ -9,12 +9,11 @@ to charge), ``discard X``, ``purge X`` (a Corruption card), ``to SPACE`` (move_a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, one_per_design
 
 from .asking import clause, source_name
+from .data import cause
 from .effects import add_charge, move_direct, warp
 from .experience import take_relic
 from .heroes import (
@@ -28,7 +27,6 @@ from .heroes import (
     remove_corruption,
 )
 from .pending import (
-    RULES,
     BuyPower,
     BuyWargear,
     ChargeTarget,
@@ -45,10 +43,8 @@ from .pending import (
     TakeRelic,
     WarpSkip,
 )
-from .texts import cause, with_cause
-
-if TYPE_CHECKING:
-    from .state import RelicState
+from .state import RULES, RelicState
+from .texts import with_cause
 
 QUESTIONS = (May, Pay, Choose, ChooseAttribute, ChargeTarget, DiscardCards, Purge, MoveAny, BuyPower, BuyWargear,
              TakeRelic, WarpSkip, OrderAbilities, Corrupted)

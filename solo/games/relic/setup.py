@@ -13,8 +13,8 @@ from wizprint.solo.kernel.setup import Placer, SetupError, check_whole, name, na
 
 from .check import HOLDS
 from .data import ATTRS, COLOURS, DECKS, MAX_LEVEL, START_INFLUENCE, RelicData
+from .game import RelicGame
 from .pending import Phase, Turn, TurnStep
-from .state import RelicState
 
 SETUP_KEYS = {
     "characters": "each seat's character sheet (default: CH01, CH02, ... not named by another seat)",
@@ -66,12 +66,12 @@ def _of_decks(data: RelicData, xs: list[str], key: str, decks: tuple[str, ...]) 
 
 
 def setup(data: RelicData, table: Mapping[str, Any], players: int, seed: int, variant: str,
-          chance: Chance) -> RelicState:
+          chance: Chance) -> RelicGame:
     """A position from a scenario file's ``[setup]`` (the keys are in ``SETUP_KEYS``); the variant names the
     scenario (default: the first)."""
     D = data
     C = D.cards
-    s = RelicState.blank(data, players, seed, variant)
+    s = RelicGame.blank(data, players, seed, variant)
     s.chance = chance
     s.scenario = variant or D.scenario_ids[0]
     place = Placer(C)

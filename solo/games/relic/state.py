@@ -1,5 +1,6 @@
-"""Relic's state: its fields (declared once), the small queries every rule asks, the stack of pending work and the
-OpenSpiel-like surface (whose decision, the legal moves, applying one, what a seat sees).
+"""Relic's state: its fields (declared once), the small queries every rule asks, the stack of pending work (its code
+registered by type in :data:`RULES`) and the loop that runs it. The legal moves, applying one, what a seat sees and
+the decisions in words are added by :class:`~.game.RelicGame`, the class the engine declares.
 
 Decisions are asked one at a time of ``current_player``: the active player, or another player resolving an
 ``each_player`` effect. The top of ``stack`` is the pending work that waits (``pending``); ``advance`` runs the
@@ -10,34 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import field
-from typing import Any, TypeVar
+from typing import Self, TypeVar
 
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Checks, Commitments, Outcome, Rng, State, declare, transient, zone, zone_map
-from wizprint.solo.kernel.screen import TwoStep
+from wizprint.solo.kernel import Commitments, Outcome, Rng, Rules, State, declare, transient, zone, zone_map
 
-from .asking import describe, question, two_step
-from .check import check_state
 from .data import (
     ATTRS,
     DECKS,
     ROUND_LIMIT,
-    SEAT_COLOURS,
-    START_INFLUENCE,
     THRESHOLD,
     Kit,
     Passives,
     RelicData,
+    RelicTermination,
     Space,
+    cause,
 )
-from .heroes import activate_mission
 from .pending import (
-    BATTLE_PLAYER_ROLL,
     ENGAGEMENT_DONE,
     PHASE_OVER,
     PHASE_SELECT,
-    PHASE_START,
-    RULES,
     Battle,
     Effects,
     Engagement,
@@ -48,8 +42,6 @@ from .pending import (
     RelicPending,
     Turn,
 )
-from .texts import cause
-from .view import PHASES, last_words
 
 P = TypeVar("P", bound=RelicPending)
 FOE_CACHE = 20_000  # enemy combinations whose traits are kept per data (cleared when full)
@@ -74,6 +66,11 @@ def _deal(pool: list[str], k: int) -> list[str]:
     out.reverse()
     del pool[cut:]
     return out
+
+
+# the code of each kind of pending work, registered by type (``battle.py``, ``turn.py``, ``dice.py``,
+# ``experience.py``, ``effects.py``, ``questions.py``)
+RULES: Rules[RelicState] = Rules("relic")
 
 
 @declare
@@ -127,10 +124,11 @@ class RelicState(State[RelicData]):
     kit_memo: list[tuple[str, list[str], list[str], Kit] | None] | None = transient()
 
     SEATS_IN_RANGE = ("turn_player", "deciding")
+    ENDINGS = RelicTermination
 
     # -- set-up ---------------------------------------------------------------------------------------------------
     @classmethod
-    def blank(cls, data: RelicData, players: int, seed: int, variant: str) -> RelicState:
+    def blank(cls, data: RelicData, players: int, seed: int, variant: str) -> Self:
         """An empty table: no card anywhere yet, no character chosen."""
         if not 2 <= players <= 4:
             raise EngineError("Relic is for 2 to 4 players")
@@ -148,7 +146,7 @@ class RelicState(State[RelicData]):
                    decks={d: [] for d in DECKS}, discards={d: [] for d in DECKS})
 
     @classmethod
-    def new(cls, data: RelicData, players: int, seed: int, variant: str) -> RelicState:
+    def new(cls, data: RelicData, players: int, seed: int, variant: str) -> Self:
         """A new game: the scenario (the variant, or at random), the decks shuffled, two character sheets dealt to
         each seat for the secret choice."""
         s = cls.blank(data, players, seed, variant)
@@ -174,38 +172,6 @@ class RelicState(State[RelicData]):
         self.life[s] = c.life
         self.level[s] = 0
         self.positions[s] = c.start
-
-    def _apply_pick(self, a: Action) -> None:
-        assert self.selection is not None
-        w = self.selection.waiting
-        self.selection.commit(w, a.a)
-        self.say(f"{self.who(w)} chooses a character")
-        self.say(f"you choose {self.data.characters[a.a].name}", (w,))
-        if self.selection.complete:
-            self._finish_setup()
-
-    def _finish_setup(self) -> None:
-        D = self.data
-        assert self.selection is not None
-        for s in range(self.players):
-            ch = str(self.selection.chosen[s])
-            self.set_character(s, ch)
-            self.influence[s] = START_INFLUENCE
-            self.unused_characters.extend(c for c in self.dealt[s] if c != ch)
-            self.say(f"{self.who(s)} ({SEAT_COLOURS[s]}) is the {D.characters[ch].name}, at "
-                     f"{D.spaces[self.positions[s]].name}")
-        self.unused_characters.sort()
-        self.dealt = [[] for _ in range(self.players)]
-        self.selection = None
-        for s in range(self.players):
-            self.draw_power(s, self.power_limit(s))
-        for s in range(self.players):
-            x = self.take_top("mission")
-            if x:
-                self.note_draw(s, x)
-                activate_mission(self, s, x)
-        self.phase = PHASE_START
-        self.turn_player = self.players - 1  # the oldest player, seat 0, takes the first turn
 
     # -- small queries --------------------------------------------------------------------------------------------
     # the seat as the log names it (``s.who(0)`` is ``P1``): a lookup without a Python call (millions are made)
@@ -522,11 +488,11 @@ class RelicState(State[RelicData]):
             return True
         return False
 
-    def end_game(self, winners: tuple[int, ...], reason: str) -> None:
+    def end_game(self, winners: tuple[int, ...], reason: str, termination: RelicTermination) -> None:
         if self.result is not None:
             return
         scores = tuple(float(self.progress(t)) for t in range(self.players))
-        self.result = Outcome(winners, scores, reason)
+        self.result = Outcome(winners, scores, reason, termination)
         self.phase = PHASE_OVER
         self.stack = []
         self.say(f"Game over: {reason}")
@@ -561,7 +527,8 @@ class RelicState(State[RelicData]):
         if self.turn_number >= ROUND_LIMIT * n:
             best = max(self.progress(t) for t in range(n))
             win = tuple(t for t in range(n) if self.progress(t) == best)
-            self.end_game(win, f"round limit: {self.turn_number} turns played, the most progress wins")
+            self.end_game(win, f"round limit: {self.turn_number} turns played, the most progress wins",
+                          RelicTermination.ROUND_LIMIT)
             return
         self.turn_player = p
         self.turn_number += 1
@@ -606,69 +573,6 @@ class RelicState(State[RelicData]):
     def current_player(self) -> int:
         return -1 if self.result is not None else self.deciding
 
-    def _legal_actions(self) -> list[Action]:
-        if not self.stack:
-            if self.phase == PHASE_SELECT and self.selection is not None:
-                return [Action("pick", c) for c in self.dealt[self.selection.waiting]]
-            raise EngineError("relic: no decision is pending")
-        top = self.stack[-1]
-        fn = RULES.legals.get(type(top))
-        return fn(self, top) if fn is not None else RULES.legal_for(self, top)  # (which raises)
-
-    def _apply(self, action: Action) -> None:
-        if not self.stack:
-            self._apply_pick(action)
-        else:
-            top = self.stack[-1]
-            fn = RULES.appliers.get(type(top))
-            if fn is None:
-                RULES.apply_to(self, top, action)  # raises
-            else:
-                fn(self, top, action)
-        self.advance()
-
-    # -- what a seat sees -----------------------------------------------------------------------------------------
-    def _public(self, s: int) -> dict[str, Any]:
-        return {"character": self.characters[s], "colour": SEAT_COLOURS[s], "space": self.positions[s],
-                "attributes": list(self.attributes[s]), "life": self.life[s], "level": self.level[s],
-                "influence": self.influence[s], "hand": len(self.hands[s]), "assets": list(self.assets[s]),
-                "trophies": list(self.trophies[s]), "corruption_up": list(self.corruption_face_up[s]),
-                "corruption_down": len(self.corruption_face_down[s]), "mission": self.missions[s],
-                "completed": list(self.completed[s]), "completed_hidden": len(self.completed_hidden[s]),
-                "tokens": list(self.objective_tokens[s]), "scenario_tokens": self.scenario_tokens[s],
-                "progress": self.mission_progress[s], "skip": self.skips[s], "eliminated": self.eliminated[s]}
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        obs: dict[str, Any] = {
-            "game": self.data.id, "seat": seat, "players": self.players, "scenario": self.scenario,
-            "phase": str(self.phase), "turn": self.turn_number, "active": self.turn_player,
-            "current": self.current_player, "table": [self._public(s) for s in range(self.players)],
-            "hand": sorted(self.hands[seat]), "my_corruption_down": sorted(self.corruption_face_down[seat]),
-            "my_completed_hidden": sorted(self.completed_hidden[seat]),
-            "board": {k: list(v) for k, v in sorted(self.board.items())},
-            "decks": {d: len(self.decks[d]) for d in DECKS}, "discards": {d: list(self.discards[d]) for d in DECKS},
-            "revealed": list(self.revealed), "charges": dict(sorted(self.charges.items())),
-            "spent": list(self.spent), "evaded": list(self.evaded), "evade_uses": list(self.evade_uses),
-            "unused_characters": sorted(self.unused_characters) if self.selection is None else None,
-            "retired": list(self.retired_characters),
-            "stack": [{"kind": f.kind, **f.to_json()} for f in self.stack],
-            "last": self.last.as_dict() if self.last is not None else {},
-            "log": self.visible_log(seat),
-            "heading": self._heading(),
-            "last_words": last_words(self, seat),
-            "guardians": list(self.data.guardians),
-        }
-        bat = next((f for f in reversed(self.stack) if isinstance(f, Battle)), None)
-        if bat is not None:
-            obs["battle"] = {"seat": bat.seat, "score": self.battle_bonus(bat), "enemy": self.enemy_bonus(bat),
-                             "enemy_roll": bat.enemy_roll if bat.step >= BATTLE_PLAYER_ROLL else None}
-        if self.selection is not None:
-            obs["dealt"] = list(self.dealt[seat])
-            obs["choices"] = self.selection.view(seat)
-        if self.result is not None:
-            obs["outcome"] = self.result.as_dict()
-        return obs
-
     def _resample(self, into: RelicState, seat: int, rng: Rng) -> None:
         """The cards this seat cannot see (decks, the others' Power cards, face-down Corruption cards and completed
         missions from the deck, and during set-up the character sheets dealt to the others and their choices) are
@@ -697,17 +601,12 @@ class RelicState(State[RelicData]):
                     into.selection.chosen[t] = into.dealt[t][rng.below(2)]
             into.unused_characters = sorted(pool)
 
-    def check_rules(self, chk: Checks) -> None:
-        """A saved game is untrusted: besides the kernel's checks, the per-seat fields, characters, spaces, cards in
-        zones of their kind, numbers in range and pending work that names what exists (``check.py``)."""
-        check_state(self, chk)
-
     def chargeable(self) -> list[str]:
         """The cards the current player may spend a charge from now."""
         return sorted(a.a for a in self.legal_actions() if a.kind == "charge")
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"turn": self.turn_number, "turn_player": self.turn_player, "phase": str(self.phase),
                 "current": self.current_player, "scenario": self.scenario,
                 "board": {k: sorted(v) for k, v in sorted(self.board.items())},
@@ -750,21 +649,5 @@ class RelicState(State[RelicData]):
             out[f"threshold.{s}"] = self.threshold(s) if self.characters[s] else 0
         return out
 
-    def _heading(self) -> str:
-        if self.phase == Phase.SELECT:
-            return "Choosing the characters"
-        if self.phase == Phase.OVER:
-            return "Game over"
-        return f"turn {self.turn_number}, {self.who(self.turn_player)}: {PHASES[str(self.phase)]}"
 
-    def describe(self, action: Action) -> str:
-        return describe(self, action)
-
-    def question(self) -> str:
-        return question(self)
-
-    def two_step(self, legal: list[Action]) -> TwoStep | None:
-        return two_step(self, legal)
-
-
-__all__ = ["Phase", "RelicState"]
+__all__ = ["RULES", "Phase", "RelicState"]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 
-from .data import ATTRS, COLOURS, Passives, RelicData, still_needed
+from .data import ATTRS, COLOURS, DECK_WORDS, Passives, RelicData, still_needed
 
 if TYPE_CHECKING:
     from .pending import Battle, SkillTest
@@ -33,8 +33,6 @@ def signed(n: int) -> str:
 TIMING = {"any": "any time", "battle": "in a battle (Prepare for Battle)", "test": "before a skill test roll",
           "movement": "after your movement roll", "engagement": "in the Engagement phase",
           "exploration": "in the Engagement phase", "experience": "in the Experience phase"}
-DECK_WORDS = {"power": "Power card", "corruption": "Corruption card", "mission": "Mission", "relic": "Relic",
-              "wargear": "Wargear"}
 
 
 # -- cards -------------------------------------------------------------------------------------------------------
@@ -241,52 +239,6 @@ def scenario_sheet(D: RelicData, sc: str) -> list[str]:
     if rec.get("story"):
         out.append(str(rec["story"]))
     return out
-
-
-# -- causes, for the log -----------------------------------------------------------------------------------------
-EVENTS = {"turn_start": "at the start of the turn", "turn_end": "at the end of the turn",
-          "movement_start": "at the start of the Movement phase", "exploration_end": "at the end of the Exploration "
-          "phase", "engagement_start": "at the start of the Engagement phase", "engagement_end": "at the end of "
-          "the Engagement phase", "battle_start": "at the start of the battle", "battle_win": "on winning a battle",
-          "battle_lose": "on losing a battle", "test_pass": "on passing a test", "test_fail": "on failing a test",
-          "level_up": "on gaining a level", "corruption": "on drawing a Corruption card",
-          "vanquished": "on being vanquished", "mission": "on completing a mission", "enter_inner": "on entering "
-          "the Inner tier"}
-
-
-def cause(D: RelicData, src: str, event: str = "") -> str:
-    """Why an effect happens, from what it is printed on (``played Emperor's Grace``, ``the text box of Hab-Stack
-    Tertius``) and, for a triggered ability, when (worked out once per source and event, kept with the data)."""
-    key = (src, event)
-    got = D.causes.get(key)
-    if got is None:
-        got = D.causes[key] = _cause(D, src, event)
-    return got
-
-
-def _cause(D: RelicData, src: str, event: str) -> str:
-    c = D.cards.get(src)
-    if c is not None:
-        if c.deck == "power":
-            what = f"played {c.name}"
-        elif c.deck == "corruption":
-            what = f"the Corruption card {c.name}"
-        elif c.deck == "mission":
-            what = f"the reward of the mission {c.name}"
-        elif c.deck in ("relic", "wargear"):
-            what = f"the {DECK_WORDS[c.deck]} {c.name}"
-        else:
-            what = f"the {c.category} {c.name}"
-    elif src in D.spaces:
-        what = f"the text box of {D.spaces[src].name}"
-    elif src in D.characters:
-        what = f"the {D.characters[src].name}'s ability"
-    elif src in D.scenarios:
-        what = f"the scenario {D.scenarios[src].name}"
-    else:
-        what = ""
-    when = EVENTS.get(event, "")
-    return f"{what}, {when}" if what and when else what or when
 
 
 def battle_cause(f: Battle, won: bool, mine: int, theirs: int) -> str:

@@ -10,8 +10,6 @@ to 2 more spaces in the same direction", played after the movement roll, as its 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from wizprint.solo.kernel import Action
 
 from .battle import run_engagement
@@ -40,7 +38,6 @@ from .pending import (
     PHASE_START,
     RIFT,
     ROLL_MOVE,
-    RULES,
     STOP,
     TURN_DONE,
     TURN_END,
@@ -58,9 +55,7 @@ from .pending import (
     Turn,
 )
 from .plays import play, plays
-
-if TYPE_CHECKING:
-    from .state import RelicState
+from .state import RULES, RelicState
 
 
 @RULES.run(NextTurn)

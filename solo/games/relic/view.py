@@ -24,8 +24,8 @@ the terminal wraps."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
@@ -35,7 +35,8 @@ from wizprint.solo.kernel.screen import Panel, Screen
 
 from .asking import card, describe, question
 from .data import NESTED, TROPHY_POINTS, RelicData
-from .pending import BattleResult, SkillTestResult
+from .observation import HeroView, RelicObservation
+from .pending import BattleResult, Phase, SkillTestResult
 from .texts import (
     TIMING,
     attr,
@@ -80,8 +81,17 @@ def last_words(s: RelicState, seat: int) -> str:
     return ""
 
 
+def heading(s: RelicState, seat: int) -> str:
+    """Where the game is, in a few words (the observation's ``heading``; the same for every seat)."""
+    if s.phase == Phase.SELECT:
+        return "Choosing the characters"
+    if s.phase == Phase.OVER:
+        return "Game over"
+    return f"turn {s.turn_number}, {s.who(s.turn_player)}: {PHASES[str(s.phase)]}"
+
+
 # -- the header: how the game is won -----------------------------------------------------------------------------
-def _ways(effs: Any, gate: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], int]]:
+def _ways(effs: Sequence[object] | None, gate: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], int]]:
     """The ways a confrontation's effects win the game: (what must be beaten or passed, how many times)."""
     out: list[tuple[tuple[str, ...], int]] = []
     for e in effs or ():
@@ -136,12 +146,12 @@ def win_words(D: RelicData, sc: str) -> tuple[str, str, str]:
     return " or ".join(long) + " at the centre", " or ".join(long), " or ".join(brief)
 
 
-def header(D: RelicData, obs: Mapping[str, Any], width: int = 80) -> str:
+def header(D: RelicData, obs: RelicObservation, width: int = 80) -> str:
     """``Turn 12, P2: Engagement · you: P1 Primaris Psyker · win: beat the Mystery Beyond at the centre``: as many of
     these words as fit one row of the screen."""
-    me = int(obs["seat"])
-    sc = str(obs["scenario"])
-    phase = str(obs["phase"])
+    me = obs["seat"]
+    sc = obs["scenario"]
+    phase = obs["phase"]
     wins = win_words(D, sc) if sc else ("",)
     if phase == "over":
         return "Game over"
@@ -149,16 +159,16 @@ def header(D: RelicData, obs: Mapping[str, Any], width: int = 80) -> str:
         when = "Choosing characters"
         mine = [f"you: P{me + 1}"]
     else:
-        active = int(obs["active"])
+        active = obs["active"]
         who = "you" if active == me else f"P{active + 1}"
         when = f"Turn {obs['turn']}, {who}: {_PHASE_WORD.get(phase, phase)}"
-        ch = str(obs["table"][me]["character"])
+        ch = obs["table"][me]["character"]
         name = D.characters[ch].name if ch else ""
         mine = [f"P{me + 1} {name}".rstrip()] if active == me else [f"you: P{me + 1} {name}".rstrip(),
                                                                     f"P{me + 1} {name}".rstrip()]
     tries = [f"{when} · {m} · win: {w}" for w in wins for m in mine]
     got = next((t for t in tries if len(t) <= width), None)  # the most words that fit one row
-    seat = f"P{me + 1}" if phase != "select" and int(obs["active"]) == me else f"you: P{me + 1}"
+    seat = f"P{me + 1}" if phase != "select" and obs["active"] == me else f"you: P{me + 1}"
     return got or f"{when} · {seat} · win: {wins[-1]}"  # the character's name is in 'status' and 'sheet'
 
 
@@ -167,9 +177,9 @@ def _whose(me: int, s: int) -> str:
     return "You" if s == me else f"P{s + 1}"
 
 
-def _hero(D: RelicData, obs: Mapping[str, Any], s: int) -> list[str]:
+def _hero(D: RelicData, obs: RelicObservation, s: int) -> list[str]:
     e = escape
-    me = int(obs["seat"])
+    me = obs["seat"]
     t = obs["table"][s]
     who = f"P{s + 1}" + (" (you)" if s == me else "")
     if t["eliminated"] or not t["space"]:
@@ -209,7 +219,7 @@ def _hero(D: RelicData, obs: Mapping[str, Any], s: int) -> list[str]:
     return lines
 
 
-def _status(D: RelicData, obs: Mapping[str, Any]) -> Panel:
+def _status(D: RelicData, obs: RelicObservation) -> Panel:
     table = obs["table"]
     lines: list[str] = []
     race: list[str] = []
@@ -240,12 +250,12 @@ def _threat_lines(D: RelicData, xs: list[str], sc: str, indent: str) -> list[str
     return out
 
 
-def _here_lines(D: RelicData, obs: Mapping[str, Any]) -> list[str]:
+def _here_lines(D: RelicData, obs: RelicObservation) -> list[str]:
     """Your space: where it is, its movement box, its text boxes (or the confrontation), the Threat cards on it."""
     e = escape
-    me = int(obs["seat"])
-    here = str(obs["table"][me]["space"])
-    sc = str(obs["scenario"])
+    me = obs["seat"]
+    here = obs["table"][me]["space"]
+    sc = obs["scenario"]
     sp = D.spaces[here]
     where = tier_name(sp.tier) + (f", {sp.area}" if sp.area else "")
     out = [f"[bold]Your space[/bold]: {here} {e(sp.name)} ({e(where)})"]
@@ -268,30 +278,30 @@ def _here_lines(D: RelicData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _here(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
-    me = int(obs["seat"])
+def _here(D: RelicData, obs: RelicObservation) -> Panel | None:
+    me = obs["seat"]
     if not obs["table"][me]["character"] or not obs["table"][me]["space"]:
         return None
-    here = str(obs["table"][me]["space"])
+    here = obs["table"][me]["space"]
     key = f"{here} {','.join(obs['board'].get(here) or [])}"
     return Panel("here", "your space and its Threat cards", tuple(_here_lines(D, obs)), key=key)
 
 
 # -- board: around you -------------------------------------------------------------------------------------------
-def _board(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
+def _board(D: RelicData, obs: RelicObservation) -> Panel | None:
     e = escape
-    me = int(obs["seat"])
+    me = obs["seat"]
     if not obs["table"][me]["character"]:
         return None
     if not obs["table"][me]["space"]:
         return None
     board: Mapping[str, list[str]] = obs["board"]
-    sc = str(obs["scenario"])
+    sc = obs["scenario"]
     who: dict[str, list[str]] = {}
     for s, t in enumerate(obs["table"]):
         if t["character"] and not t["eliminated"] and t["space"]:
             who.setdefault(t["space"], []).append("you" if s == me else f"P{s + 1}")
-    here = str(obs["table"][me]["space"])
+    here = obs["table"][me]["space"]
     shown: set[str] = set()
     lines: list[str] = []
 
@@ -340,10 +350,10 @@ def _board(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
                  tuple(lines))
 
 
-def _guardian(D: RelicData, obs: Mapping[str, Any], here: str) -> list[str]:
+def _guardian(D: RelicData, obs: RelicObservation, here: str) -> list[str]:
     """Where the Guardian of the Rift stands (the spaces whose movement box leads into the Inner tier)."""
     out = []
-    for g in obs.get("guardians", ()):
+    for g in obs["guardians"]:
         sp = D.spaces[g]
         where = ""
         if here in D.ring_index and D.spaces[here].tier == sp.tier and here != g:
@@ -357,7 +367,7 @@ def _guardian(D: RelicData, obs: Mapping[str, Any], here: str) -> list[str]:
     return out
 
 
-def limits(D: RelicData, t: Mapping[str, Any]) -> tuple[int, int]:
+def limits(D: RelicData, t: HeroView) -> tuple[int, int]:
     """A seat's power and asset limits (``RelicState.power_limit``, ``asset_limit``) from what all may see: the
     character sheet at its level, and what its assets and face-up Corruption cards change."""
     ch = D.characters[t["character"]]
@@ -367,9 +377,9 @@ def limits(D: RelicData, t: Mapping[str, Any]) -> tuple[int, int]:
 
 
 # -- hand: your cards --------------------------------------------------------------------------------------------
-def _hand(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
+def _hand(D: RelicData, obs: RelicObservation) -> Panel | None:
     e = escape
-    me = int(obs["seat"])
+    me = obs["seat"]
     t = obs["table"][me]
     if not t["character"]:
         return None
@@ -410,15 +420,15 @@ def _hand(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
     if done:
         out.append(f"[bold]Your completed missions[/bold] (3 buy a relic): {', '.join(done)}")
     key = "|".join([",".join(hand), ",".join(f"{x}:{charges.get(x, '')}" for x in assets), ",".join(up),
-                    ",".join(down), ",".join(t["trophies"]), str(t["mission"]), ",".join(done)])
+                    ",".join(down), ",".join(t["trophies"]), t["mission"], ",".join(done)])
     return Panel("hand", "your cards", tuple(out), key=key)
 
 
 # -- sheet: your character ---------------------------------------------------------------------------------------
-def _sheet(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
-    me = int(obs["seat"])
+def _sheet(D: RelicData, obs: RelicObservation) -> Panel | None:
+    me = obs["seat"]
     t = obs["table"][me]
-    dealt = list(obs.get("dealt") or [])
+    dealt = obs.get("dealt", [])
     if not t["character"]:
         if not dealt:
             return None
@@ -428,8 +438,8 @@ def _sheet(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
             lines.append(f"[bold]{escape(sheet[0])}[/bold]")
             lines.extend(escape(ln) for ln in sheet[1:])
         return Panel("sheet", "the character sheets dealt to you", tuple(lines), key=",".join(dealt))
-    ch = str(t["character"])
-    level = int(t["level"])
+    ch = t["character"]
+    level = t["level"]
     sheet = character_sheet(D, ch)
     lines = [f"[bold]{escape(sheet[0])}[/bold] (you), level {level}"]
     for ln in sheet[1:]:
@@ -441,8 +451,8 @@ def _sheet(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
                  key=f"{ch} {level}")
 
 
-def _scenario(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
-    sc = str(obs["scenario"])
+def _scenario(D: RelicData, obs: RelicObservation) -> Panel | None:
+    sc = obs["scenario"]
     if not sc:
         return None
     sheet = scenario_sheet(D, sc)
@@ -451,14 +461,14 @@ def _scenario(D: RelicData, obs: Mapping[str, Any]) -> Panel | None:
     return Panel("scenario", "the scenario sheet", tuple(lines), key=sc)
 
 
-def screen(data: RelicData, obs: Mapping[str, Any]) -> Screen:
+def screen(data: RelicData, obs: RelicObservation) -> Screen:
     """The seat's screen: the header and the panels (see the module's docstring)."""
     panels = [_status(data, obs), _here(data, obs), _board(data, obs), _hand(data, obs), _sheet(data, obs),
               _scenario(data, obs)]
     return Screen(header(data, obs), tuple(p for p in panels if p is not None))
 
 
-def view(data: RelicData, obs: Mapping[str, Any]) -> list[str]:
+def view(data: RelicData, obs: RelicObservation) -> list[str]:
     """The whole table as the seat sees it (rich markup): the header and every panel."""
     sc = screen(data, obs)
     out = [f"[bold]{escape(sc.header)}[/bold]"]

@@ -6,12 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wizprint.cards.model import Game, effect_words
-from wizprint.solo.kernel import Action, RulesData
+from wizprint.solo.kernel import Action, RulesData, Termination
 
 SCHOOLS = ("ward", "vigor", "fortune", "wrath")
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 WORDS = frozenset({*SCHOOLS, "wild"})  # the effect words, and what the engine does with them: see state.py
+
+
+class WizardCardsTermination(Termination):
+    """How a game of Wizard Cards ends: after the last turn, the smaller damage pile wins; equal piles tie."""
+
+    SMALLER_DAMAGE_PILE = "a player has the smaller damage pile"
+    TIE = "tie"
 
 
 @dataclass(frozen=True, slots=True)

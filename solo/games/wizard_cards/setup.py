@@ -9,7 +9,8 @@ from wizprint.solo.kernel import Chance
 from wizprint.solo.kernel.setup import Placer, SetupError, per_seat, seat, text, whole
 
 from .data import SUITS, WizardCardsData
-from .state import Phase, WizardCardsState
+from .game import WizardCardsGame
+from .state import Phase
 
 SETUP_KEYS = {
     "hands": "each seat's hand (card ids)",
@@ -30,11 +31,11 @@ SETUP_KEYS = {
 
 
 def setup(data: WizardCardsData, table: Mapping[str, Any], players: int, seed: int, variant: str,
-          chance: Chance) -> WizardCardsState:
+          chance: Chance) -> WizardCardsGame:
     """A position from a scenario file's ``[setup]``: hands, piles, wards, whose turn; or, in the constructed
     variant, the draft about to start. Cards not named anywhere go to the bottom of the pile in a seeded shuffle
     (or to the discard pile with ``rest = "discard"``)."""
-    s = WizardCardsState.blank(data, seed, variant)
+    s = WizardCardsGame.blank(data, seed, variant)
     s.chance = chance
     constructed = variant == "constructed"
     phase = text(table, "phase", "draft" if constructed and "decks" not in table else "spell", ("draft", "spell"))

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import Any
+from typing import Self
 
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Checks, Outcome, Rng, State, declare, zone, zone_map
 
-from .data import RANKS, SUITS, WizardCardsData
+from .data import RANKS, SUITS, WizardCardsData, WizardCardsTermination
 
 HAND = 5
 STOP = Action("stop")
@@ -39,7 +39,9 @@ class Phase(enum.StrEnum):
 
 @declare
 class WizardCardsState(State[WizardCardsData]):
-    """A game of Wizard Cards. Piles are lists whose top card is the end of the list."""
+    """A game of Wizard Cards: its fields and every rule (what a seat sees, and the decisions in words, are added by
+    :class:`~.game.WizardCardsGame`, the class the engine declares). Piles are lists whose top card is the end of
+    the list."""
 
     phase: Phase = Phase.SPELL
     first_player: int = 0  # who took the first turn
@@ -63,10 +65,11 @@ class WizardCardsState(State[WizardCardsData]):
 
     SEATS_IN_RANGE = ("first_player", "turn_player", "drafter", "first_drafter")
     PER_SEAT = ("hands", "damage", "wards")
+    ENDINGS = WizardCardsTermination
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
-    def new(cls, data: WizardCardsData, players: int, seed: int, variant: str) -> WizardCardsState:
+    def new(cls, data: WizardCardsData, players: int, seed: int, variant: str) -> Self:
         s = cls.blank(data, seed, variant)
         if variant == "constructed":
             s.start_draft(s.pick(["0", "1"], "seat to draft first"))
@@ -80,7 +83,7 @@ class WizardCardsState(State[WizardCardsData]):
         return s
 
     @classmethod
-    def blank(cls, data: WizardCardsData, seed: int, variant: str) -> WizardCardsState:
+    def blank(cls, data: WizardCardsData, seed: int, variant: str) -> Self:
         """An empty table: no card anywhere yet."""
         return cls(data=data, players=2, variant=variant, rng=Rng(seed), hands=[[], []], damage=[[], []],
                    wards=[[], []], decks=[[], []] if variant == "constructed" else [])
@@ -218,11 +221,13 @@ class WizardCardsState(State[WizardCardsData]):
     def finish(self) -> None:
         d = [len(x) for x in self.damage]
         if d[0] == d[1]:
-            self.result = Outcome((0, 1), (float(d[0]), float(d[1])), f"tie: both damage piles hold {d[0]} cards")
+            self.result = Outcome((0, 1), (float(d[0]), float(d[1])), f"tie: both damage piles hold {d[0]} cards",
+                                  WizardCardsTermination.TIE)
         else:
             w = 0 if d[0] < d[1] else 1
             self.result = Outcome((w,), (float(d[0]), float(d[1])),
-                                  f"P{w + 1} has the smaller damage pile ({d[w]} against {d[1 - w]})")
+                                  f"P{w + 1} has the smaller damage pile ({d[w]} against {d[1 - w]})",
+                                  WizardCardsTermination.SMALLER_DAMAGE_PILE)
         self.say(f"Game over: {self.result.reason}")
 
     # -- the API ----------------------------------------------------------------------------------------------
@@ -362,33 +367,6 @@ class WizardCardsState(State[WizardCardsData]):
             self.start_turn()
 
     # -- what a seat sees -------------------------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        opp = 1 - seat
-        srt = self.data.sorted
-        obs: dict[str, Any] = {
-            "game": self.data.id, "variant": self.variant, "seat": seat, "phase": str(self.phase),
-            "current": self.current_player, "turn": self.turn_number + 1, "turn_player": self.turn_player,
-            "first": self.first_player, "hand": srt(self.hands[seat]), "opponent_hand": len(self.hands[opp]),
-            "spell_discard": list(self.discard), "damage": [list(d) for d in self.damage],
-            "wards": [[[c, self.ward_left[c]] for c in ws] for ws in self.wards], "spell": list(self.cast),
-            "plays_left": self.plays_left, "pending_discards": self.damage_due, "end_after_turn": self.last_turn,
-            "log": self.visible_log(seat),
-            "heading": "Draft" if self.phase == Phase.DRAFT else f"turn {self.turn_number + 1}",
-        }
-        if self.decks:
-            obs["deck"] = len(self.decks[seat])
-            obs["opponent_deck"] = len(self.decks[opp])
-            # the draft was public: each side knows which cards the other holds in hand and deck together
-            obs["own_deck_cards"] = srt(self.decks[seat])
-            obs["opponent_cards"] = srt(self.decks[opp] + self.hands[opp])
-            obs["piles"] = {s: list(p) for s, p in self.draft_piles.items()}
-            obs["drafter"] = self.drafter
-        else:
-            obs["deck"] = len(self.spell_pile)
-        if self.result:
-            obs["outcome"] = self.result.as_dict()
-        return obs
-
     def _resample(self, into: WizardCardsState, seat: int, rng: Rng) -> None:
         """The rival's hand and the pile (their deck, and one's own deck's order, in the constructed variant)."""
         if self.phase == Phase.DRAFT:
@@ -407,8 +385,8 @@ class WizardCardsState(State[WizardCardsData]):
             rng.shuffle(pool)
             into.hands[opp], into.spell_pile = pool[:n], pool[n:]
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"turn": self.turn_number, "turn_player": self.turn_player,
                 "current": self.current_player, "phase": "over" if self.result else str(self.phase),
                 "plays_left": self.plays_left,
@@ -423,13 +401,3 @@ class WizardCardsState(State[WizardCardsData]):
             if self.decks:
                 out[f"deck.{s}"] = len(self.decks[s])
         return out
-
-    def describe(self, action: Action) -> str:
-        from .view import describe
-
-        return describe(self, action)
-
-    def question(self) -> str:
-        from .view import question
-
-        return question(self)

@@ -37,7 +37,7 @@ def name(zone: str, person: int) -> str:
         "spell": "the spell being cast (in the middle of the table)",
         "hand": "your hand" if mine else f"{who} hand (face up)",
         "damage": f"{who} damage pile",
-        "ward": f"{who} wards (face up before them)",
+        "ward": "your wards (face up before you)" if mine else f"{who} wards (face up before them)",
         "deck": f"{who} drafted deck (face down)",
         "draft_pile": f"the {key} draft pile",
     }.get(base, zone)
@@ -63,4 +63,9 @@ def laid_out(state: WizardCardsState, person: int) -> set[str]:
     return {c for pile in state.draft_piles.values() for c in pile} | {c for d in state.decks for c in d}
 
 
-POLICY = TablePolicy(place=place, name=name, setup=setup, policy=POLICY_TEXT, laid_out=laid_out)
+def label(state: WizardCardsState, card: str) -> str:
+    """``8H Double Spell``: the id and the spell's name, the title the printed card shows."""
+    return state.data.label(card)
+
+
+POLICY = TablePolicy(place=place, name=name, setup=setup, policy=POLICY_TEXT, laid_out=laid_out, label=label)

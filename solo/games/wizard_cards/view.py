@@ -7,19 +7,51 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from rich.markup import escape
 
 from wizprint.cards.markup import plural, spoken
 from wizprint.solo.kernel import Action
 from wizprint.solo.kernel.screen import Panel, Screen
+from wizprint.solo.kernel.values import OutcomeRecord
 
 from .data import WizardCardsData
 from .state import Phase, WizardCardsState, cards
 
 WIN = "the smaller damage pile wins"
+
+
+class WizardCardsObservation(TypedDict):
+    """What one seat of Wizard Cards sees (JSON-able): its own hand, and of the rival what is public."""
+
+    game: str
+    variant: str
+    seat: int
+    phase: str  # a :class:`~.state.Phase` value
+    current: int  # the seat to decide (-1 once the game is over)
+    turn: int  # the turn being played, from 1
+    turn_player: int
+    first: int  # the seat that took the first turn
+    hand: list[str]
+    opponent_hand: int  # how many cards the rival holds
+    spell_discard: list[str]
+    damage: list[list[str]]  # each seat's damage pile
+    wards: list[list[tuple[str, int]]]  # each seat's ward components, oldest first, with the damage each still stops
+    spell: list[str]  # the components cast this turn
+    plays_left: int
+    pending_discards: int  # cards a Wrath still sends to the rival's damage pile
+    end_after_turn: int | None  # the final phase: the game ends after this turn (from 0)
+    log: list[str]
+    heading: str
+    deck: int  # the cards left in the shared pile, or (constructed) in the seat's own deck
+    # the constructed variant only
+    opponent_deck: NotRequired[int]
+    own_deck_cards: NotRequired[list[str]]
+    opponent_cards: NotRequired[list[str]]  # the rival's drafted cards, in deck or hand
+    piles: NotRequired[dict[str, list[str]]]  # the draft piles by suit, top last
+    drafter: NotRequired[int]
+    outcome: NotRequired[OutcomeRecord]  # once the game is over
 
 
 def describe(s: WizardCardsState, action: Action) -> str:
@@ -70,30 +102,30 @@ def _list(data: WizardCardsData, cs: list[str]) -> str:
 
 
 # -- the screen ------------------------------------------------------------------------------------------------------
-def header(obs: Mapping[str, Any]) -> str:
+def header(obs: WizardCardsObservation) -> str:
     """``Turn 3: your turn · you are P1 · the smaller damage pile wins`` (``Turn 12 of 13`` in the final phase)."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     tail = f"you are P{me + 1} · {WIN}"
     if obs.get("outcome"):
         return f"Game over · {tail}"
     if obs["phase"] == "draft":
-        return f"The draft: P{int(obs['current']) + 1} picks · {tail}"
+        return f"The draft: P{obs['current'] + 1} picks · {tail}"
     last = obs["end_after_turn"]
     of = f" of {last + 1}" if last is not None else ""
-    tp = int(obs["turn_player"])
+    tp = obs["turn_player"]
     whose = "your" if tp == me else f"P{tp + 1}'s"
     return f"Turn {obs['turn']}{of}: {whose} turn · {tail}"
 
 
-def _ward(data: WizardCardsData, ws: list[list[Any]]) -> str:
+def _ward(data: WizardCardsData, ws: list[tuple[str, int]]) -> str:
     return ", ".join(f"{_card(data, c)} stops {n} more" for c, n in ws)
 
 
-def seat_lines(data: WizardCardsData, obs: Mapping[str, Any], seat: int) -> list[str]:
+def seat_lines(data: WizardCardsData, obs: WizardCardsObservation, seat: int) -> list[str]:
     """One player as the observing seat sees them: hand size (or hand), damage pile, ward."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     who = "You" if seat == me else f"P{seat + 1}"
-    held = cards(len(obs["hand"]) if seat == me else int(obs["opponent_hand"]))
+    held = cards(len(obs["hand"]) if seat == me else obs["opponent_hand"])
     out = [f"{who}: {held} in hand, damage pile {cards(len(obs['damage'][seat]))}"]
     ws = obs["wards"][seat]
     if ws:
@@ -101,8 +133,8 @@ def seat_lines(data: WizardCardsData, obs: Mapping[str, Any], seat: int) -> list
     return out
 
 
-def table(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
-    me, opp = int(obs["seat"]), 1 - int(obs["seat"])
+def table(data: WizardCardsData, obs: WizardCardsObservation) -> Panel:
+    me, opp = obs["seat"], 1 - obs["seat"]
     if "opponent_deck" in obs:
         piles = f"Your deck {cards(obs['deck'])}, P{opp + 1}'s deck {cards(obs['opponent_deck'])}"
     else:
@@ -112,22 +144,22 @@ def table(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
     lines = [f"{piles}; discard pile {cards(len(obs['spell_discard']))}{final}"]
     lines += seat_lines(data, obs, me) + seat_lines(data, obs, opp)
     if obs["spell"]:
-        whose = "Your" if obs["turn_player"] == me else f"P{int(obs['turn_player']) + 1}'s"
+        whose = "Your" if obs["turn_player"] == me else f"P{obs['turn_player'] + 1}'s"
         lines.append(f"{whose} spell this turn: {_list(data, obs['spell'])}; "
-                     f"{plural(int(obs['plays_left']), 'play')} left")
+                     f"{plural(obs['plays_left'], 'play')} left")
     key = None if obs["phase"] == "draft" else json.dumps([[len(d) for d in obs["damage"]], obs["wards"], last])
     return Panel("table", "the damage piles, wards and piles", tuple(lines), key)
 
 
-def hand(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
+def hand(data: WizardCardsData, obs: WizardCardsObservation) -> Panel:
     held = obs["hand"]
     lines = [f"Your hand ({cards(len(held))}): {_list(data, held)}" if held else "Your hand is empty."]
     return Panel("hand", "your hand", tuple(lines))  # (shown on request: every decision of a turn lists it)
 
 
-def decks(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
+def decks(data: WizardCardsData, obs: WizardCardsObservation) -> Panel:
     """The constructed variant: the draft piles' tops while drafting, your deck, and the cards your rival drafted."""
-    opp = 1 - int(obs["seat"])
+    opp = 1 - obs["seat"]
     lines = []
     if obs["phase"] == "draft":
         tops = ", ".join(f"{s} {_card(data, p[-1])}" if p else f"{s} empty" for s, p in obs["piles"].items())
@@ -140,14 +172,14 @@ def decks(data: WizardCardsData, obs: Mapping[str, Any]) -> Panel:
     return Panel("decks", "the drafted decks", tuple(lines), key)
 
 
-def screen(data: WizardCardsData, obs: Mapping[str, Any]) -> Screen:
+def screen(data: WizardCardsData, obs: WizardCardsObservation) -> Screen:
     panels: tuple[Panel, ...] = (table(data, obs), hand(data, obs))
     if "opponent_deck" in obs:
         panels = (decks(data, obs), *panels) if obs["phase"] == "draft" else (*panels, decks(data, obs))
     return Screen(header(obs), panels)
 
 
-def view(data: WizardCardsData, obs: Mapping[str, Any]) -> list[str]:
+def view(data: WizardCardsData, obs: WizardCardsObservation) -> list[str]:
     """The whole table as the seat sees it: the header and every panel's lines."""
     sc = screen(data, obs)
     return [escape(sc.header), *(ln for p in sc.panels for ln in p.lines)]
@@ -173,12 +205,12 @@ def find(data: WizardCardsData, query: str) -> list[str]:
 _SEAT = re.compile(r"p([12])", re.I)
 
 
-def look(data: WizardCardsData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(data: WizardCardsData, obs: WizardCardsObservation, query: str) -> list[str] | None:
     """A card's printed text and where it is, as the seat may know it; ``P1``, ``P2`` or ``you``: a player."""
     q = query.strip()
     m = _SEAT.fullmatch(q)
     if m or q.lower() in ("you", "me"):
-        return seat_lines(data, obs, int(m.group(1)) - 1 if m else int(obs["seat"]))
+        return seat_lines(data, obs, int(m.group(1)) - 1 if m else obs["seat"])
     hits = find(data, query)
     if not hits:
         return None
@@ -202,7 +234,7 @@ def look(data: WizardCardsData, obs: Mapping[str, Any], query: str) -> list[str]
     return out
 
 
-def where(obs: Mapping[str, Any], c: str) -> str:
+def where(obs: WizardCardsObservation, c: str) -> str:
     """Where a card is, as the observing seat may know it."""
     me, opp = obs["seat"], 1 - obs["seat"]
     if c in obs["hand"]:

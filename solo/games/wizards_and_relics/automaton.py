@@ -16,13 +16,13 @@ from wizprint.solo.kernel import Action, Automaton, SeatView
 
 from .data import Card, Effect, affected
 from .pending import Ask, Choose, Round, RoundStep
-from .state import WRState
+from .state import WizardsAndRelicsState
 
 TYPICAL_TOTAL = 7.5  # a rival's total in a battle, roughly (a wizard, a relic, a change or two)
 TRIGGER_FIRST = {"take": 0, "put": 1, "recall": 2, "draw": 3}  # the order it resolves its triggers in, by word
 
 
-class WRView(SeatView[WRState]):
+class WizardsAndRelicsView(SeatView[WizardsAndRelicsState]):
     """What the automaton may ask: its own hand and decks, and what is public."""
 
     __slots__ = ()
@@ -101,9 +101,9 @@ def card_value(c: Card) -> float:
     return c.power + sum(effect_value(e) for e in c.effects)
 
 
-class WRAutomaton(Automaton[WRView]):
+class WizardsAndRelicsAutomaton(Automaton[WizardsAndRelicsView]):
     name = "automaton"
-    View = WRView
+    View = WizardsAndRelicsView
     typical = TYPICAL_TOTAL  # a rival's total in a two-player battle
     per_rival = 0.9  # what each further rival adds to the total to beat
     spread = 1.4  # how far (in power) a total is from a sure win or loss
@@ -123,7 +123,7 @@ class WRAutomaton(Automaton[WRView]):
             got = self._values[c.id] = (c, sum(effect_value(e) for e in c.effects))
         return got[1]
 
-    def decide(self, view: WRView) -> Action:
+    def decide(self, view: WizardsAndRelicsView) -> Action:
         legal = view.legal_actions()
         ch = view.ask()
         if ch is None:
@@ -133,12 +133,12 @@ class WRAutomaton(Automaton[WRView]):
         return self.answer(view, ch, legal)
 
     # -- phase 2 ----------------------------------------------------------------------------------------------
-    def estimate(self, view: WRView, w: str, r: str) -> float:
+    def estimate(self, view: WizardsAndRelicsView, w: str, r: str) -> float:
         """The pair's expected total."""
         shrine = view.shrine()
         return self._wizard_estimate(view, w, shrine, len(view.rivals())) + self._relic_estimate(view, r)
 
-    def _wizard_estimate(self, view: WRView, w: str, shrine: Card | None, rivals: int) -> float:
+    def _wizard_estimate(self, view: WizardsAndRelicsView, w: str, shrine: Card | None, rivals: int) -> float:
         if w == "none":
             return 0.0
         wc = view.card(w)
@@ -149,13 +149,13 @@ class WRAutomaton(Automaton[WRView]):
             t += 0.33 * rivals ** 0.5
         return t
 
-    def _relic_estimate(self, view: WRView, r: str) -> float:
+    def _relic_estimate(self, view: WizardsAndRelicsView, r: str) -> float:
         if r == "none":
             return 0.0
         rc = view.card(r)
         return rc.power + self.text_value(rc)
 
-    def play(self, view: WRView, legal: list[Action]) -> Action:
+    def play(self, view: WizardsAndRelicsView, legal: list[Action]) -> Action:
         halls = view.halls()
         need = view.hall_to_win()
         rivals = view.rivals()
@@ -186,7 +186,7 @@ class WRAutomaton(Automaton[WRView]):
         return best[1]
 
     # -- choices ----------------------------------------------------------------------------------------------
-    def answer(self, view: WRView, ch: Choose, legal: list[Action]) -> Action:
+    def answer(self, view: WizardsAndRelicsView, ch: Choose, legal: list[Action]) -> Action:
         ask = ch.ask
         cards = [a for a in legal if a.a]
 
@@ -225,7 +225,7 @@ class WRAutomaton(Automaton[WRView]):
             return next(a for a in legal if a.kind == "draw")
         return legal[0]
 
-    def mulligan(self, view: WRView, ch: Choose, legal: list[Action]) -> Action:
+    def mulligan(self, view: WizardsAndRelicsView, ch: Choose, legal: list[Action]) -> Action:
         """Keep at least two wizards and two relics: set aside the weakest cards of the kind there is too much of."""
         hand = [c for c in view.hand() if c not in ch.picked]
         wiz = [c for c in hand if view.card(c).kind == "wizard"]

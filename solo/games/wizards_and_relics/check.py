@@ -13,10 +13,10 @@ from .data import DECKS
 from .pending import Ask, Choose, Effects, Enter, Reveal, Round, Setup, Triggers
 
 if TYPE_CHECKING:
-    from .state import WRState
+    from .state import WizardsAndRelicsState
 
 
-def check_state(s: WRState, chk: Checks) -> None:
+def check_state(s: WizardsAndRelicsState, chk: Checks) -> None:
     d = s.data
     cards = d.cards
     chk.count("state.piles", len(s.piles), DECKS, DECKS)
@@ -55,10 +55,10 @@ def check_state(s: WRState, chk: Checks) -> None:
             chk.fail(f"state.mods[{i}].wizard", "not a card of the game")
     for i, n in enumerate(s.drawn):
         chk.count(f"state.drawn[{i}]", n, 0, 10_000)
-    for i, q in enumerate(s.queued):
-        seat, _, card = q.partition(":")
-        if not seat.isdigit() or int(seat) >= s.players or card not in cards:
-            chk.fail(f"state.queued[{i}]", "expected 'seat:card'")
+    for i, q in enumerate(s.discard_triggers):
+        chk.seat(f"state.discard_triggers[{i}].seat", q.seat)
+        if q.card not in cards:
+            chk.fail(f"state.discard_triggers[{i}].card", "not a card of the game")
     for i, (hand, known) in enumerate(zip(s.hands, s.known_hand, strict=False)):
         if not set(known) <= set(hand):
             chk.fail(f"state.known_hand[{i}]", "a card known to be in the hand is not in it")

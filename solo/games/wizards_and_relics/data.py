@@ -9,7 +9,7 @@ from typing import Any
 
 from wizprint.cards.markup import spoken
 from wizprint.cards.model import Game, effect_words
-from wizprint.solo.kernel import RulesData
+from wizprint.solo.kernel import RulesData, Termination
 
 COLOURS = ("red", "blue", "green")
 BEATS = {"green": "blue", "blue": "red", "red": "green"}  # the colour each colour has advantage over
@@ -18,6 +18,13 @@ HAND = 7  # the starting hand, the Replenish target (less the wizards in your Ha
 DECKS = 4  # the set-up deals four 30-card decks
 PER_DECK = {"common": 6, "superb": 6, "glorious": 3}  # wizards (and as many relics) of each rarity in a deck
 HALL_TO_WIN = {2: 5, 3: 4, 4: 3}  # wizards in your Hall of Immortality that win, by the number of players
+
+
+class WizardsAndRelicsTermination(Termination):
+    """How a game of Wizards & Relics ends: a player's Hall of Immortality holds the wizards that win (the number:
+    the wizards in it)."""
+
+    HALL_FILLED = "a player has {} wizards in the Hall of Immortality"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +87,7 @@ def needs(game: Game, players_min: int, players_max: int) -> list[str]:
         f"(at least {need} wizards)"]
 
 
-class WRData(RulesData):
+class WizardsAndRelicsData(RulesData):
     """The wizards, relics and shrines, compiled from the loaded game."""
 
     def __init__(self, game: Game):

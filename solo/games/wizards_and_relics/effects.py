@@ -1,5 +1,5 @@
 """What Wizards & Relics' effect words do: one handler per word in :data:`WORDS`, found by the word, and the
-choices they ask (:class:`~.pending.Choose`, registered in :data:`~.pending.RULES` with the phases' own choices:
+choices they ask (:class:`~.pending.Choose`, registered in :data:`~.state.RULES` with the phases' own choices:
 the deck, the mulligan, the order of your relics, the hand check and the spoils).
 
 A handler is ``(state, item, effect)``: ``item`` is the :class:`~.pending.Effects` resolving (``item.seat`` is
@@ -8,33 +8,30 @@ A handler is ``(state, item, effect)``: ``item`` is the :class:`~.pending.Effect
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action, Words
 
 from .data import HAND, Effect
-from .pending import RULES, Ask, Choose, Effects, Enter, Reveal, Source, Triggers
+from .pending import Ask, Choose, Effects, Enter, Reveal, Source, Triggers
 from .phases import mulligan
+from .state import RULES, Mod, WizardsAndRelicsState
 
-if TYPE_CHECKING:
-    from .state import WRState
-
-Handler = Callable[["WRState", Effects, Effect], None]
+Handler = Callable[["WizardsAndRelicsState", Effects, Effect], None]
 WORDS: Words[Handler] = Words("wizards-and-relics")
 TRIGGERS = {"on_discard", "on_win", "on_lose"}  # words that wait for their moment rather than resolve
 
 
 # -- the runner -----------------------------------------------------------------------------------------------------
-def effect_list(s: WRState, item: Effects) -> tuple[Effect, ...]:
+def effect_list(s: WizardsAndRelicsState, item: Effects) -> tuple[Effect, ...]:
     if item.source is Source.CARD:
         return s.data[item.card].effects
     return trigger_body(s, item.card, item.source)
 
 
 @RULES.run(Effects)
-def run_effects(s: WRState, item: Effects) -> bool:
+def run_effects(s: WizardsAndRelicsState, item: Effects) -> bool:
     card = item.card
     if item.source is not Source.ON_DISCARD and s.nullified(card):  # an ignored relic, a silenced wizard: nothing
         s.stack.pop()  # (a discard trigger belongs to a card in hand or deck, out of play)
@@ -50,14 +47,14 @@ def run_effects(s: WRState, item: Effects) -> bool:
             continue
         depth = len(s.stack)
         WORDS.get(e.word)(s, item, e)
-        if len(s.stack) != depth or s.queued:
+        if len(s.stack) != depth or s.discard_triggers:
             return False
     s.stack.pop()
     return False
 
 
 @RULES.run(Triggers)
-def run_triggers(s: WRState, t: Triggers) -> bool:
+def run_triggers(s: WizardsAndRelicsState, t: Triggers) -> bool:
     """One player's triggers that fired together, one at a time: the player chooses which resolves next while
     the order can matter (:func:`order_matters`), else they resolve in the usual order."""
     if not t.cards:
@@ -70,13 +67,13 @@ def run_triggers(s: WRState, t: Triggers) -> bool:
     return False
 
 
-def trigger_body(s: WRState, card: str, source: Source) -> tuple[Effect, ...]:
+def trigger_body(s: WizardsAndRelicsState, card: str, source: Source) -> tuple[Effect, ...]:
     """The effects a card's trigger resolves (empty if it has none of that kind)."""
     trig = s.data[card].has(str(source))
     return trig.then if trig else ()
 
 
-def order_matters(s: WRState, t: Triggers) -> bool:
+def order_matters(s: WizardsAndRelicsState, t: Triggers) -> bool:
     """Whether the order of the triggers still to resolve can change anything: two of them do different things
     besides returning their own card to hand (returning itself is the same in any order)."""
     bodies = [b for b in (tuple(e for e in trigger_body(s, c, t.source) if e.word != "recall") for c in t.cards) if b]
@@ -84,7 +81,7 @@ def order_matters(s: WRState, t: Triggers) -> bool:
 
 
 # -- conditions and counts ----------------------------------------------------------------------------------------
-def holds(s: WRState, item: Effects, when: str | None) -> bool:
+def holds(s: WizardsAndRelicsState, item: Effects, when: str | None) -> bool:
     """Whether the condition ``when`` holds for "you" (``item.seat``) and "your wizard" (``item.subject``)."""
     if not when:
         return True
@@ -121,7 +118,7 @@ def holds(s: WRState, item: Effects, when: str | None) -> bool:
     return False
 
 
-def count(s: WRState, seat: int, per: str) -> int:
+def count(s: WizardsAndRelicsState, seat: int, per: str) -> int:
     d = s.data
     if per == "drawn":
         return s.drawn[seat]
@@ -144,7 +141,7 @@ KINDS_OF = {"wizard": "wizard", "relic": "relic", "card": "card", "red": "red wi
             "green": "green wizard", "enchanted": "Enchanted relic", "devoted": "Devoted wizard", "any": "wizard"}
 
 
-def matches(s: WRState, card: str, what: str) -> bool:
+def matches(s: WizardsAndRelicsState, card: str, what: str) -> bool:
     c = s.data[card]
     if what == "card":
         return True
@@ -161,9 +158,7 @@ def matches(s: WRState, card: str, what: str) -> bool:
     return False
 
 
-def add_power(s: WRState, item: Effects, seat: int, n: int, why: str) -> None:
-    from .state import Mod
-
+def add_power(s: WizardsAndRelicsState, item: Effects, seat: int, n: int, why: str) -> None:
     if n == 0:
         return
     s.mods.append(Mod(seat=seat, n=n, source=item.card, why=why))
@@ -173,7 +168,7 @@ def add_power(s: WRState, item: Effects, seat: int, n: int, why: str) -> None:
 
 # -- the words ----------------------------------------------------------------------------------------------------
 @WORDS("power")
-def w_power(s: WRState, item: Effects, e: Effect) -> None:
+def w_power(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     when = e.get("when")
     if holds(s, item, when):
         add_power(s, item, item.seat, int(e.get("n")), _when_words(when))
@@ -192,7 +187,7 @@ def _when_words(when: str | None) -> str:
 
 
 @WORDS("power_per")
-def w_power_per(s: WRState, item: Effects, e: Effect) -> None:
+def w_power_per(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     counted = count(s, item.seat, str(e.get("per")))
     most = e.get("most")
     k = counted if most is None else min(counted, int(most))
@@ -216,7 +211,7 @@ PER = {  # what a power_per counts: the thing, where it is, and the words for no
 
 
 @WORDS("weaken")
-def w_weaken(s: WRState, item: Effects, e: Effect) -> None:
+def w_weaken(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     if not holds(s, item, e.get("when")):
         return
     for r in s.rivals(item.seat):
@@ -224,19 +219,19 @@ def w_weaken(s: WRState, item: Effects, e: Effect) -> None:
 
 
 @WORDS("draw")
-def w_draw(s: WRState, item: Effects, e: Effect) -> None:
+def w_draw(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     if holds(s, item, e.get("when")):
         s.draw(item.seat, int(e.get("n")), s.data[item.card].name)
 
 
-def _choice(s: WRState, item: Effects, ask: Ask, what: str = "", left: int = 1, n: int = 0,
+def _choice(s: WizardsAndRelicsState, item: Effects, ask: Ask, what: str = "", left: int = 1, n: int = 0,
             seat: int | None = None) -> None:
     s.ask(Choose(seat=item.seat if seat is None else seat, ask=ask, card=item.card, what=what, left=left, n=n,
                  subject=item.subject))
 
 
 @WORDS("take", "put")
-def w_take_or_put(s: WRState, item: Effects, e: Effect) -> None:
+def w_take_or_put(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     """A card of the kind from your discard pile: into your hand (take) or on top of your deck (put); optional."""
     what = str(e.get("what"))
     if any(matches(s, c, what) for c in s.discards[item.seat]):
@@ -246,20 +241,20 @@ def w_take_or_put(s: WRState, item: Effects, e: Effect) -> None:
 
 
 @WORDS("discard_for")
-def w_discard_for(s: WRState, item: Effects, e: Effect) -> None:
+def w_discard_for(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     if s.hands[item.seat]:
         _choice(s, item, Ask.DISCARD_FOR, left=int(e.get("most")), n=int(e.get("n")))
 
 
 @WORDS("rival_discards")
-def w_rival_discards(s: WRState, item: Effects, e: Effect) -> None:
+def w_rival_discards(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     for r in reversed(s.rivals(item.seat)):
         if s.hands[r]:
             _choice(s, item, Ask.RIVAL_DISCARD, left=int(e.get("n")), seat=r)
 
 
 @WORDS("discard_top")
-def w_discard_top(s: WRState, item: Effects, e: Effect) -> None:
+def w_discard_top(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     """The top cards one at a time: a deck that runs out is refilled from the discard pile at once."""
     deck = s.decks[item.seat]
     cards: list[str] = []
@@ -276,15 +271,15 @@ def w_discard_top(s: WRState, item: Effects, e: Effect) -> None:
 
 
 @WORDS("on_discard", "on_win", "on_lose")
-def w_trigger(s: WRState, item: Effects, e: Effect) -> None:
+def w_trigger(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     """A trigger waits for its moment (the runner skips it; see :func:`effect_list`)."""
 
 
-def ignorable(s: WRState, seat: int) -> list[str]:
+def ignorable(s: WizardsAndRelicsState, seat: int) -> list[str]:
     return [r for x in s.rivals(seat) if x not in s.steadfast for r in s.relics[x] if r not in s.ignored]
 
 
-def totals_now(s: WRState, before: dict[int, int]) -> str:
+def totals_now(s: WizardsAndRelicsState, before: dict[int, int]) -> str:
     """``; totals now P1 5, P2 7`` when a total changed since ``before``, else nothing."""
     after = {x: s.table_total(x) for x in s.fighters}
     if after == before:
@@ -292,7 +287,7 @@ def totals_now(s: WRState, before: dict[int, int]) -> str:
     return "; totals now " + ", ".join(f"P{x + 1} {t}" for x, t in after.items())
 
 
-def ignore(s: WRState, relic: str, by: int) -> None:
+def ignore(s: WizardsAndRelicsState, relic: str, by: int) -> None:
     before = {x: s.table_total(x) for x in s.fighters}
     s.ignored.append(relic)
     s.take_back(relic)
@@ -300,8 +295,8 @@ def ignore(s: WRState, relic: str, by: int) -> None:
           f"{totals_now(s, before)}")
 
 
-def _rivals_cards(s: WRState, item: Effects, e: Effect, opts: list[str], act: Callable[[WRState, str, int], None],
-                  ask: Ask, nothing: str) -> None:
+def _rivals_cards(s: WizardsAndRelicsState, item: Effects, e: Effect, opts: list[str],
+                  act: Callable[[WizardsAndRelicsState, str, int], None], ask: Ask, nothing: str) -> None:
     """Ignore or silence: every one of ``opts`` ('all', or only one to choose from), else the player chooses."""
     if not opts:
         s.say(f"{s.data[item.card].name}: {nothing}")
@@ -313,18 +308,18 @@ def _rivals_cards(s: WRState, item: Effects, e: Effect, opts: list[str], act: Ca
 
 
 @WORDS("ignore")
-def w_ignore(s: WRState, item: Effects, e: Effect) -> None:
+def w_ignore(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     _rivals_cards(s, item, e, ignorable(s, item.seat), ignore, Ask.IGNORE, "no rival relic can be ignored")
 
 
 @WORDS("steadfast")
-def w_steadfast(s: WRState, item: Effects, e: Effect) -> None:
+def w_steadfast(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     if item.seat not in s.steadfast:
         s.steadfast.append(item.seat)
     s.say(f"P{item.seat + 1}'s relics cannot be ignored this battle")
 
 
-def silence(s: WRState, wizard: str, by: int) -> None:
+def silence(s: WizardsAndRelicsState, wizard: str, by: int) -> None:
     before = {x: s.table_total(x) for x in s.fighters}
     s.silenced.append(wizard)
     s.take_back(wizard)
@@ -332,23 +327,23 @@ def silence(s: WRState, wizard: str, by: int) -> None:
 
 
 @WORDS("silence")
-def w_silence(s: WRState, item: Effects, e: Effect) -> None:
+def w_silence(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     _rivals_cards(s, item, e, silenceable(s, item.seat), silence, Ask.SILENCE,
                   "no rival wizard has an ability to silence")
 
 
-def silenceable(s: WRState, seat: int) -> list[str]:
+def silenceable(s: WizardsAndRelicsState, seat: int) -> list[str]:
     return [w for r in s.rivals(seat) for w in s.wizards[r] if w not in s.silenced and s.data[w].effects]
 
 
 @WORDS("extra_relic")
-def w_extra_relic(s: WRState, item: Effects, e: Effect) -> None:
+def w_extra_relic(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     if any(s.data.is_relic(c) for c in s.hands[item.seat]):
         _choice(s, item, Ask.EXTRA_RELIC)
 
 
 @WORDS("summon")
-def w_summon(s: WRState, item: Effects, e: Effect) -> None:
+def w_summon(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     src = str(e.get("source"))
     what = str(e.get("what"))
     pool = s.hands[item.seat] if src == "hand" else s.discards[item.seat]
@@ -360,16 +355,14 @@ def w_summon(s: WRState, item: Effects, e: Effect) -> None:
 
 
 @WORDS("equalize")
-def w_equalize(s: WRState, item: Effects, e: Effect) -> None:
+def w_equalize(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     if item.card not in s.equalized:
-        s.equalized.append(item.card)  # taken back if that relic is ignored (``WRState.take_back``)
+        s.equalized.append(item.card)  # taken back if that relic is ignored (``WizardsAndRelicsState.take_back``)
     s.say(f"{s.data[item.card].name}: no wizard has advantage for the rest of this round")
 
 
 @WORDS("advantage_over")
-def w_advantage_over(s: WRState, item: Effects, e: Effect) -> None:
-    from .state import Mod
-
+def w_advantage_over(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     w = item.subject or s.wizard_of(item.seat)
     if not w:
         return
@@ -380,7 +373,7 @@ def w_advantage_over(s: WRState, item: Effects, e: Effect) -> None:
 
 
 @WORDS("reveal_hand")
-def w_reveal_hand(s: WRState, item: Effects, e: Effect) -> None:
+def w_reveal_hand(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     what = str(e.get("what"))
     shown = sorted(c for c in s.hands[item.seat] if matches(s, c, what))
     for c in shown:
@@ -399,7 +392,7 @@ def w_reveal_hand(s: WRState, item: Effects, e: Effect) -> None:
 
 
 @WORDS("reveal_deck")
-def w_reveal_deck(s: WRState, item: Effects, e: Effect) -> None:
+def w_reveal_deck(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     """The top cards one at a time, set aside while revealed (a deck that runs out on the way is refilled from
     the discard pile), then put back on top in the same order: every seat knows them."""
     seat = item.seat
@@ -419,7 +412,7 @@ def w_reveal_deck(s: WRState, item: Effects, e: Effect) -> None:
 
 
 @WORDS("recall")
-def w_recall(s: WRState, item: Effects, e: Effect) -> None:
+def w_recall(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     c, seat = item.card, item.seat
     for zone in (s.wizards, s.relics, s.tied):
         if c in zone[seat]:
@@ -430,7 +423,7 @@ def w_recall(s: WRState, item: Effects, e: Effect) -> None:
 
 
 # -- the choices --------------------------------------------------------------------------------------------------
-def _pool(s: WRState, ch: Choose) -> list[str]:
+def _pool(s: WizardsAndRelicsState, ch: Choose) -> list[str]:
     """The cards a choice picks among."""
     seat = ch.seat
     if ch.ask in (Ask.TAKE, Ask.PUT):
@@ -456,19 +449,19 @@ def _pool(s: WRState, ch: Choose) -> list[str]:
     return []
 
 
-def spoils(s: WRState, winner: int) -> list[str]:
+def spoils(s: WizardsAndRelicsState, winner: int) -> list[str]:
     """The relics the winner may take: every relic a loser played this round, in any of its battles."""
     return [c for x in range(s.players) if x != winner for c in (*s.relics[x], *s.tied[x]) if s.data.is_relic(c)]
 
 
-def _reveal(s: WRState) -> Reveal:
+def _reveal(s: WizardsAndRelicsState) -> Reveal:
     for item in reversed(s.stack):
         if isinstance(item, Reveal):
             return item
     raise IllegalActionError("no reveal is under way")
 
 
-def _triggers(s: WRState) -> Triggers:
+def _triggers(s: WizardsAndRelicsState) -> Triggers:
     """The triggers a :data:`Ask.TRIGGER` choice orders: the item right below it."""
     item = s.stack[-2] if len(s.stack) > 1 else None
     if not isinstance(item, Triggers):
@@ -484,7 +477,7 @@ MAY_STOP = {Ask.TAKE, Ask.PUT, Ask.DISCARD_FOR, Ask.EXTRA_RELIC, Ask.SUMMON}
 
 
 @RULES.run(Choose)
-def run_choose(s: WRState, ch: Choose) -> bool:
+def run_choose(s: WizardsAndRelicsState, ch: Choose) -> bool:
     if ch.ask is Ask.HAND_CHECK:  # a discard trigger may have brought cards back: down to 7 all the same
         ch.left = len(s.hands[ch.seat]) - HAND
     if ch.left <= 0 or (ch.ask is not Ask.SPOILS and ch.ask is not Ask.MULLIGAN and not _pool(s, ch)):
@@ -495,7 +488,7 @@ def run_choose(s: WRState, ch: Choose) -> bool:
 
 
 @RULES.legal(Choose)
-def choose_legal(s: WRState, ch: Choose) -> list[Action]:
+def choose_legal(s: WizardsAndRelicsState, ch: Choose) -> list[Action]:
     verb = VERB[ch.ask]
     opts = sorted(set(_pool(s, ch)))
     if ch.ask is Ask.MULLIGAN:
@@ -510,7 +503,7 @@ def choose_legal(s: WRState, ch: Choose) -> list[Action]:
 
 
 @RULES.apply(Choose)
-def choose_apply(s: WRState, ch: Choose, action: Action) -> None:
+def choose_apply(s: WizardsAndRelicsState, ch: Choose, action: Action) -> None:
     seat = ch.seat
     d = s.data
     k, c = action.kind, action.a

@@ -1,5 +1,5 @@
 """The kinds of pending work in Wizards & Relics, innermost last on the state's ``stack``. Each is a declared class
-(cloned and saved by the kernel) with an enum for its steps; its code is registered by type in :data:`RULES`
+(cloned and saved by the kernel) with an enum for its steps; its code is registered by type in :data:`~.state.RULES`
 (``phases.py`` runs the set-up, the round and the reveal; ``effects.py`` runs effects and the choices they ask).
 
 - :class:`Setup`: the players choose their decks, draw 7 and take the one-time partial mulligan.
@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from wizprint.solo.kernel import Pending, Rules, declare
-
-if TYPE_CHECKING:
-    from .state import WRState
+from wizprint.solo.kernel import Pending, declare
 
 
 class SetupStep(enum.IntEnum):
@@ -93,21 +90,21 @@ class Ask(enum.StrEnum):
 
 
 @declare
-class WRPending(Pending):
+class WizardsAndRelicsPending(Pending):
     """Base of the pending kinds: ``seat`` is the player it is about (who decides, for a choice)."""
 
     seat: int = 0
 
 
 @declare
-class Setup(WRPending):
+class Setup(WizardsAndRelicsPending):
     kind: ClassVar[str] = "setup"
     step: SetupStep = SetupStep.DECKS
     index: int = 0  # the position in clockwise order from the Master Wizard of the seat to act
 
 
 @declare
-class Round(WRPending):
+class Round(WizardsAndRelicsPending):
     kind: ClassVar[str] = "round"
     step: RoundStep = RoundStep.SHRINE
     index: int = 0  # within a step: the position in order of the seat to act next
@@ -117,7 +114,7 @@ class Round(WRPending):
 
 
 @declare
-class Reveal(WRPending):
+class Reveal(WizardsAndRelicsPending):
     kind: ClassVar[str] = "reveal"
     step: RevealStep = RevealStep.WIZARDS
     index: int = 0  # the position in ``fighters`` of the seat whose relics, shrine or wizard resolve next
@@ -125,21 +122,21 @@ class Reveal(WRPending):
 
 
 @declare
-class Enter(WRPending):
+class Enter(WizardsAndRelicsPending):
     kind: ClassVar[str] = "enter"
     wizard: str = ""
     step: EnterStep = EnterStep.ADVANTAGE
 
 
 @declare
-class Triggers(WRPending):
+class Triggers(WizardsAndRelicsPending):
     kind: ClassVar[str] = "triggers"
     source: Source = Source.ON_DISCARD  # which trigger of each card fires
     cards: list[str] = field(default_factory=list)  # the cards whose trigger is still to resolve, in the usual order
 
 
 @declare
-class Effects(WRPending):
+class Effects(WizardsAndRelicsPending):
     kind: ClassVar[str] = "effects"
     card: str = ""  # the card whose effects resolve
     subject: str = ""  # "your wizard": the wizard the effects are about (for a shrine, the affected wizard)
@@ -148,7 +145,7 @@ class Effects(WRPending):
 
 
 @declare
-class Choose(WRPending):
+class Choose(WizardsAndRelicsPending):
     kind: ClassVar[str] = "choose"
     ask: Ask = Ask.TAKE
     card: str = ""  # the card whose effect asks (empty in a phase's own choice)
@@ -161,5 +158,4 @@ class Choose(WRPending):
     subject: str = ""
 
 
-KINDS: tuple[type[WRPending], ...] = (Setup, Round, Reveal, Enter, Triggers, Effects, Choose)
-RULES: Rules[WRState] = Rules("wizards-and-relics")
+KINDS: tuple[type[WizardsAndRelicsPending], ...] = (Setup, Round, Reveal, Enter, Triggers, Effects, Choose)

@@ -1,11 +1,9 @@
 """The turn sequence of Wizards & Relics: the set-up (deal, choose a deck, draw 7, the partial mulligan) and each
 round's five phases: 1 Shrine, 2 Play (secret, repeated for each tie battle), 3 Reveal (wizards; relics with their
 enchantments from the Master Wizard clockwise; advantage; shrine abilities; wizard abilities), 4 Victory, 5 Spoils
-(the hand check, the winner's draw or relic, the losers' two cards). Registered in :data:`~.pending.RULES`."""
+(the hand check, the winner's draw or relic, the losers' two cards). Registered in :data:`~.state.RULES`."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
@@ -13,7 +11,6 @@ from wizprint.solo.kernel import Action
 
 from .data import AFFECTS, DECKS, HAND, PER_DECK, RARITIES, affected
 from .pending import (
-    RULES,
     Ask,
     Choose,
     Effects,
@@ -28,9 +25,7 @@ from .pending import (
     Source,
     Triggers,
 )
-
-if TYPE_CHECKING:
-    from .state import WRState
+from .state import RULES, Discarded, WizardsAndRelicsState
 
 TIE_LIMIT = 12  # tie battles in one round before the tie is broken for the Master Wizard's side (a ruling)
 
@@ -41,7 +36,7 @@ def seats(xs: list[int]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def deal(s: WRState) -> None:
+def deal(s: WizardsAndRelicsState) -> None:
     """Sort the wizards and relics into six piles by rarity, shuffle each and deal four 30-card decks; shuffle the
     shrines into a pile."""
     d = s.data
@@ -67,7 +62,7 @@ def deal(s: WRState) -> None:
 
 # -- set-up --------------------------------------------------------------------------------------------------------
 @RULES.run(Setup)
-def run_setup(s: WRState, item: Setup) -> bool:
+def run_setup(s: WizardsAndRelicsState, item: Setup) -> bool:
     order = s.order()
     if item.step is SetupStep.DECKS:
         if item.index < len(order):
@@ -98,25 +93,25 @@ def run_setup(s: WRState, item: Setup) -> bool:
 
 
 @RULES.legal(Setup)
-def setup_legal(s: WRState, item: Setup) -> list[Action]:
+def setup_legal(s: WizardsAndRelicsState, item: Setup) -> list[Action]:
     return [Action("deck", str(i + 1)) for i, p in enumerate(s.piles) if p]
 
 
 @RULES.apply(Setup)
-def setup_apply(s: WRState, item: Setup, action: Action) -> None:
+def setup_apply(s: WizardsAndRelicsState, item: Setup, action: Action) -> None:
     seat = s.order()[item.index]
     choose_deck(s, seat, int(action.a) - 1)
     item.index += 1
 
 
-def choose_deck(s: WRState, seat: int, i: int) -> None:
+def choose_deck(s: WizardsAndRelicsState, seat: int, i: int) -> None:
     s.decks[seat] = s.piles[i]
     s.piles[i] = []
     s.chosen_deck[seat] = i
     s.say(f"P{seat + 1} chooses deck {i + 1}")
 
 
-def mulligan(s: WRState, seat: int, aside: list[str]) -> None:
+def mulligan(s: WizardsAndRelicsState, seat: int, aside: list[str]) -> None:
     """The partial mulligan: the cards set aside are replaced from the deck, then shuffled back into it."""
     for c in aside:
         s.leave_hand(seat, c)
@@ -131,7 +126,7 @@ def mulligan(s: WRState, seat: int, aside: list[str]) -> None:
 
 # -- a round ------------------------------------------------------------------------------------------------------
 @RULES.run(Round)
-def run_round(s: WRState, r: Round) -> bool:
+def run_round(s: WizardsAndRelicsState, r: Round) -> bool:
     step = r.step
     if step is RoundStep.SHRINE:
         begin_round(s)
@@ -194,7 +189,7 @@ def run_round(s: WRState, r: Round) -> bool:
     return False
 
 
-def begin_round(s: WRState) -> None:
+def begin_round(s: WizardsAndRelicsState) -> None:
     """Phase 1: reveal the top shrine (the used shrines are shuffled into a new pile when it runs out)."""
     s.round += 1
     s.battle = 0
@@ -221,12 +216,12 @@ def begin_round(s: WRState) -> None:
     s.commits.chosen = {}
 
 
-def can_play(s: WRState, seat: int) -> tuple[bool, bool]:
+def can_play(s: WizardsAndRelicsState, seat: int) -> tuple[bool, bool]:
     d = s.data
     return (any(d.is_wizard(c) for c in s.hands[seat]), any(d.is_relic(c) for c in s.hands[seat]))
 
 
-def play_step(s: WRState, r: Round) -> bool:
+def play_step(s: WizardsAndRelicsState, r: Round) -> bool:
     """Phase 2: each player in the battle lays a wizard and a relic face down (a secret choice). A player with no
     wizard or no relic in hand discards their hand and Replenishes first (once a battle)."""
     waiting = s.commits.waiting
@@ -243,7 +238,7 @@ def play_step(s: WRState, r: Round) -> bool:
                     s.known_hand[waiting].remove(c)
                 s.discards[waiting].append(c)
                 if s.data[c].has("on_discard"):
-                    s.queued.append(f"{waiting}:{c}")
+                    s.discard_triggers.append(Discarded(waiting, c))
             if hand:
                 s.say(f"P{waiting + 1} discards {s.names(hand)}")
             s.replenish(waiting)
@@ -268,7 +263,7 @@ def play_step(s: WRState, r: Round) -> bool:
 
 
 @RULES.legal(Round)
-def round_legal(s: WRState, r: Round) -> list[Action]:
+def round_legal(s: WizardsAndRelicsState, r: Round) -> list[Action]:
     seat = s.commits.waiting
     d = s.data
     wiz = sorted({c for c in s.hands[seat] if d.is_wizard(c)}) or ["none"]
@@ -277,7 +272,7 @@ def round_legal(s: WRState, r: Round) -> list[Action]:
 
 
 @RULES.apply(Round)
-def round_apply(s: WRState, r: Round, action: Action) -> None:
+def round_apply(s: WizardsAndRelicsState, r: Round, action: Action) -> None:
     seat = s.commits.waiting
     if action.kind != "play":
         raise IllegalActionError(f"{action.key!r} is not a play")
@@ -287,7 +282,7 @@ def round_apply(s: WRState, r: Round, action: Action) -> None:
     s.say(f"you play {' and '.join(s.label(c) for c in (action.a, action.b) if c != 'none')}", (seat,))
 
 
-def compare(s: WRState, r: Round) -> None:
+def compare(s: WizardsAndRelicsState, r: Round) -> None:
     """The totals: the highest wins; equal highest totals battle again (phases 2 and 3) among themselves."""
     totals = {x: s.total(x) for x in s.fighters}
     s.last_totals = dict(totals)
@@ -320,7 +315,7 @@ def compare(s: WRState, r: Round) -> None:
     r.step = RoundStep.PLAY
 
 
-def note_battle(s: WRState, winner: int) -> None:
+def note_battle(s: WizardsAndRelicsState, winner: int) -> None:
     """Solo checks: the decided battle, won or lost by the colour and rarity of each wizard and relic played."""
     if s.stats is None:
         return
@@ -338,7 +333,7 @@ def note_battle(s: WRState, winner: int) -> None:
             s.note_contest(f"relic rarity: {rc.rarity}", won, fair)
 
 
-def victory(s: WRState, r: Round) -> None:
+def victory(s: WizardsAndRelicsState, r: Round) -> None:
     """Phase 4: the winner's last played wizard to the Hall of Immortality; their relics (and any other wizards and
     cards of earlier tied battles) to their discard pile."""
     w = r.winner
@@ -360,7 +355,7 @@ def victory(s: WRState, r: Round) -> None:
     r.index = 0
 
 
-def hand_check(s: WRState, r: Round) -> None:
+def hand_check(s: WizardsAndRelicsState, r: Round) -> None:
     """Phase 5 begins: from the Master Wizard clockwise, every player above 7 cards discards down to 7; a discard
     trigger that brings cards back (Dusty Tome, Everburning Heart) means discarding again, until every hand holds at
     most 7. Then the spoils."""
@@ -380,7 +375,7 @@ def hand_check(s: WRState, r: Round) -> None:
 
 # -- the reveal -------------------------------------------------------------------------------------------------
 @RULES.run(Reveal)
-def run_reveal(s: WRState, rv: Reveal) -> bool:
+def run_reveal(s: WizardsAndRelicsState, rv: Reveal) -> bool:
     d = s.data
     if rv.step is RevealStep.WIZARDS:
         for x in s.fighters:
@@ -444,7 +439,7 @@ def run_reveal(s: WRState, rv: Reveal) -> bool:
     return False
 
 
-def say_advantage(s: WRState) -> None:
+def say_advantage(s: WizardsAndRelicsState) -> None:
     if s.no_advantage:
         s.say("No wizard has advantage this round")
         return
@@ -455,7 +450,7 @@ def say_advantage(s: WRState) -> None:
 
 
 @RULES.run(Enter)
-def run_enter(s: WRState, e: Enter) -> bool:
+def run_enter(s: WizardsAndRelicsState, e: Enter) -> bool:
     """An extra wizard enters play: advantage is checked again, then the shrine (if it affects it), then its
     ability."""
     d = s.data

@@ -10,9 +10,9 @@ from typing import Any
 from wizprint.solo.kernel import Chance
 from wizprint.solo.kernel.setup import Placer, SetupError, per_seat, seat, text, whole
 
-from .data import DECKS, WRData
+from .data import DECKS, WizardsAndRelicsData
+from .game import WizardsAndRelicsGame
 from .pending import Round, Setup
-from .state import WRState
 
 SETUP_KEYS = {
     "phase": "'round' (default: a round begins with the shrine given) or 'setup' (the four decks are dealt from the "
@@ -28,11 +28,11 @@ SETUP_KEYS = {
 }
 
 
-def setup(data: WRData, table: Mapping[str, Any], players: int, seed: int, variant: str,
-          chance: Chance) -> WRState:
+def setup(data: WizardsAndRelicsData, table: Mapping[str, Any], players: int, seed: int, variant: str,
+          chance: Chance) -> WizardsAndRelicsGame:
     """A position from a scenario file's ``[setup]``. The wizards and relics not named are set aside in the unchosen
     piles (out of the game), so every deck holds exactly the cards the file gives."""
-    s = WRState.blank(data, players, seed, variant)
+    s = WizardsAndRelicsGame.blank(data, players, seed, variant)
     s.chance = chance
     phase = text(table, "phase", "round", ("round", "setup"))
     if phase == "setup":

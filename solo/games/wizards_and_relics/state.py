@@ -3,23 +3,24 @@
 like surface (legal actions, apply, observation, sampling what a seat cannot see).
 
 Everything that takes steps is pending work on ``stack`` (``pending.py``): the set-up, then one :class:`Round` after
-another, run until somebody must decide (:meth:`WRState.advance`). Piles are lists whose top card is the end.
+another, run until somebody must decide (:meth:`WizardsAndRelicsState.advance`). Piles are lists whose top card is the
+end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import field
-from typing import Any
+from typing import Any, Self
 
 from wizprint.cards.markup import plural
+from wizprint.errors import SaveError, quote
 from wizprint.solo.kernel import (
-    Action,
-    Checks,
     Commitments,
     Declared,
     Outcome,
     Rng,
+    Rules,
     StackGame,
     State,
     added,
@@ -27,12 +28,11 @@ from wizprint.solo.kernel import (
     value,
     zone,
 )
-from wizprint.solo.kernel.screen import TwoStep
+from wizprint.solo.kernel.fields import Problems
 
-from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WRData
+from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WizardsAndRelicsData, WizardsAndRelicsTermination
 from .pending import (
     KINDS,
-    RULES,
     Choose,
     Reveal,
     RevealStep,
@@ -42,7 +42,7 @@ from .pending import (
     SetupStep,
     Source,
     Triggers,
-    WRPending,
+    WizardsAndRelicsPending,
 )
 
 
@@ -59,9 +59,40 @@ class Mod(Declared):
     why: str = ""
 
 
+@value
+class Discarded(Declared):
+    """A discarded card whose discard trigger waits for the Replenish its discard caused: whose it is and which."""
+
+    seat: int = 0
+    card: str = ""
+
+
+def discarded_of(saved: object, players: int, data: WizardsAndRelicsData) -> list[Discarded]:
+    """The waiting discard triggers of a game saved as texts ``seat:card`` (untrusted: each is checked)."""
+    if not isinstance(saved, list):
+        raise SaveError([f"state.queued: expected a list, got {quote(saved, 40)}"])
+    problems = Problems()
+    out = []
+    for i, q in enumerate(saved):
+        seat, _, card = q.partition(":") if isinstance(q, str) else ("", "", "")
+        if seat.isdecimal() and len(seat) < 3 and int(seat) < players and card in data.cards:
+            out.append(Discarded(int(seat), card))
+        else:
+            problems.add(f"state.queued[{i}]: expected 'seat:card', got {quote(q, 40)}")
+    if problems:
+        raise SaveError(problems.lines())
+    return out
+
+
+# the code of each kind of pending work, registered by type (``phases.py``, ``effects.py``)
+RULES: Rules[WizardsAndRelicsState] = Rules("wizards-and-relics")
+
+
 @declare
-class WRState(StackGame, State[WRData]):
-    """A game of Wizards & Relics."""
+class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
+    """A game of Wizards & Relics: its fields, how cards move, the battle's totals and advantage; the rules are
+    registered in :data:`RULES`. The deal, what a seat sees, the decisions in words and the load's checks are added
+    by :class:`~.game.WizardsAndRelicsGame`, the class the engine declares."""
 
     RULES = RULES
 
@@ -76,7 +107,7 @@ class WRState(StackGame, State[WRData]):
     shrine_pile: list[str] = zone("shrine_pile")
     shrine: list[str] = zone("shrine")  # the shrine in play (none before the first round)
     shrines_used: list[str] = zone("shrine_discard")
-    stack: list[WRPending] = field(default_factory=list)
+    stack: list[WizardsAndRelicsPending] = field(default_factory=list)
     master: int = 0  # the Master Wizard: applies abilities first
     round: int = 0  # rounds begun
     battle: int = 0  # wizard battles of this round before this one (ties)
@@ -91,7 +122,7 @@ class WRState(StackGame, State[WRData]):
     equalized: list[str] = added(list)  # the cards that took advantage away for the round
     counting: bool = False  # draws count toward 'drawn' (from the Play phase until the battle is decided)
     drawn: list[int] = field(default_factory=list)  # cards each seat has drawn this round (while counting)
-    queued: list[str] = field(default_factory=list)  # discard triggers waiting for a Replenish ("seat:card")
+    discard_triggers: list[Discarded] = added(list)  # the discard triggers waiting for a Replenish
     known_hand: list[list[str]] = field(default_factory=list)  # cards in each hand that every player has seen
     known_top: list[list[str]] = field(default_factory=list)  # each deck's top cards every player has seen, top first
     chosen_deck: list[int] = field(default_factory=list)  # the pile each seat chose (-1: not yet)
@@ -99,13 +130,16 @@ class WRState(StackGame, State[WRData]):
     last_totals: dict[int, int] = field(default_factory=dict)  # the last battle's totals (for the view)
 
     SEATS_IN_RANGE = ("master", "current_seat", "fighters", "losers", "steadfast")
-    RETIRED = ("no_advantage",)  # before ``equalized``: one flag for "no advantage this round"
+    # before ``equalized``: one flag for "no advantage this round"; before ``discard_triggers``: those as texts
+    # ``seat:card``
+    RETIRED = ("no_advantage", "queued")
     PER_SEAT = ("decks", "hands", "discards", "halls", "wizards", "relics", "tied", "drawn", "known_hand",
                 "known_top", "chosen_deck")
+    ENDINGS = WizardsAndRelicsTermination
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
-    def blank(cls, data: WRData, players: int, seed: int, variant: str = "") -> WRState:
+    def blank(cls, data: WizardsAndRelicsData, players: int, seed: int, variant: str = "") -> Self:
         n = players
 
         def per() -> list[list[str]]:
@@ -114,25 +148,6 @@ class WRState(StackGame, State[WRData]):
         return cls(data=data, players=n, variant=variant, rng=Rng(seed), decks=per(), hands=per(), discards=per(),
                    halls=per(), wizards=per(), relics=per(), tied=per(), drawn=[0] * n, known_hand=per(),
                    known_top=per(), chosen_deck=[-1] * n)
-
-    @classmethod
-    def new(cls, data: WRData, players: int, seed: int, variant: str) -> WRState:
-        """A new game: the rarity piles shuffled and dealt into four decks, the shrines shuffled, the Master
-        Wizard chosen at random (the rulebook: the most wizardly player); then the players choose their decks."""
-        s = cls.blank(data, players, seed, variant)
-        from .phases import deal
-
-        deal(s)
-        s.master = int(s.pick([str(i) for i in range(players)], "Master Wizard of the first round"))
-        s.say(f"P{s.master + 1} is the Master Wizard of the first round")
-        s.stack.append(Setup(seat=s.master))
-        s.advance()
-        return s
-
-    def check_rules(self, chk: Checks) -> None:
-        from .check import check_state
-
-        check_state(self, chk)
 
     # -- small queries ----------------------------------------------------------------------------------------
     def order(self, seats: Iterable[int] | None = None) -> list[int]:
@@ -169,11 +184,14 @@ class WRState(StackGame, State[WRData]):
 
     def upgrade(self, retired: Mapping[str, Any]) -> None:
         """A game saved before ``equalized``: its flag ``no_advantage`` (no wizard has advantage this round) becomes
-        the cards in play that take advantage away (a shrine or a relic with ``equalize``)."""
+        the cards in play that take advantage away (a shrine or a relic with ``equalize``). A game saved before
+        ``discard_triggers``: its texts ``seat:card`` (``queued``) become them."""
         if "equalized" in self.missing and retired.get("no_advantage") is True:
             d = self.data
             self.equalized = [c for c in [*self.shrine, *(r for rs in self.relics for r in rs)]
                               if d[c].has("equalize") and c not in self.ignored]
+        if "discard_triggers" in self.missing and "queued" in retired:
+            self.discard_triggers = discarded_of(retired["queued"], self.players, self.data)
 
     @property
     def no_advantage(self) -> bool:
@@ -299,7 +317,7 @@ class WRState(StackGame, State[WRData]):
         self.discards[seat].append(card)
         self.say(f"P{seat + 1} discards {self.label(card)}" + (f" ({why})" if why else ""))
         if self.data[card].has("on_discard"):
-            self.queued.append(f"{seat}:{card}")
+            self.discard_triggers.append(Discarded(seat, card))
         self.replenish(seat)
 
     def discard_from_deck(self, seat: int, card: str) -> None:
@@ -309,7 +327,7 @@ class WRState(StackGame, State[WRData]):
             top.remove(card)
         self.discards[seat].append(card)
         if self.data[card].has("on_discard"):
-            self.queued.append(f"{seat}:{card}")
+            self.discard_triggers.append(Discarded(seat, card))
         self.refill(seat)
 
     def replenish(self, seat: int) -> None:
@@ -325,15 +343,14 @@ class WRState(StackGame, State[WRData]):
     def flush_triggers(self) -> bool:
         """Push the discard triggers waiting (they resolve after the Replenish that the discard caused): those of
         one player together, for that player to order (:class:`~.pending.Triggers`)."""
-        if not self.queued:
+        if not self.discard_triggers:
             return False
         by_seat: dict[int, list[str]] = {}
-        for q in self.queued:
-            who, card = q.split(":", 1)
-            by_seat.setdefault(int(who), []).append(card)
+        for q in self.discard_triggers:
+            by_seat.setdefault(q.seat, []).append(q.card)
         for seat, cards in reversed(by_seat.items()):
             self.stack.append(Triggers(seat=seat, source=Source.ON_DISCARD, cards=cards))
-        self.queued = []
+        self.discard_triggers = []
         return True
 
     def clear_battle(self, round_over: bool = True) -> None:
@@ -360,49 +377,19 @@ class WRState(StackGame, State[WRData]):
     def finish(self, winner: int) -> None:
         n = self.players
         scores = tuple(float(len(h)) for h in self.halls)
-        self.result = Outcome((winner,), scores, f"P{winner + 1} has {plural(len(self.halls[winner]), 'wizard')} in "
-                                                  f"the Hall of Immortality ({self.hall_to_win} win with {n} players)")
+        hall = len(self.halls[winner])
+        self.result = Outcome((winner,), scores, f"P{winner + 1} has {plural(hall, 'wizard')} in the Hall of "
+                                                  f"Immortality ({self.hall_to_win} win with {n} players)",
+                              WizardsAndRelicsTermination.HALL_FILLED, (hall,))
         self.say(self.result.reason)
         self.stack = []
         self.current_seat = -1
-
-    # -- what a seat sees -------------------------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        from .view import heading, pending_view
-
-        n = self.players
-        obs: dict[str, Any] = {
-            "game": self.data.id, "seat": seat, "players": n, "round": self.round, "battle": self.battle,
-            "master": self.master, "current": self.current_player, "hall_to_win": self.hall_to_win,
-            "hand": sorted(self.hands[seat]), "hand_sizes": [len(h) for h in self.hands],
-            "deck_sizes": [len(d) for d in self.decks], "piles": [len(p) for p in self.piles],
-            "my_deck": sorted(self.decks[seat]) if self.chosen_deck[seat] >= 0 else [],
-            "discards": [list(d) for d in self.discards], "halls": [list(h) for h in self.halls],
-            "wizards": [list(w) for w in self.wizards], "relics": [list(r) for r in self.relics],
-            "tied": [list(t) for t in self.tied], "shrine": list(self.shrine), "shrine_pile": len(self.shrine_pile),
-            "shrines_used": list(self.shrines_used), "fighters": list(self.fighters), "losers": list(self.losers),
-            "committed": self.commits.view(seat) if self.commits.order else {},
-            "mods": [m.to_json() for m in self.mods], "ignored": list(self.ignored),
-            "silenced": list(self.silenced), "no_advantage": self.no_advantage, "drawn": list(self.drawn),
-            "equalized": list(self.equalized),
-            "totals": {str(s): self.table_total(s) for s in self.fighters} if self.battle_open() else {},
-            "advantage": {str(s): self.advantage(s) for s in self.fighters}
-            if self.battle_open() and self.advantage_checked() else {},
-            "last_totals": {str(k): v for k, v in self.last_totals.items()},
-            "known_hand": [list(k) for k in self.known_hand], "known_top": [list(k) for k in self.known_top],
-            "chosen_deck": list(self.chosen_deck),
-            "pending": pending_view(self, seat),
-            "log": self.visible_log(seat), "heading": heading(self, seat),
-        }
-        if self.result:
-            obs["outcome"] = self.result.as_dict()
-        return obs
 
     def revealed(self) -> bool:
         """Whether this battle's cards are face up (after the wizard reveal)."""
         return any(self.wizards[s] or self.relics[s] for s in self.fighters)
 
-    def _resample(self, into: WRState, seat: int, rng: Rng) -> None:
+    def _resample(self, into: WizardsAndRelicsState, seat: int, rng: Rng) -> None:
         """Every card ``seat`` cannot see, redealt: the other hands (but for cards everyone has seen), every deck
         (but the tops everyone has seen; its own deck keeps its cards, in a new order), the unchosen piles and the
         shrine pile; another seat's secret play is chosen again from its new hand, and its mulligan forgotten.
@@ -461,8 +448,8 @@ class WRState(StackGame, State[WRData]):
         k = set(known)
         return [c for c in hand if c not in k]
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"round": self.round, "battle": self.battle, "master": self.master, "current": self.current_player,
                 "fighters": list(self.fighters), "losers": list(self.losers),
                 "shrine": self.shrine[0] if self.shrine else "", "no_advantage": self.no_advantage,
@@ -486,23 +473,7 @@ class WRState(StackGame, State[WRData]):
                 out[f"last_total.{s}"] = self.last_totals[s]
         return out
 
-    def describe(self, action: Action) -> str:
-        from .view import describe
-
-        return describe(self, action)
-
-    def question(self) -> str:
-        from .view import question
-
-        return question(self)
-
-    def two_step(self, legal: list[Action]) -> TwoStep | None:
-        from .view import two_step
-
-        return two_step(self, legal)
-
-
-def _replay(s: WRState, t: int, rng: Rng, old: str) -> str:
+def _replay(s: WizardsAndRelicsState, t: int, rng: Rng, old: str) -> str:
     """Another seat's secret play, chosen again (at random) from its resampled hand."""
     hand = s.hands[t]
     wiz = sorted(c for c in hand if s.data.is_wizard(c))
@@ -512,4 +483,4 @@ def _replay(s: WRState, t: int, rng: Rng, old: str) -> str:
     return f"{w} {r}"
 
 
-__all__ = ["KINDS", "Mod", "WRState"]
+__all__ = ["KINDS", "Mod", "WizardsAndRelicsState"]

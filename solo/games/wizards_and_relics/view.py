@@ -7,28 +7,94 @@ for rich markup."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from rich.markup import escape
 
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, StackGame
 from wizprint.solo.kernel.screen import Group, Panel, Screen, TwoStep
+from wizprint.solo.kernel.stack import PendingView
+from wizprint.solo.kernel.values import OutcomeRecord
 
-from .data import AFFECTS, BEATS, WRData, affected
+from .data import AFFECTS, BEATS, WizardsAndRelicsData, affected
 from .effects import KINDS_OF
 from .pending import Ask, Choose, Round, RoundStep, Setup, SetupStep
 
 if TYPE_CHECKING:
-    from .state import WRState
+    from .state import WizardsAndRelicsState
+
+class WizardsAndRelicsPendingView(PendingView, total=False):
+    """What is being decided (:class:`~wizprint.solo.kernel.stack.PendingView`), and the deciding seat's own
+    mulligan picks so far (``aside``)."""
+
+    aside: list[str]
+
+
+class ModView(TypedDict):
+    """A change to the battle (:class:`~.state.Mod`) as a seat sees it."""
+
+    seat: int
+    n: int
+    source: str
+    colour: str
+    wizard: str
+    why: str
+
+
+class WizardsAndRelicsObservation(TypedDict):
+    """What one seat of Wizards & Relics sees (JSON-able; lists by seat are indexed by seat; the dictionaries by
+    seat are keyed by the seat's number as text): its own hand and deck, of the others what is public or was seen."""
+
+    game: str
+    seat: int
+    players: int
+    round: int
+    battle: int  # tie battles fought this round
+    master: int  # the Master Wizard's seat
+    current: int  # the seat to decide (-1 once the game is over)
+    hall_to_win: int
+    hand: list[str]
+    hand_sizes: list[int]
+    deck_sizes: list[int]
+    piles: list[int]  # the cards of each dealt deck not chosen yet
+    my_deck: list[str]  # the seat's deck (its cards, not their order), once chosen
+    discards: list[list[str]]
+    halls: list[list[str]]
+    wizards: list[list[str]]  # in play in the battle
+    relics: list[list[str]]
+    tied: list[list[str]]  # from tied battles this round, no longer in play
+    shrine: list[str]  # the shrine in play (none or one)
+    shrine_pile: int
+    shrines_used: list[str]
+    fighters: list[int]  # the seats in the battle
+    losers: list[int]
+    committed: dict[str, str | None]  # each seat's secret play: its own ('W01 R37'), else 'committed' or None
+    mods: list[ModView]
+    ignored: list[str]  # ignored relics
+    silenced: list[str]  # silenced wizards
+    no_advantage: bool
+    drawn: list[int]
+    equalized: list[str]  # the cards that took advantage away this round
+    totals: dict[str, int]  # each fighter's total power so far, once the battle is open
+    advantage: dict[str, int]  # each fighter's advantage, once checked
+    last_totals: dict[str, int]  # the last battle's totals
+    known_hand: list[list[str]]  # the cards everyone has seen in each hand
+    known_top: list[list[str]]  # the cards everyone has seen on top of each deck, top first
+    chosen_deck: list[int]  # each seat's deck (from 0), or -1 before it chooses
+    pending: WizardsAndRelicsPendingView
+    log: list[str]
+    heading: str
+    outcome: NotRequired[OutcomeRecord]  # once the game is over
+
 
 WIDTH = 80  # the columns the options are measured at
 OPTION_ROWS = 17  # the rows the options of a decision may fill at WIDTH with the cards' texts; beyond, they go without
 HEADER = 74  # the longest header that shows as a rule across 80 columns
 
 
-def card_line(d: WRData, card: str, text: bool = True, note: str = "", after: str = "") -> str:
+def card_line(d: WizardsAndRelicsData, card: str, text: bool = True, note: str = "", after: str = "") -> str:
     """``W03 Cinder Adept (red wizard, power 3, Superb): its whole text``; ``after`` goes after the name (``into your
     hand``), ``note`` after the facts."""
     head = f"{d.label(card)}{after} ({d.facts(card)}{note})"
@@ -57,19 +123,19 @@ NONE = {Ask.TAKE: "take no card", Ask.PUT: "put no card on your deck", Ask.DISCA
         Ask.EXTRA_RELIC: "play no other relic", Ask.SUMMON: "put no wizard into play"}
 
 
-def describe(s: WRState, action: Action) -> str:
+def describe(s: WizardsAndRelicsState, action: Action) -> str:
     """An option in words; the cards' texts whole while all the decision's options fit on a screen with them."""
     return _describe(s, action, _texts_fit(s))
 
 
-def _texts_fit(s: WRState) -> bool:
+def _texts_fit(s: WizardsAndRelicsState) -> bool:
     if s.result is not None or not s.stack:
         return True
     legal = s.legal_actions()
     return rows([_describe(s, a, True) for a in legal]) <= OPTION_ROWS
 
 
-def _owner(s: WRState, card: str) -> str:
+def _owner(s: WizardsAndRelicsState, card: str) -> str:
     """``P2's `` for a card in play or in a tied battle."""
     for x in range(s.players):
         if card in s.wizards[x] or card in s.relics[x] or card in s.tied[x]:
@@ -77,7 +143,7 @@ def _owner(s: WRState, card: str) -> str:
     return ""
 
 
-def _describe(s: WRState, action: Action, text: bool) -> str:
+def _describe(s: WizardsAndRelicsState, action: Action, text: bool) -> str:
     d = s.data
     k, a, b = action.kind, action.a, action.b
     top = s.stack[-1] if s.stack else None
@@ -114,7 +180,7 @@ def _describe(s: WRState, action: Action, text: bool) -> str:
     return f"{verb} {owner}{card_line(d, a, text, after=after if text else '')}"
 
 
-def _pairs(s: WRState, legal: list[Action]) -> tuple[list[str], list[str]]:
+def _pairs(s: WizardsAndRelicsState, legal: list[Action]) -> tuple[list[str], list[str]]:
     """The wizards and the relics of the Play phase's pairs, each strongest first ("none": the hand has none)."""
     d = s.data
 
@@ -124,7 +190,7 @@ def _pairs(s: WRState, legal: list[Action]) -> tuple[list[str], list[str]]:
     return sorted({a.a for a in legal}, key=order), sorted({a.b for a in legal}, key=order)
 
 
-def _wizard(s: WRState, w: str, text: bool) -> str:
+def _wizard(s: WizardsAndRelicsState, w: str, text: bool) -> str:
     if w == "none":
         return "no wizard (you have none in hand)"
     d = s.data
@@ -132,11 +198,11 @@ def _wizard(s: WRState, w: str, text: bool) -> str:
     return card_line(d, w, text, note)
 
 
-def _relic(s: WRState, r: str, text: bool) -> str:
+def _relic(s: WizardsAndRelicsState, r: str, text: bool) -> str:
     return "no relic (you have none in hand)" if r == "none" else card_line(s.data, r, text)
 
 
-def _play(s: WRState, action: Action, text: bool) -> str:
+def _play(s: WizardsAndRelicsState, action: Action, text: bool) -> str:
     """A pair in words: the wizard with its text when the relic is the only one (the question names it), else the
     two cards in brief (the two-step screen names each card with its text)."""
     d = s.data
@@ -149,7 +215,7 @@ def _play(s: WRState, action: Action, text: bool) -> str:
     return f"play {w} with {r}"
 
 
-def two_step(s: WRState, legal: list[Action]) -> TwoStep | None:
+def two_step(s: WizardsAndRelicsState, legal: list[Action]) -> TwoStep | None:
     """The Play phase's choice at the terminal: first the wizard (with its text), then the relic played with it.
     With a single relic the pairs are one list, one per wizard (None here)."""
     top = s.stack[-1] if s.stack else None
@@ -176,14 +242,14 @@ def two_step(s: WRState, legal: list[Action]) -> TwoStep | None:
     return TwoStep(f"{where}: which wizard do you play face down? (then its relic)", tuple(groups))
 
 
-def _round_words(s: WRState) -> str:
+def _round_words(s: WizardsAndRelicsState) -> str:
     return f"Round {s.round}" + (f", tie battle {s.battle + 1}" if s.battle else "")
 
 
 FIRED = {"on_discard": "they were discarded", "on_win": "you won the round", "on_lose": "you lost the round"}
 
 
-def question(s: WRState) -> str:
+def question(s: WizardsAndRelicsState) -> str:
     if not s.stack or s.result is not None:
         return "The game is over"
     top = s.stack[-1]
@@ -234,7 +300,7 @@ def _summoned(what: str) -> str:
     return f"{'an' if name[0] in 'AEIOUaeiou' else 'a'} {name} from your {'hand' if src == 'hand' else 'discard pile'}"
 
 
-def heading(s: WRState, seat: int) -> str:
+def heading(s: WizardsAndRelicsState, seat: int) -> str:
     if s.result is not None:
         return "Game over"
     if any(isinstance(x, Setup) for x in s.stack) or s.round == 0:
@@ -248,11 +314,14 @@ def heading(s: WRState, seat: int) -> str:
     return f"Round {s.round}: {phase} phase{tie}"
 
 
-def pending_view(s: WRState, seat: int) -> dict[str, Any]:
+def pending_view(s: WizardsAndRelicsState, seat: int) -> WizardsAndRelicsPendingView:
     """What is being decided, as ``seat`` may know it (another seat's mulligan picks stay hidden)."""
-    out = StackGame.pending_view(s, seat)
-    if not out:
-        return out
+    base = StackGame.pending_view(s, seat)
+    if not base:
+        return {}
+    out: WizardsAndRelicsPendingView = {"who": base["who"], "question": base["question"]}
+    if "ask" in base:
+        out["ask"] = base["ask"]
     top = s.stack[-1]
     if isinstance(top, Choose):
         if top.ask is Ask.MULLIGAN and top.seat == seat:  # another player's picks are known once they draw
@@ -269,13 +338,13 @@ def _e(text: str) -> str:
     return escape(text)
 
 
-def header(obs: Mapping[str, Any]) -> str:
+def header(obs: WizardsAndRelicsObservation) -> str:
     """One line: where the game is, the seat, the Master Wizard and how the game is won (shortened to fit 80
     columns as a rule)."""
-    me = int(obs["seat"])
-    where = str(obs.get("heading") or "")
-    m = int(obs["master"])
-    need = int(obs["hall_to_win"])
+    me = obs["seat"]
+    where = obs["heading"]
+    m = obs["master"]
+    need = obs["hall_to_win"]
     if "outcome" in obs:
         return f"{where} · you are P{me + 1}"
     you = f"you are P{me + 1}"
@@ -294,17 +363,17 @@ def header(obs: Mapping[str, Any]) -> str:
     return next((t for t in tries if len(t) <= HEADER), tries[-1])
 
 
-def status_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def status_lines(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation) -> list[str]:
     """The table: each player's Hall, hand, deck and discard pile, what they have in play with its total, and the
     round's state of advantage."""
-    me = int(obs["seat"])
-    n = int(obs["players"])
+    me = obs["seat"]
+    n = obs["players"]
     need = obs["hall_to_win"]
     out = []
-    committed = obs.get("committed") or {}
+    committed = obs["committed"]
     for x in range(n):
         who = " (you)" if x == me else ""
-        master = ", Master Wizard" if x == int(obs["master"]) else ""
+        master = ", Master Wizard" if x == obs["master"] else ""
         out.append(f"[bold]P{x + 1}[/bold]{who}{master}: Hall {len(obs['halls'][x])}/{need} · hand "
                    f"{obs['hand_sizes'][x]} · deck {obs['deck_sizes'][x]} · discard {len(obs['discards'][x])}")
         played = committed.get(str(x), "-")
@@ -334,45 +403,46 @@ def status_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
         if x != me and obs["known_hand"][x]:
             out.append(f"   known in hand: {_e(', '.join(d.label(c) for c in obs['known_hand'][x]))}")
     if obs["no_advantage"]:
-        by = ", ".join(d[c].name for c in obs.get("equalized", ()))
+        by = ", ".join(d[c].name for c in obs["equalized"])
         out.append(f"No wizard has advantage this round{' (' + _e(by) + ')' if by else ''}")
     if obs["last_totals"] and not obs["totals"]:
         out.append("Last battle's totals: " + ", ".join(f"P{int(k) + 1} {v}" for k, v in obs["last_totals"].items()))
     out.append("Advantage, +1 power: " + ", ".join(f"{a} beats {b}" for a, b in BEATS.items()))
     if "outcome" in obs:
-        out.append(f"[bold]{_e(str(obs['outcome']['reason']))}[/bold]")
+        out.append(f"[bold]{_e(obs['outcome']['reason'])}[/bold]")
     return out
 
 
-def _by_kind(d: WRData, cards: Sequence[str]) -> list[str]:
+def _by_kind(d: WizardsAndRelicsData, cards: Sequence[str]) -> list[str]:
     """Wizards first, then relics, each strongest first."""
     return sorted(cards, key=lambda c: (d[c].kind != "wizard", -d[c].power, c))
 
 
-def _count(d: WRData, cards: Sequence[str]) -> str:
+def _count(d: WizardsAndRelicsData, cards: Sequence[str]) -> str:
     w = sum(1 for c in cards if d.is_wizard(c))
     return f"{plural(len(cards), 'card')}: {plural(w, 'wizard')}, {plural(len(cards) - w, 'relic')}"
 
 
-def hand_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def hand_lines(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation) -> list[str]:
     hand = obs["hand"]
     out = [f"[bold]Your hand[/bold] ({_count(d, hand)})" if hand else "Your hand is empty"]
     out += [_e(card_line(d, c)) for c in _by_kind(d, hand)]
-    pend = obs.get("pending") or {}
-    if pend.get("ask") == "mulligan" and isinstance(pend.get("aside"), list) and pend["aside"]:
-        out.append("Set aside so far: " + _e(", ".join(d.label(c) for c in pend["aside"])))
+    pend = obs["pending"]
+    aside = pend.get("aside")
+    if pend.get("ask") == "mulligan" and aside:
+        out.append("Set aside so far: " + _e(", ".join(d.label(c) for c in aside)))
     return out
 
 
-def shrine_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def shrine_lines(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation) -> list[str]:
     if not obs["shrine"]:
         return ["No shrine is in play yet: one is revealed as each round begins."]
     sh = obs["shrine"][0]
     return [f"[bold]Shrine: {_e(d.label(sh))}[/bold], for {_e(AFFECTS[d[sh].affects])}: {_e(d.spoken(sh))}"]
 
 
-def deck_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
-    me = int(obs["seat"])
+def deck_lines(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation) -> list[str]:
+    me = obs["seat"]
     if obs["chosen_deck"][me] < 0:
         return ["You have not chosen a deck yet: the four decks are dealt face down."]
     deck = obs["my_deck"]
@@ -384,10 +454,10 @@ def deck_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def piles_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def piles_lines(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation) -> list[str]:
     out = ["The Halls of Immortality and the discard piles (face up: everyone sees them); "
-           f"{plural(int(obs['shrine_pile']), 'shrine')} left in the shrine pile"]
-    for x in range(int(obs["players"])):
+           f"{plural(obs['shrine_pile'], 'shrine')} left in the shrine pile"]
+    for x in range(obs["players"]):
         hall = obs["halls"][x]
         pile = obs["discards"][x]
         out.append(f"P{x + 1}'s Hall ({len(hall)}/{obs['hall_to_win']}): "
@@ -398,11 +468,11 @@ def piles_lines(d: WRData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _key(*parts: Any) -> str:
+def _key(*parts: object) -> str:
     return json.dumps(parts, sort_keys=True)
 
 
-def screen(d: WRData, obs: Mapping[str, Any]) -> Screen:
+def screen(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation) -> Screen:
     """The seat's screen: the header, then the panels ``shrine``, ``status`` and ``hand`` (shown again when what
     matters in them changes), ``deck`` and ``piles`` (on request)."""
     status_key = _key(obs["round"], obs["battle"], [len(h) for h in obs["halls"]], obs["wizards"], obs["relics"],
@@ -420,13 +490,13 @@ def screen(d: WRData, obs: Mapping[str, Any]) -> Screen:
     return Screen(header(obs), panels)
 
 
-def view(d: WRData, obs: Mapping[str, Any]) -> list[str]:
+def view(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation) -> list[str]:
     """The whole table as the seat sees it (rich markup): the header, the table, the shrine, the hand and the piles."""
     return [f"[bold]{_e(header(obs))}[/bold]", *status_lines(d, obs), *shrine_lines(d, obs), *hand_lines(d, obs),
             *piles_lines(d, obs)]
 
 
-def look(d: WRData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation, query: str) -> list[str] | None:
     """A wizard, relic or shrine by id or (part of its) name: its printed text and where it is as the seat sees it."""
     q = query.strip().lower()
     hit = next((c for c in d.cards if c.lower() == q), None)
@@ -450,18 +520,19 @@ def look(d: WRData, obs: Mapping[str, Any], query: str) -> list[str] | None:
     return lines
 
 
-def where(d: WRData, obs: Mapping[str, Any], card: str) -> str:
+def where(d: WizardsAndRelicsData, obs: WizardsAndRelicsObservation, card: str) -> str:
     """Where the card is, as the seat may know it."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     if card in obs["hand"]:
         return "It is in your hand."
     if card in obs["shrine"]:
         return "It is the shrine in play."
-    for x in range(int(obs["players"])):
+    for x in range(obs["players"]):
         who = "your" if x == me else f"P{x + 1}'s"
-        for key, place in (("halls", "Hall of Immortality"), ("discards", "discard pile"), ("wizards", "battle"),
-                           ("relics", "battle"), ("tied", "tied battles this round")):
-            if card in obs[key][x]:
+        for cards, place in ((obs["halls"][x], "Hall of Immortality"), (obs["discards"][x], "discard pile"),
+                             (obs["wizards"][x], "battle"), (obs["relics"][x], "battle"),
+                             (obs["tied"][x], "tied battles this round")):
+            if card in cards:
                 return f"It is in {who} {place}."
         if x != me and card in obs["known_hand"][x]:
             return f"It is in P{x + 1}'s hand (everyone has seen it)."

@@ -14,9 +14,10 @@ import math
 
 from wizprint.solo.kernel import Action, Automaton, SeatView
 
-from .data import WCData, Wizard
+from .data import Wizard, WizardsCupData
+from .game import WizardsCupGame
 from .pending import Ask, Choose
-from .state import WCState
+from .state import WizardsCupState
 
 NOISE = 0.35  # how much the order varies from game to game
 DRAFT_T = 0.12  # the draft's temperature: a wizard worth 0.1 less is taken about 2.3 times less often
@@ -27,7 +28,7 @@ POWER_WORTH = {"both_lose": 0.45, "swap_waiting": 0.2, "discard_waiting": 0.15, 
                "guard": 0.15, "boost": 0.2, "on_win_discard": 0.1}
 
 
-class WCView(SeatView[WCState]):
+class WizardsCupView(SeatView[WizardsCupState]):
     """What the automaton may ask: its own set, Deck and Waiting card, and what is public."""
 
     __slots__ = ()
@@ -36,7 +37,7 @@ class WCView(SeatView[WCState]):
         top = self._state().stack[-1] if self._state().stack else None
         return top if isinstance(top, Choose) and top.seat == self.seat else None
 
-    def data(self) -> WCData:
+    def data(self) -> WizardsCupData:
         return self._state().data
 
     def wizard(self, card: str) -> Wizard:
@@ -51,10 +52,10 @@ class WCView(SeatView[WCState]):
         return list(self._state().sets[self.seat])
 
 
-_STRENGTH: dict[int, tuple[WCData, dict[str, float]]] = {}
+_STRENGTH: dict[int, tuple[WizardsCupData, dict[str, float]]] = {}
 
 
-def strength(data: WCData) -> dict[str, float]:
+def strength(data: WizardsCupData) -> dict[str, float]:
     """Each design's share of wins in a duel of two wizards placed together, against every design (the rules'
     own resolution, with no other power in play); remembered per card data."""
     got = _STRENGTH.get(id(data))
@@ -67,7 +68,7 @@ def strength(data: WCData) -> dict[str, float]:
     for d in designs:
         wins = 0.0
         for e in designs:
-            s = WCState.blank(data, 2, 0)
+            s = WizardsCupGame.blank(data, 2, 0)  # a scratch table: two wizards in the Duel zone
             s.duel = [[f"{d}#1"], [f"{e}#2"]]
             s.in_play = [f"{d}#1", f"{e}#2"]
             s.doomed = not s.identical() and any(data[c].has("both_lose") for c in (f"{d}#1", f"{e}#2"))
@@ -78,11 +79,11 @@ def strength(data: WCData) -> dict[str, float]:
     return out
 
 
-class WCAutomaton(Automaton[WCView]):
+class WizardsCupAutomaton(Automaton[WizardsCupView]):
     name = "automaton"
-    View = WCView
+    View = WizardsCupView
 
-    def decide(self, view: WCView) -> Action:
+    def decide(self, view: WizardsCupView) -> Action:
         legal = view.legal_actions()
         ch = view.ask()
         st = strength(view.data())
@@ -128,7 +129,7 @@ class WCAutomaton(Automaton[WCView]):
         return -math.log(-math.log(u))
 
     @staticmethod
-    def synergy(view: WCView, card: str, mine: list[str]) -> float:
+    def synergy(view: WizardsCupView, card: str, mine: list[str]) -> float:
         """What ``card`` adds to the wizards already in my Deck: a Dormant booster for each of its Element (and
         a wizard for each booster of its Element), a new Element (0.04)."""
         w = view.wizard(card)
@@ -148,4 +149,4 @@ class WCAutomaton(Automaton[WCView]):
         return bonus
 
 
-__all__ = ["WCAutomaton", "WCView", "strength"]
+__all__ = ["WizardsCupAutomaton", "WizardsCupView", "strength"]

@@ -14,10 +14,10 @@ from .data import DECK, TO_WIN
 from .pending import Ask, Choose, Round, Setup
 
 if TYPE_CHECKING:
-    from .state import WCState
+    from .state import WizardsCupState
 
 
-def check_state(s: WCState, chk: Checks) -> None:
+def check_state(s: WizardsCupState, chk: Checks) -> None:
     from .state import possible_decks
 
     d = s.data

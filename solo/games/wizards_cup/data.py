@@ -9,11 +9,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from wizprint.cards.model import Game, effect_words
-from wizprint.solo.kernel import RulesData, design_of
+from wizprint.solo.kernel import RulesData, Termination, design_of
 
 SETS = ("Black", "White")  # seat 0 plays the Black set (copy 1), seat 1 the White set (copy 2)
 DECK = 6  # the cards of a player's Deck
 TO_WIN = 2  # Victory tokens to win the Cup
+
+
+class WizardsCupTermination(Termination):
+    """How a game of Wizards Cup ends: a player takes the Victory tokens that win (the number: the tokens), or both
+    do in the same round, and the lower Deck Value wins, or equal Deck Values (the number: that value) share the
+    Cup."""
+
+    TOKENS = "a player wins the Wizards Cup with {} Victory tokens"
+    BOTH_LOWER_DECK = "Both players reach {} Victory tokens"
+    BOTH_SHARE = "Both players reach {} Victory tokens with Decks worth {}"
 
 # an Element loses to these (the Element compatibility diagram); void has no weakness
 LOSES_TO: dict[str, frozenset[str]] = {
@@ -69,7 +79,7 @@ def needs(game: Game, players_min: int, players_max: int) -> list[str]:
                                  "of their set"]
 
 
-class WCData(RulesData):
+class WizardsCupData(RulesData):
     """The two sets of wizards, compiled from the loaded game."""
 
     def __init__(self, game: Game):
@@ -118,5 +128,15 @@ class WCData(RulesData):
         return effect_words(e for card in self.game.cards() for e in card.effects)
 
 
-__all__ = ["DECK", "ELEMENTS", "LOSES_TO", "POWER_TYPES", "SETS", "TO_WIN", "WORD_TYPES", "WCData", "Wizard",
-           "element_loses"]
+__all__ = [
+    "DECK",
+    "ELEMENTS",
+    "LOSES_TO",
+    "POWER_TYPES",
+    "SETS",
+    "TO_WIN",
+    "WORD_TYPES",
+    "Wizard",
+    "WizardsCupData",
+    "element_loses",
+]

@@ -1,5 +1,5 @@
 """The kinds of pending work in Wizards Cup, innermost last on the state's ``stack``; their code is registered by
-type in :data:`RULES` (``phases.py``).
+type in :data:`~.state.RULES` (``phases.py``).
 
 - :class:`Setup`: the wizard selection: each player's random card, then each player's five secret picks.
 - :class:`Round`: one round: the planning, the duels one after the other, the end of the round, the swap.
@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import field
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from wizprint.solo.kernel import Pending, Rules, declare
-
-if TYPE_CHECKING:
-    from .state import WCState
+from wizprint.solo.kernel import Pending, declare
 
 
 class SetupStep(enum.IntEnum):
@@ -46,21 +43,21 @@ class Ask(enum.StrEnum):
 
 
 @declare
-class WCPending(Pending):
+class WizardsCupPending(Pending):
     """Base of the pending kinds: ``seat`` is the player it is about (who decides, for a choice)."""
 
     seat: int = 0
 
 
 @declare
-class Setup(WCPending):
+class Setup(WizardsCupPending):
     kind: ClassVar[str] = "setup"
     step: SetupStep = SetupStep.RANDOM
     index: int = 0  # the seat to act next within the step
 
 
 @declare
-class Round(WCPending):
+class Round(WizardsCupPending):
     kind: ClassVar[str] = "round"
     step: RoundStep = RoundStep.PLAN
     index: int = 0  # the seat to act next within PLAN and SWAP
@@ -69,12 +66,11 @@ class Round(WCPending):
 
 
 @declare
-class Choose(WCPending):
+class Choose(WizardsCupPending):
     kind: ClassVar[str] = "choose"
     ask: Ask = Ask.SELECT
     left: int = 1  # how many more cards to choose (SELECT, ORDER)
     card: str = ""  # SWAP_IN: the card being swapped out
 
 
-KINDS: tuple[type[WCPending], ...] = (Setup, Round, Choose)
-RULES: Rules[WCState] = Rules("wizards-cup")
+KINDS: tuple[type[WizardsCupPending], ...] = (Setup, Round, Choose)

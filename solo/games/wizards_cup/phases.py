@@ -1,26 +1,24 @@
-"""The rules of Wizards Cup, registered in :data:`~.pending.RULES`: the wizard selection, each round's planning,
+"""The rules of Wizards Cup, registered in :data:`~.state.RULES`: the wizard selection, each round's planning,
 the duels (the wizards just placed come into play, the lower printed Value first, each Immediate power acting as its
 wizard does; then A Magic power and Weakness, B Element, C Value, then the end of the duel), the end of the round
 with its Victory tokens, the end of the game and the swap between rounds.
 
 Immediate effect words have one handler each in :data:`IMMEDIATE`; Dormant and Permanent words act continuously
-(``state.py``: :meth:`~.state.WCState.value`, :meth:`~.state.WCState.permanent`, :meth:`~.state.WCState.dormant`)."""
+(``state.py``: :meth:`~.state.WizardsCupState.value`, :meth:`~.state.WizardsCupState.permanent`,
+:meth:`~.state.WizardsCupState.dormant`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Action, Words
 
-from .data import DECK, SETS, TO_WIN, WORD_TYPES, element_loses
-from .pending import RULES, Ask, Choose, Round, RoundStep, Setup, SetupStep
+from .data import DECK, SETS, TO_WIN, WORD_TYPES, WizardsCupTermination, element_loses
+from .pending import Ask, Choose, Round, RoundStep, Setup, SetupStep
+from .state import RULES, ValuePart, WizardsCupState
 
-if TYPE_CHECKING:
-    from .state import ValuePart, WCState
-
-Handler = Callable[["WCState", int, str], None]  # (state, the wizard's owner, the wizard)
+Handler = Callable[["WizardsCupState", int, str], None]  # (state, the wizard's owner, the wizard)
 IMMEDIATE: Words[Handler] = Words("wizards-cup")
 CONTINUOUS = {w for w, types in WORD_TYPES.items() if "immediate" not in types}  # read by state.py as they apply
 
@@ -31,7 +29,7 @@ def handled() -> set[str]:
 
 # -- the wizard selection ---------------------------------------------------------------------------------------
 @RULES.run(Setup)
-def run_setup(s: WCState, item: Setup) -> bool:
+def run_setup(s: WizardsCupState, item: Setup) -> bool:
     if item.step is SetupStep.RANDOM:
         for seat in (0, 1):
             card = s.pick(sorted(s.sets[seat]), f"card of P{seat + 1}'s set (P{2 - seat} picks it at random)")
@@ -56,7 +54,7 @@ def run_setup(s: WCState, item: Setup) -> bool:
 
 # -- a round ------------------------------------------------------------------------------------------------------
 @RULES.run(Round)
-def run_round(s: WCState, r: Round) -> bool:
+def run_round(s: WizardsCupState, r: Round) -> bool:
     """One step of the round; then a line for each wizard in a Duel zone whose Value changed in it (placed with a
     Value that is not its printed one, or changed by a power that came into play, stopped or ended)."""
     if r.step not in VALUE_STEPS:
@@ -70,12 +68,12 @@ def run_round(s: WCState, r: Round) -> bool:
 VALUE_STEPS = frozenset({RoundStep.DRAW, RoundStep.POWERS, RoundStep.RESOLVE})  # the steps that change Values
 
 
-def value_parts(s: WCState) -> dict[str, tuple[ValuePart, ...]]:
+def value_parts(s: WizardsCupState) -> dict[str, tuple[ValuePart, ...]]:
     """The parts of the Value of each wizard in a Duel zone, by wizard."""
     return {d[0]: tuple(s.value_parts(x)) for x, d in enumerate(s.duel) if d}
 
 
-def say_values(s: WCState, before: dict[str, tuple[ValuePart, ...]]) -> None:
+def say_values(s: WizardsCupState, before: dict[str, tuple[ValuePart, ...]]) -> None:
     """A line for each wizard in a Duel zone whose Value's parts are not what they were (a wizard just placed: not
     its printed Value alone), saying the Value, its parts, and the parts that ended."""
     for x, d in enumerate(s.duel):
@@ -91,7 +89,7 @@ def say_values(s: WCState, before: dict[str, tuple[ValuePart, ...]]) -> None:
         s.say(line + (f" ({', '.join(ended)} no longer applies)" if ended else ""))
 
 
-def round_step(s: WCState, r: Round) -> bool:
+def round_step(s: WizardsCupState, r: Round) -> bool:
     if r.step is RoundStep.PLAN:
         if r.index == 0:
             s.round += 1
@@ -131,7 +129,7 @@ def round_step(s: WCState, r: Round) -> bool:
     return False
 
 
-def draw_step(s: WCState, r: Round) -> bool:
+def draw_step(s: WizardsCupState, r: Round) -> bool:
     """3.2 and the end of the round: whoever has no wizard in the Duel zone places the top card of their Deck
     there; a player who cannot loses the round (both cannot: both win it). Then the new duel begins."""
     empty = [x for x in (0, 1) if not s.duel[x]]
@@ -161,7 +159,7 @@ def draw_step(s: WCState, r: Round) -> bool:
     return False
 
 
-def immediate(s: WCState, r: Round, card: str) -> bool:
+def immediate(s: WizardsCupState, r: Round, card: str) -> bool:
     """``card``'s Immediate power acts (the second of two acts whatever the first did, even from the Waiting place
     The Detective sent it to; only a wizard facing an identical one in the Duel zone has lost its power). True when
     it asks its owner something."""
@@ -177,7 +175,7 @@ def immediate(s: WCState, r: Round, card: str) -> bool:
     return asked
 
 
-def place_waiting(s: WCState, r: Round, seat: int) -> None:
+def place_waiting(s: WizardsCupState, r: Round, seat: int) -> None:
     """The Detective: ``seat``'s Waiting card takes the place of its wizard in the Duel zone (which waits face down
     instead, its power out of play); the newly placed wizard comes into play at once, its Immediate power acting
     then, unless it meets an identical wizard."""
@@ -194,7 +192,7 @@ def place_waiting(s: WCState, r: Round, seat: int) -> None:
 
 
 @IMMEDIATE("discard_waiting")
-def _discard_waiting(s: WCState, seat: int, card: str) -> None:
+def _discard_waiting(s: WizardsCupState, seat: int, card: str) -> None:
     x = 1 - seat
     if not s.waiting[x]:
         s.say(f"P{x + 1} has no Waiting card")
@@ -207,7 +205,7 @@ def _discard_waiting(s: WCState, seat: int, card: str) -> None:
 
 
 @IMMEDIATE("swap_waiting")
-def _swap_waiting(s: WCState, seat: int, card: str) -> None:
+def _swap_waiting(s: WizardsCupState, seat: int, card: str) -> None:
     x = 1 - seat
     if not s.waiting[x] or not s.duel[x]:
         s.say(f"P{x + 1} has no Waiting card to swap")
@@ -217,13 +215,13 @@ def _swap_waiting(s: WCState, seat: int, card: str) -> None:
 
 
 @IMMEDIATE("both_lose")
-def _both_lose(s: WCState, seat: int, card: str) -> None:
+def _both_lose(s: WizardsCupState, seat: int, card: str) -> None:
     s.doomed = True
     s.say("Both wizards of this duel lose")
 
 
 @IMMEDIATE("rearrange")
-def _rearrange(s: WCState, seat: int, card: str) -> None:
+def _rearrange(s: WizardsCupState, seat: int, card: str) -> None:
     if len(s.decks[seat]) < 2:
         s.say(f"P{seat + 1}'s Deck has {plural(len(s.decks[seat]), 'card')}: nothing to rearrange")
         return
@@ -231,7 +229,7 @@ def _rearrange(s: WCState, seat: int, card: str) -> None:
 
 
 @IMMEDIATE("sink")
-def _sink(s: WCState, seat: int, card: str) -> None:
+def _sink(s: WizardsCupState, seat: int, card: str) -> None:
     x = 1 - seat
     if len(s.decks[x]) < 2:
         s.say(f"P{x + 1}'s Deck has {plural(len(s.decks[x]), 'card')}: its top card stays")
@@ -241,7 +239,7 @@ def _sink(s: WCState, seat: int, card: str) -> None:
     s.say(f"P{x + 1} puts the top card of their Deck at the bottom")
 
 
-def decide(s: WCState) -> tuple[list[int], str, list[str]]:
+def decide(s: WizardsCupState) -> tuple[list[int], str, list[str]]:
     """The losers of the duel, why (A Magic power and Weakness, B Element, C Value) and the lines said on the way
     (a Permanent power that keeps the Elements from deciding)."""
     a, b = s.card(0), s.card(1)
@@ -273,7 +271,7 @@ def decide(s: WCState) -> tuple[list[int], str, list[str]]:
     return [loser], f"C: Values {va} against {vb}, {why}", said
 
 
-def compared(s: WCState) -> str:
+def compared(s: WizardsCupState) -> str:
     """The two Values of a duel decided by C with their parts, when either is not its printed Value
     (``P1's 11 = 8 printed +3 from The Alchemist, P2's 7 printed``); else ``""``."""
     if not any(s.value_parts(x) for x in (0, 1)):
@@ -282,7 +280,7 @@ def compared(s: WCState) -> str:
                      f"P{x + 1}'s {s.value(x)} printed" for x in (0, 1))
 
 
-def resolve(s: WCState, r: Round) -> None:
+def resolve(s: WizardsCupState, r: Round) -> None:
     """The duel is decided, then its end: a winner's Revolutionary makes the loser discard first (3.1 then
     discards the losers face up); the winner stays; then whoever has no wizard draws (back to DRAW)."""
     losers, why, said = decide(s)
@@ -310,7 +308,7 @@ def resolve(s: WCState, r: Round) -> None:
     r.step = RoundStep.DRAW
 
 
-def end_round(s: WCState, r: Round) -> bool:
+def end_round(s: WizardsCupState, r: Round) -> bool:
     """Victory tokens; the end of the game at 2; else every card back into its Deck and the swap."""
     for x in r.winners:
         s.tokens[x] += 1
@@ -324,13 +322,15 @@ def end_round(s: WCState, r: Round) -> bool:
             values = [s.deck_value(x) for x in (0, 1)]
             if values[0] == values[1]:
                 s.finish([0, 1], f"Both players reach {TO_WIN} Victory tokens with Decks worth {values[0]}: they "
-                                 "share the Wizards Cup")
+                                 "share the Wizards Cup", WizardsCupTermination.BOTH_SHARE, (TO_WIN, values[0]))
             else:
                 w = 0 if values[0] < values[1] else 1
                 s.finish([w], f"Both players reach {TO_WIN} Victory tokens: P{w + 1} wins the Wizards Cup with the "
-                              f"lower Deck Value ({values[w]} against {values[1 - w]})")
+                              f"lower Deck Value ({values[w]} against {values[1 - w]})",
+                         WizardsCupTermination.BOTH_LOWER_DECK, (TO_WIN,))
         else:
-            s.finish(done, f"P{done[0] + 1} wins the Wizards Cup with {TO_WIN} Victory tokens")
+            s.finish(done, f"P{done[0] + 1} wins the Wizards Cup with {TO_WIN} Victory tokens",
+                     WizardsCupTermination.TOKENS, (TO_WIN,))
         assert s.result is not None
         for x in (0, 1):  # the solo check's draft report: how the wizards each seat selected fared
             for c in s.drafted[x]:
@@ -348,7 +348,7 @@ def end_round(s: WCState, r: Round) -> bool:
 
 # -- the choices ------------------------------------------------------------------------------------------------
 @RULES.run(Choose)
-def run_choose(s: WCState, c: Choose) -> bool:
+def run_choose(s: WizardsCupState, c: Choose) -> bool:
     if c.ask is Ask.ORDER and c.left <= 1:  # the last card goes where it must; the order becomes the Deck
         s.plans[c.seat].extend(s.decks[c.seat])
         s.decks[c.seat] = list(reversed(s.plans[c.seat]))
@@ -360,7 +360,7 @@ def run_choose(s: WCState, c: Choose) -> bool:
 
 
 @RULES.legal(Choose)
-def choose_legal(s: WCState, c: Choose) -> list[Action]:
+def choose_legal(s: WizardsCupState, c: Choose) -> list[Action]:
     seat = c.seat
     if c.ask is Ask.SELECT:
         return [Action("select", x) for x in sorted(s.sets[seat])]
@@ -376,7 +376,7 @@ def choose_legal(s: WCState, c: Choose) -> list[Action]:
 
 
 @RULES.apply(Choose)
-def choose_apply(s: WCState, c: Choose, action: Action) -> None:
+def choose_apply(s: WizardsCupState, c: Choose, action: Action) -> None:
     seat, k, x = c.seat, action.kind, action.a
     if c.ask is Ask.SELECT:
         s.sets[seat].remove(x)

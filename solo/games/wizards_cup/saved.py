@@ -1,5 +1,5 @@
-"""Games of Wizards Cup saved by an earlier version of wizprint, mended on load (``WCState.upgrade``): the fields the
-earlier version did not keep are rebuilt from the rest of the saved state.
+"""Games of Wizards Cup saved by an earlier version of wizprint, mended on load (``WizardsCupState.upgrade``): the
+fields the earlier version did not keep are rebuilt from the rest of the saved state.
 
 - ``in_play`` (the wizards whose powers are in play, in the order they came in): the visible top of each discard pile,
   then the wizards in a Duel zone that have come into play (not still waiting in the round's queue), lower printed
@@ -19,10 +19,10 @@ from wizprint.solo.kernel import line_text, readable
 from .pending import Round
 
 if TYPE_CHECKING:
-    from .state import WCState
+    from .state import WizardsCupState
 
 
-def rebuild_in_play(s: WCState) -> list[str]:
+def rebuild_in_play(s: WizardsCupState) -> list[str]:
     queued = {c for item in s.stack if isinstance(item, Round) for c in item.queue}
     tops = [pile[-1] for pile in s.discards if pile]
     placed = sorted((z[0] for z in s.duel if z and z[0] not in queued and z[0] not in tops),
@@ -30,7 +30,7 @@ def rebuild_in_play(s: WCState) -> list[str]:
     return tops + placed
 
 
-def sightings(s: WCState, x: int) -> list[list[str]]:
+def sightings(s: WizardsCupState, x: int) -> list[list[str]]:
     """The cards of P(x+1)'s set the other seat saw face up, one list for each stretch between P(x+1)'s swaps, read
     from the log lines that seat may read (a wizard is named by its label, ``The Alchemist (water 5)``)."""
     by_label = {s.data.label(c): c for c in s.data.cards if s.data.owner(c) == x}

@@ -10,9 +10,9 @@ from typing import Any
 from wizprint.solo.kernel import Chance
 from wizprint.solo.kernel.setup import SetupError, per_seat, text, whole
 
-from .data import DECK, TO_WIN, WCData
+from .data import DECK, TO_WIN, WizardsCupData
+from .game import WizardsCupGame
 from .pending import Round, RoundStep, Setup
-from .state import WCState
 
 SETUP_KEYS = {
     "phase": "'duel' (default: the Decks are planned and the first duel begins), 'plan' (a round begins with the "
@@ -25,7 +25,7 @@ SETUP_KEYS = {
 }
 
 
-def _card(data: WCData, seat: int, name: Any, key: str) -> str:
+def _card(data: WizardsCupData, seat: int, name: Any, key: str) -> str:
     if not isinstance(name, str):
         raise SetupError(key, f"expected a card id, not {name!r}")
     card = name if "#" in name else f"{name}#{seat + 1}"
@@ -36,9 +36,9 @@ def _card(data: WCData, seat: int, name: Any, key: str) -> str:
     return card
 
 
-def setup(data: WCData, table: Mapping[str, Any], players: int, seed: int, variant: str,
-          chance: Chance) -> WCState:
-    s = WCState.blank(data, players, seed, variant)
+def setup(data: WizardsCupData, table: Mapping[str, Any], players: int, seed: int, variant: str,
+          chance: Chance) -> WizardsCupGame:
+    s = WizardsCupGame.blank(data, players, seed, variant)
     s.chance = chance
     phase = text(table, "phase", "duel", ("duel", "plan", "select"))
     if phase == "select":

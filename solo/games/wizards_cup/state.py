@@ -8,23 +8,27 @@ whose top card is the end: ``decks[seat][-1]`` is the next wizard to duel, ``dis
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import field
 from functools import lru_cache, reduce
 from itertools import combinations
 from math import comb
-from typing import Any, NamedTuple
+from typing import NamedTuple, Self
 
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Checks, Outcome, Rng, StackGame, State, added, declare, zone
+from wizprint.solo.kernel import Outcome, Rng, Rules, StackGame, State, added, declare, zone
 
-from .data import DECK, SETS, TO_WIN, WCData, Wizard
-from .pending import KINDS, RULES, Round, Setup, SetupStep, WCPending
+from .data import DECK, SETS, Effect, Wizard, WizardsCupData, WizardsCupTermination
+from .pending import KINDS, Round, Setup, SetupStep, WizardsCupPending
+
+# the code of each kind of pending work, registered by type (``phases.py``)
+RULES: Rules[WizardsCupState] = Rules("wizards-cup")
 
 
 @declare
-class WCState(StackGame, State[WCData]):
-    """A game of Wizards Cup (always two players)."""
+class WizardsCupState(StackGame, State[WizardsCupData]):
+    """A game of Wizards Cup (always two players): its fields, the Magic powers in play and the Values; the rules
+    (``phases.py``) are registered in :data:`RULES`. What a seat sees, the decisions in words, the load's checks and
+    the mending of older saves are added by :class:`~.game.WizardsCupGame`, the class the engine declares."""
 
     RULES = RULES
 
@@ -34,7 +38,7 @@ class WCState(StackGame, State[WCData]):
     waiting: list[list[str]] = zone("waiting")
     duel: list[list[str]] = zone("duel")
     discards: list[list[str]] = zone("discard")
-    stack: list[WCPending] = field(default_factory=list)
+    stack: list[WizardsCupPending] = field(default_factory=list)
     # the wizards whose Magic powers are in play (placed in a Duel zone and come into play there, or the visible top
     # of a discard pile), in the order they came into play: an earlier one has precedence over a later one
     in_play: list[str] = added(list)
@@ -50,23 +54,11 @@ class WCState(StackGame, State[WCData]):
 
     SEATS_IN_RANGE = ("current_seat",)
     PER_SEAT = ("sets", "decks", "plans", "waiting", "duel", "discards", "tokens", "known", "earlier", "drafted")
-
-    def upgrade(self, retired: Mapping[str, Any]) -> None:
-        """A game saved before ``in_play`` and ``earlier``: both rebuilt from the rest of the state (``saved.py``)."""
-        from .saved import rebuild_in_play, sightings
-
-        if "in_play" in self.missing:
-            self.in_play = rebuild_in_play(self)
-        if "earlier" in self.missing:
-            self.earlier = [[] for _ in range(self.players)]
-            for x in range(self.players):
-                stretches = sightings(self, x)
-                if len(stretches) > 1:
-                    self.earlier[x], self.known[x] = stretches[:-1], stretches[-1]
+    ENDINGS = WizardsCupTermination
 
     # -- set-up -----------------------------------------------------------------------------------------------
     @classmethod
-    def blank(cls, data: WCData, players: int, seed: int, variant: str = "") -> WCState:
+    def blank(cls, data: WizardsCupData, players: int, seed: int, variant: str = "") -> Self:
         if players != 2:
             raise EngineError("Wizards Cup is a game for two players")
 
@@ -78,18 +70,13 @@ class WCState(StackGame, State[WCData]):
                    earlier=[[], []], drafted=per())
 
     @classmethod
-    def new(cls, data: WCData, players: int, seed: int, variant: str) -> WCState:
+    def new(cls, data: WizardsCupData, players: int, seed: int, variant: str) -> Self:
         """A new game: each player takes a set (P1 Black, P2 White) and the wizard selection begins."""
         s = cls.blank(data, players, seed, variant)
         s.say(f"P1 takes the {SETS[0]} set, P2 the {SETS[1]} set")
         s.stack.append(Setup())
         s.advance()
         return s
-
-    def check_rules(self, chk: Checks) -> None:
-        from .check import check_state
-
-        check_state(self, chk)
 
     # -- the Magic powers in play ---------------------------------------------------------------------------------
     def card(self, seat: int) -> Wizard | None:
@@ -106,7 +93,7 @@ class WCState(StackGame, State[WCData]):
         """Whether the Magic power of ``seat``'s wizard in the Duel zone acts."""
         return self.card(seat) is not None and not self.identical()
 
-    def permanent(self, seat: int, word: str) -> Any:
+    def permanent(self, seat: int, word: str) -> Effect | None:
         """The effect ``word`` of ``seat``'s wizard in the Duel zone, if it has a Permanent power that acts (the
         wizard has come into play: wizards placed together come into play one after the other, ``phases.py``)."""
         w = self.card(seat)
@@ -114,7 +101,7 @@ class WCState(StackGame, State[WCData]):
             return None
         return w.has(word)
 
-    def dormant(self, seat: int, word: str) -> Any:
+    def dormant(self, seat: int, word: str) -> Effect | None:
         """The effect ``word`` of the visible top card of ``seat``'s discard pile, if it is a Dormant power that
         acts: no Permanent power in the Duel zone that stops Dormant powers came into play before it (a power
         already in play has precedence over one that comes into play after it)."""
@@ -272,36 +259,14 @@ class WCState(StackGame, State[WCData]):
     def next_item(self) -> Round:
         return Round()
 
-    def finish(self, winners: list[int], reason: str) -> None:
-        self.result = Outcome(tuple(winners), tuple(float(t) for t in self.tokens), reason)
+    def finish(self, winners: list[int], reason: str, termination: WizardsCupTermination, numbers: tuple[int, ...]
+               ) -> None:
+        self.result = Outcome(tuple(winners), tuple(float(t) for t in self.tokens), reason, termination, numbers)
         self.say(reason)
         self.stack = []
         self.current_seat = -1
 
-    # -- what a seat sees -------------------------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        from .view import heading
-
-        obs: dict[str, Any] = {
-            "game": self.data.id, "seat": seat, "players": 2, "round": self.round, "duels": self.duels,
-            "current": self.current_player, "tokens": list(self.tokens), "to_win": TO_WIN,
-            "my_set": sorted(self.sets[seat]), "my_deck": list(reversed(self.decks[seat])),
-            "my_plan": list(self.plans[seat]), "my_waiting": list(self.waiting[seat]),
-            "deck_sizes": [len(d) + len(p) for d, p in zip(self.decks, self.plans, strict=True)],
-            "waiting_sizes": [len(w) for w in self.waiting], "set_sizes": [len(x) for x in self.sets],
-            "duel": [list(d) for d in self.duel], "discards": [list(d) for d in self.discards],
-            "values": [self.value(x) for x in (0, 1)], "value_sums": [self.value_sum(x) for x in (0, 1)],
-            "stopped": [self.stopper(p[-1]) if p else "" for p in self.discards], "identical": self.identical(),
-            "last": self.last,
-            "pending": self.pending_view(seat), "log": self.visible_log(seat), "heading": heading(self, seat),
-        }
-        seen = [self.seen_six(x) for x in (0, 1)]
-        obs["known"], obs["maybe"], obs["known_out"] = ([k[i] for k in seen] for i in range(3))
-        if self.result:
-            obs["outcome"] = self.result.as_dict()
-        return obs
-
-    def _resample(self, into: WCState, seat: int, rng: Rng) -> None:
+    def _resample(self, into: WizardsCupState, seat: int, rng: Rng) -> None:
         """The opponent's hidden cards redealt: the cards of its set that are not face up (in its Deck, plan,
         Waiting card and the set aside) are shuffled and dealt back into those places by their sizes. Its 6 are
         one of the Decks it can have by what was seen and its swaps (:func:`possible_decks`, each Deck as likely):
@@ -329,8 +294,8 @@ class WCState(StackGame, State[WCData]):
         into.drafted[x] = []
         into.stack = [i.clone() for i in self.stack]
 
-    def probe(self) -> dict[str, Any]:
-        out: dict[str, Any] = super().probe()
+    def probe(self) -> dict[str, object]:
+        out = super().probe()
         out |= {"round": self.round, "duels": self.duels, "current": self.current_player, "last": self.last,
                 "identical": self.identical()}
         for x in (0, 1):
@@ -346,17 +311,6 @@ class WCState(StackGame, State[WCData]):
             surely, maybe, out_ = self.seen_six(x)  # what the rival knows of this seat's 6
             out[f"seen_in.{x}"], out[f"seen_maybe_out.{x}"], out[f"seen_out.{x}"] = surely, maybe, out_
         return out
-
-    def describe(self, action: Action) -> str:
-        from .view import describe
-
-        return describe(self, action)
-
-    def question(self) -> str:
-        from .view import question
-
-        return question(self)
-
 
 class ValuePart(NamedTuple):
     """A change to a wizard's Value: ``n`` (signed), from ``card``'s power; ``stopped``: the wizard whose power
@@ -410,4 +364,4 @@ def one_deck(decks: tuple[tuple[frozenset[str], int], ...], rng: Rng) -> frozens
     return decks[-1][0]
 
 
-__all__ = ["KINDS", "Round", "Setup", "ValuePart", "WCState", "possible_decks"]
+__all__ = ["KINDS", "RULES", "Round", "Setup", "ValuePart", "WizardsCupState", "possible_decks"]

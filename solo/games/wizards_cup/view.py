@@ -7,23 +7,59 @@ escaped."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from rich.markup import escape
 
 from wizprint.cards.markup import plural, spoken
 from wizprint.solo.kernel import Action, design_of
 from wizprint.solo.kernel.screen import Panel, Screen
+from wizprint.solo.kernel.stack import PendingView
+from wizprint.solo.kernel.values import OutcomeRecord
 
-from .data import DECK, LOSES_TO, SETS, TO_WIN, WCData, Wizard
+from .data import DECK, LOSES_TO, SETS, TO_WIN, Wizard, WizardsCupData
 from .pending import Ask, Choose, Round, RoundStep, Setup
 
 if TYPE_CHECKING:
-    from .state import WCState
+    from .state import WizardsCupState
 
 
-def named(data: WCData, card: str) -> str:
+class WizardsCupObservation(TypedDict):
+    """What one seat of Wizards Cup sees (JSON-able; lists by seat are indexed by seat): its own Deck, plan, Waiting
+    card and set aside; of the rival, the sizes, the face-up cards and what was seen of its 6."""
+
+    game: str
+    seat: int
+    players: int
+    round: int  # rounds begun
+    duels: int  # duels fought this round
+    current: int  # the seat to decide (-1 once the game is over)
+    tokens: list[int]  # Victory tokens by seat
+    to_win: int
+    my_set: list[str]  # the seat's wizards set aside
+    my_deck: list[str]  # its Deck, the next wizard to duel first
+    my_plan: list[str]
+    my_waiting: list[str]
+    deck_sizes: list[int]  # by seat: Deck and plan
+    waiting_sizes: list[int]
+    set_sizes: list[int]
+    duel: list[list[str]]  # the wizard in each Duel zone (or none)
+    discards: list[list[str]]  # top last
+    values: list[int]  # the adjusted Value of each wizard in the Duel zone
+    value_sums: list[str]  # each Value by its parts, in words
+    stopped: list[str]  # the wizard stopping the Dormant power of each visible discard, or ""
+    identical: bool  # two wizards of one name in the Duel zone: neither power acts
+    last: str  # how the last duel was decided
+    pending: PendingView
+    log: list[str]
+    heading: str
+    known: list[list[str]]  # by seat: the seen cards surely among its 6
+    maybe: list[list[str]]  # seen before a swap, perhaps swapped out
+    known_out: list[list[str]]  # surely swapped out
+    outcome: NotRequired[OutcomeRecord]  # once the game is over
+
+
+def named(data: WizardsCupData, card: str) -> str:
     """``C04 The Alchemist (water 5)``: an option names the card by its design id too, as the other games do."""
     return f"{design_of(card)} {data.label(card)}"
 
@@ -57,12 +93,12 @@ def weakness(w: Wizard) -> str:
     return f"Weakness: {w.weakness}" if w.weakness != "None" else "no Weakness"
 
 
-def brief(data: WCData, card: str) -> str:
+def brief(data: WizardsCupData, card: str) -> str:
     """``C04 The Alchemist (water 5), Dormant: +3 to your Water wizard``: one short line."""
     return f"{named(data, card)}, {gist(data[card])}"
 
 
-def card_text(data: WCData, card: str, with_id: bool = False) -> str:
+def card_text(data: WizardsCupData, card: str, with_id: bool = False) -> str:
     """``The Alchemist (water 5), Dormant: If your Wizard … its Value increases by 3; Weakness: …``: the whole
     text (wrapped by the screen, never cut)."""
     w = data[card]
@@ -75,7 +111,7 @@ def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def describe(s: WCState, action: Action) -> str:
+def describe(s: WizardsCupState, action: Action) -> str:
     d = s.data
     k, a = action.kind, action.a
     top = s.stack[-1] if s.stack else None
@@ -102,12 +138,12 @@ def describe(s: WCState, action: Action) -> str:
     return action.key
 
 
-def rogues(s: WCState) -> bool:
+def rogues(s: WizardsCupState) -> bool:
     """Whether the order asked is The Rogues' rearranging (not a round's planning)."""
     return any(isinstance(x, Round) and x.step is not RoundStep.PLAN for x in s.stack)
 
 
-def question(s: WCState) -> str:
+def question(s: WizardsCupState) -> str:
     if not s.stack or s.result is not None:
         return "The game is over"
     top = s.stack[-1]
@@ -142,7 +178,7 @@ def question(s: WCState) -> str:
     return f"Which set-aside wizard takes the place of {d[top.card].name}?"
 
 
-def heading(s: WCState, seat: int) -> str:
+def heading(s: WizardsCupState, seat: int) -> str:
     if s.result is not None:
         return "Game over"
     if any(isinstance(x, Setup) for x in s.stack):
@@ -157,14 +193,14 @@ def heading(s: WCState, seat: int) -> str:
 
 
 # -- the screen -------------------------------------------------------------------------------------------------
-def screen(d: WCData, obs: Mapping[str, Any]) -> Screen:
+def screen(d: WizardsCupData, obs: WizardsCupObservation) -> Screen:
     """The header (where the game is, your seat and set, the Victory tokens and how the Cup is won) and the panels:
     ``table`` (the Duel zone with the Values and their parts, the piles with the visible Dormant powers, the
     tokens), ``deck`` (your Deck in order, your Waiting card), ``rival`` (what you know of the rival's 6), ``set``
     (your 18 with their whole texts) and ``rules`` (how a duel is decided)."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     t = obs["tokens"]
-    header = (f"{obs.get('heading', '')} · you P{me + 1}, {SETS[me]} · tokens you {t[me]}, P{2 - me} {t[1 - me]}; "
+    header = (f"{obs['heading']} · you P{me + 1}, {SETS[me]} · tokens you {t[me]}, P{2 - me} {t[1 - me]}; "
               f"first to {obs['to_win']} wins")
     return Screen(header, (
         Panel("table", "the Duel zone, the piles and the Victory tokens", tuple(table_lines(d, obs)),
@@ -177,11 +213,11 @@ def screen(d: WCData, obs: Mapping[str, Any]) -> Screen:
     ))
 
 
-def _key(*parts: Any) -> str:
+def _key(*parts: object) -> str:
     return json.dumps(parts, sort_keys=True)
 
 
-def table_key(obs: Mapping[str, Any]) -> str | None:
+def table_key(obs: WizardsCupObservation) -> str | None:
     """What matters on the table: the wizards in the Duel zone with their Values, the visible tops, the tokens;
     None while the table is empty (the selection, the planning, between rounds): it is shown when asked for."""
     if not any(obs["duel"]) and not any(obs["discards"]):
@@ -189,8 +225,8 @@ def table_key(obs: Mapping[str, Any]) -> str | None:
     return _key(obs["duel"], obs["value_sums"], [p[-1:] for p in obs["discards"]], obs["tokens"])
 
 
-def table_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
-    me = int(obs["seat"])
+def table_lines(d: WizardsCupData, obs: WizardsCupObservation) -> list[str]:
+    me = obs["seat"]
     t = obs["tokens"]
     out = [f"[bold]Victory tokens[/bold]: you (P{me + 1}) {t[me]}, P{2 - me} {t[1 - me]}; the first to "
            f"{obs['to_win']} wins the Cup"]
@@ -215,7 +251,7 @@ def table_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def value_words(obs: Mapping[str, Any], x: int) -> str:
+def value_words(obs: WizardsCupObservation, x: int) -> str:
     """``Value 11 = 8 printed +3 from The Alchemist``, or ``Value 7 (printed)``."""
     v, parts = obs["values"][x], obs["value_sums"][x]
     return f"Value {v} (printed)" if parts == f"{v} printed" else f"Value {v} = {parts}"
@@ -225,13 +261,13 @@ def _who(me: int, x: int) -> str:
     return f"P{x + 1} (you)" if x == me else f"P{x + 1}"
 
 
-def deck_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def deck_lines(d: WizardsCupData, obs: WizardsCupObservation) -> list[str]:
     """Your Deck: in order during a round (top first), the order placed so far while one is chosen, else your 6
     (the selection, the planning's Waiting card, between rounds); your Waiting card, wizard in the Duel zone and
     discard pile."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     deck, plan, waiting = obs["my_deck"], obs["my_plan"], obs["my_waiting"]
-    ask = (obs.get("pending") or {}).get("ask")
+    ask = obs["pending"].get("ask")
     out = []
     if ask == "select":
         out.append(f"[bold]Your Deck so far[/bold] ({len(deck)} of {DECK}):")
@@ -258,26 +294,27 @@ def deck_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def rival_key(obs: Mapping[str, Any]) -> str | None:
+def rival_key(obs: WizardsCupObservation) -> str | None:
     """What you know of the rival's 6, shown by itself at the planning when it has grown (the rest of the time,
     when asked for: during the selection the log says the one card seen, and after a round its log fills the
     screen)."""
-    if (obs.get("pending") or {}).get("ask") not in ("wait", "order") or obs["duels"]:
+    if obs["pending"].get("ask") not in ("wait", "order") or obs["duels"]:
         return None
-    x = 1 - int(obs["seat"])
+    x = 1 - obs["seat"]
     return _key(obs["known"][x], obs["maybe"][x], obs["known_out"][x])
 
 
-def rival_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
-    x = 1 - int(obs["seat"])
+def rival_lines(d: WizardsCupData, obs: WizardsCupObservation) -> list[str]:
+    x = 1 - obs["seat"]
     pile = obs["discards"][x]
     out = [f"[bold]Your rival P{x + 1}[/bold] ({SETS[x]} set): Deck {obs['deck_sizes'][x]}, "
            f"{'a Waiting card' if obs['waiting_sizes'][x] else 'no Waiting card'}, "
            f"{'discard pile ' + str(len(pile)) if pile else 'no discard pile'}, {obs['set_sizes'][x]} set aside"]
-    for key, what in (("known", "Seen among their 6"), ("maybe", "Seen before a swap, perhaps swapped out"),
-                      ("known_out", "Swapped out (set aside)")):
-        if obs[key][x]:
-            out.append(f"{what}: " + escape(", ".join(named(d, c) for c in obs[key][x])))
+    for seen, what in ((obs["known"][x], "Seen among their 6"),
+                       (obs["maybe"][x], "Seen before a swap, perhaps swapped out"),
+                       (obs["known_out"][x], "Swapped out (set aside)")):
+        if seen:
+            out.append(f"{what}: " + escape(", ".join(named(d, c) for c in seen)))
     unseen = DECK - len(obs["known"][x])
     if not obs["maybe"][x]:
         out.append(f"Not seen yet: {unseen} of their 6" if unseen else "Every one of their 6 has been seen")
@@ -286,10 +323,10 @@ def rival_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def set_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def set_lines(d: WizardsCupData, obs: WizardsCupObservation) -> list[str]:
     """Your 18 wizards with their whole texts: those of your Deck (wherever they are this round), then those set
     aside."""
-    me = int(obs["seat"])
+    me = obs["seat"]
     six = {*obs["my_deck"], *obs["my_plan"], *obs["my_waiting"], *obs["duel"][me], *obs["discards"][me]}
     out = []
     for title, cards in (("In your Deck", sorted(six)), ("Set aside", sorted(obs["my_set"]))):
@@ -299,7 +336,7 @@ def set_lines(d: WCData, obs: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _entry(d: WCData, card: str) -> str:
+def _entry(d: WizardsCupData, card: str) -> str:
     """A wizard's whole text, its id and name in bold (a wrapped entry starts at the left edge)."""
     return f"[bold]{escape(named(d, card))}[/bold]{escape(card_text(d, card)[len(d.label(card)):])}"
 
@@ -326,7 +363,7 @@ RULES_LINES = (
 )
 
 
-def view(d: WCData, obs: Mapping[str, Any]) -> list[str]:
+def view(d: WizardsCupData, obs: WizardsCupObservation) -> list[str]:
     """The whole table as the seat sees it: the header's facts, then the table, your Deck and the rival."""
     scr = screen(d, obs)
     out = [f"[bold]{escape(scr.header)}[/bold]"]
@@ -335,11 +372,11 @@ def view(d: WCData, obs: Mapping[str, Any]) -> list[str]:
         assert p is not None
         out += p.lines
     if "outcome" in obs:
-        out.append(f"[bold]{escape(str(obs['outcome']['reason']))}[/bold]")
+        out.append(f"[bold]{escape(obs['outcome']['reason'])}[/bold]")
     return out
 
 
-def look(d: WCData, obs: Mapping[str, Any], query: str) -> list[str] | None:
+def look(d: WizardsCupData, obs: WizardsCupObservation, query: str) -> list[str] | None:
     """A wizard by id (``C07``) or (part of its) name: its card and where your copy and your opponent's are."""
     q = query.strip().lower()
     design = next((x for x in d.designs if x.lower() == q.split("#")[0]), None)
@@ -348,7 +385,7 @@ def look(d: WCData, obs: Mapping[str, Any], query: str) -> list[str] | None:
         design = hits[0] if hits else None
     if design is None:
         return None
-    me = int(obs["seat"])
+    me = obs["seat"]
     card = f"{design}#{me + 1}"
     lines = [f"[bold]{escape(design)} {escape(d.label(card))}[/bold]: {escape(d.kind_line(card))}"]
     text = d.printed(card)
@@ -359,8 +396,8 @@ def look(d: WCData, obs: Mapping[str, Any], query: str) -> list[str] | None:
     return lines
 
 
-def where(obs: Mapping[str, Any], card: str, mine: bool) -> str:
-    me = int(obs["seat"])
+def where(obs: WizardsCupObservation, card: str, mine: bool) -> str:
+    me = obs["seat"]
     x = me if mine else 1 - me
     whose = "Your copy" if mine else "Your opponent's copy"
     if card in obs["duel"][x]:
@@ -369,9 +406,9 @@ def where(obs: Mapping[str, Any], card: str, mine: bool) -> str:
         top = obs["discards"][x][-1] == card
         return f"{whose} is in the discard pile{' (on top: visible)' if top else ' (covered)'}."
     if mine:
-        for key, place in (("my_deck", "in your Deck"), ("my_plan", "in your Deck"),
-                           ("my_waiting", "your Waiting card"), ("my_set", "set aside")):
-            if card in obs[key]:
+        for cards, place in ((obs["my_deck"], "in your Deck"), (obs["my_plan"], "in your Deck"),
+                             (obs["my_waiting"], "your Waiting card"), (obs["my_set"], "set aside")):
+            if card in cards:
                 return f"{whose} is {place}."
     if card in obs["known"][x]:
         return f"{whose} is among their 6 (everyone has seen it)."

@@ -1,5 +1,6 @@
-"""``wizprint solo check``: many automaton games over worker processes (or a Dask cluster), summarised as JSON and an
-HTML report.
+"""A playtest (``wizprint solo check``): many automaton games over worker processes (or a Dask cluster), summarised
+as JSON and an HTML report (:mod:`.report`). (A playtest plays games; a loaded state's invariants are checked by
+:mod:`.kernel.invariants`; a game folder's data is validated by :mod:`wizprint.validation`.)
 
 Game i is seeded from (seed, i) and its seats from i alone, so the results are the same whatever ``--jobs``, and on
 a cluster (``--cluster``).
@@ -9,22 +10,19 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 import shlex
 import signal
 import statistics
-from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import ExitStack, contextmanager, suppress
-from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any
 
 from wizprint.errors import UsageError
 from wizprint.processes import signal_of
 
 from .kernel.rng import derive
-from .runner import GameResult, run_one
+from .runner import GameResult
+from .workers import CHUNK, Task, one_by_one, pool_map, worker_pool
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -45,32 +43,6 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
 
 MAX_GAMES = 10_000_000  # games of one check (each result is kept for the summary: about a kilobyte a game)
 MAX_JOBS = 64
-CHUNK = 50  # games a worker plays per task
-
-
-class Task(NamedTuple):
-    """A chunk of a check's games, as a worker (a local process or a cluster's) plays them."""
-
-    game: str
-    indices: range
-    seed: int
-    bots: list[str]
-    players: int
-    variant: str
-    assign: str
-    budget_seconds: float | None = None  # every search move's bound (--budget-seconds)
-
-
-def _chunk(args: tuple[Any, ...]) -> list[GameResult]:
-    t = Task(*args)
-    return [run_one(t.game, i, t.seed, t.bots, t.players, t.variant, t.assign, t.budget_seconds) for i in t.indices]
-
-
-def _one_by_one(tasks: Iterable[Task]) -> Iterator[list[GameResult]]:
-    """The games of the tasks in this process, one at a time (so Ctrl-C loses only the game being played)."""
-    for t in tasks:
-        for i in t.indices:
-            yield [run_one(t.game, i, t.seed, t.bots, t.players, t.variant, t.assign, t.budget_seconds)]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -115,10 +87,10 @@ def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: in
             if cluster is not None:
                 parts = cluster.map(tasks, 4 * slots)
             elif jobs <= 1:
-                parts = _one_by_one(tasks)
+                parts = one_by_one(tasks)
             else:
                 pool = stack.enter_context(worker_pool(jobs))
-                parts = _bounded_map(pool, tasks, 4 * jobs, results.extend)
+                parts = pool_map(pool, tasks, 4 * jobs, results.extend)
             try:
                 for part in parts:
                     results.extend(part)
@@ -133,94 +105,6 @@ def run_games(game: str, games: int, seed: int, bots: Sequence[str], players: in
         raise Interrupted(results, games, signal_of(stop)) from None
     results.sort(key=lambda r: r.index)
     return results
-
-
-@contextmanager
-def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    """``jobs`` worker processes that leave Ctrl-C to the check and die with it, however it ends
-    (:func:`wizprint.processes.worker_start`). Leaving the block normally waits for them; leaving it by an exception
-    (Ctrl-C, SIGTERM, an error) ends them at once, the games they are playing with them, so no worker outlives the
-    check. Forked where the system can fork (so they share the card data loaded before, and their parent is this
-    process whatever Python's default way of starting them), started afresh elsewhere."""
-    import multiprocessing
-    import os
-
-    from wizprint.processes import can_fork, forking, worker_start
-
-    context = multiprocessing.get_context("fork" if can_fork() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=worker_start,
-                               initargs=(os.getpid(),))
-    try:
-        with forking():  # a task now starts the workers (with fork, all of them), Ctrl-C and SIGTERM held meanwhile
-            pool.submit(int)
-        yield pool
-        pool.shutdown(wait=True)
-    except BaseException:
-        end_workers(pool)
-        raise
-
-
-def end_workers(pool: ProcessPoolExecutor) -> None:
-    """Cancel the pool's waiting tasks and end its worker processes now (``terminate_workers`` from Python 3.14)."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        with suppress(ValueError, ProcessLookupError):  # already ended (and closed)
-            if p.is_alive():
-                p.terminate()
-    for p in procs:
-        with suppress(ValueError):
-            p.join(5)
-
-
-def _bounded_map(pool: Executor, tasks: Iterator[Task], in_flight: int,
-                 leftover: Callable[[list[GameResult]], object] | None = None) -> Iterator[list[GameResult]]:
-    """``pool.map(_chunk, tasks)`` with at most ``in_flight`` tasks submitted at a time (:func:`bounded_map`)."""
-    return bounded_map(lambda t: pool.submit(_chunk, t), tasks, in_flight, leftover)
-
-
-R_co = TypeVar("R_co", covariant=True)
-R = TypeVar("R")
-
-
-class Pending(Protocol[R_co]):
-    """A submitted task: a :class:`concurrent.futures.Future`, or a Dask future."""
-
-    def result(self) -> R_co: ...
-
-    def cancel(self) -> object: ...
-
-    def done(self) -> bool: ...
-
-
-def bounded_map(submit: Callable[[Task], Pending[R]], tasks: Iterator[Task], in_flight: int,
-                leftover: Callable[[R], object] | None = None) -> Generator[R, None, None]:
-    """The results of ``submit``-ting each task, with at most ``in_flight`` tasks submitted at a time
-    (``Executor.map`` submits every task at once), in task order. When the generator is left early (closed, or an
-    exception such as Ctrl-C while it waits), the tasks still pending are cancelled; with ``leftover``, the
-    result of each of them that had already finished (and did not fail) is passed to it first."""
-    pending: deque[Pending[R]] = deque()
-    try:
-        for t in tasks:
-            pending.append(submit(t))
-            if len(pending) >= in_flight:
-                r = pending[0].result()
-                pending.popleft()
-                yield r
-        while pending:
-            r = pending[0].result()
-            pending.popleft()
-            yield r
-    finally:
-        for f in pending:
-            if leftover is not None and f.done():
-                try:
-                    r = f.result()
-                except Exception:  # failed or cancelled: nothing to keep
-                    continue
-                leftover(r)
-        for f in pending:
-            f.cancel()
 
 
 def _rate(points: list[float]) -> dict[str, Any]:
@@ -277,25 +161,27 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                      "fair_share": round(g_fair / g_n, 4) if g_n else None,
                      "above_fair": round((g_won - g_fair) / g_n, 4) if g_n else None,
                      "ci95": [round(lo, 4), round(hi, 4)]}
-    reasons: dict[str, int] = {}
+    # how the games ended, by termination (the endings each game declares): counted, and said in the words the game
+    # gives each ending, with the numbers all such games had (or their range)
+    ends: dict[str, int] = {}
     settings: dict[str, dict[str, Any]] = {}
-    numbers: dict[str, list[tuple[int, ...]]] = {}
+    words: dict[str, str] = {}
+    numbers: dict[str, list[list[int]]] = {}
     for r in done:
-        key, nums = _reason_kind(r)
-        numbers.setdefault(key, []).append(nums)
-        reasons[key] = reasons.get(key, 0) + 1
+        key = _termination(r)
+        words.setdefault(key, r.outcome.get("words", "") if r.outcome else "")
+        numbers.setdefault(key, []).append(list(r.outcome.get("numbers", ())) if r.outcome else [])
+        ends[key] = ends.get(key, 0) + 1
         if r.setting is not None:
-            st = settings.setdefault(r.setting, {"games": 0, "end_reasons": {}, "turns": [], "events": {}})
+            st = settings.setdefault(r.setting, {"games": 0, "ends": {}, "turns": [], "events": {}})
             st["games"] += 1
             for e in r.events:
                 st["events"][e] = st["events"].get(e, 0) + 1
-            st["end_reasons"][key] = st["end_reasons"].get(key, 0) + 1
+            st["ends"][key] = st["ends"].get(key, 0) + 1
             st["turns"].append(r.turns)
-    shown = {k: _with_numbers(k, v) for k, v in numbers.items()}
-    reasons = {shown[k]: n for k, n in reasons.items()}
-    for v in settings.values():
-        v["end_reasons"] = {shown[k]: n for k, n in v["end_reasons"].items()}
-    by_setting = {k: {"games": v["games"], "end_reasons": dict(sorted(v["end_reasons"].items(), key=lambda kv: -kv[1])),
+    shown = {k: _said(words[k] or k, v) for k, v in numbers.items()}
+    by_setting = {k: {"games": v["games"], "end_reasons": _by_count({shown[t]: n for t, n in v["ends"].items()}),
+                      "end_terminations": _by_count(v["ends"]),
                       "median_turns": round(float(statistics.median(v["turns"])), 1),
                       "events": {e: round(n / v["games"], 4) for e, n in sorted(v["events"].items())}}
                   for k, v in sorted(settings.items())}
@@ -314,7 +200,8 @@ def summarise(game: str, results: list[GameResult], seed: int, bots: Sequence[st
                          "max": max(lengths, default=None), "histogram": _histogram(lengths)},
         "turns_per_player": _spread([r.turns / players for r in done]),
         "steps_mean": round(statistics.fmean([r.steps for r in done]), 1) if done else None,
-        "end_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+        "end_reasons": _by_count({shown[t]: n for t, n in ends.items()}),
+        "end_terminations": _by_count(ends),
         "by_setting": by_setting,
         "groups": groups,
         "events": _events(done),
@@ -557,18 +444,17 @@ def _spread(values: list[float]) -> dict[str, float | None]:
             "p95": round(percentile(values, 0.95), 1)}
 
 
-def _reason_kind(r: GameResult) -> tuple[str, tuple[int, ...]]:
-    """The kind of ending: the reason without the seat or the details after a colon or in brackets, with its
-    numbers taken out (a NUL marks each) and returned apart, so that endings differing only in a number are one
-    kind."""
-    key = str((r.outcome or {}).get("reason", "")).split(":")[0].split("(")[0].strip()
-    key = re.sub(r"\bP\d+\b", "a player", key)
-    return re.sub(r"\d+", "\0", key), tuple(int(n) for n in re.findall(r"\d+", key))
+UNKNOWN_ENDING = "unknown"  # the termination of a result that names none (never a game this version played)
 
 
-def _with_numbers(kind: str, seen: list[tuple[int, ...]]) -> str:
-    """A kind of ending in words: each marked number is the number all such games had, or their range (``12-15``)."""
-    parts = kind.split("\0")
+def _termination(r: GameResult) -> str:
+    """The key of the ending a game's result names (its termination)."""
+    return (r.outcome.get("termination") if r.outcome else None) or UNKNOWN_ENDING
+
+
+def _said(words: str, seen: list[list[int]]) -> str:
+    """An ending in words: each ``{}`` is the number all such games had, or their range (``12-15``)."""
+    parts = words.split("{}")
     out = parts[0]
     for i, rest in enumerate(parts[1:]):
         vals = [t[i] for t in seen if len(t) > i]
@@ -577,15 +463,16 @@ def _with_numbers(kind: str, seen: list[tuple[int, ...]]) -> str:
     return out
 
 
+def _by_count(counts: dict[str, int]) -> dict[str, int]:
+    """Most first (ties in the order first met)."""
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
 def _histogram(values: list[int]) -> list[list[int]]:
     counts: dict[int, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1
     return [[k, counts[k]] for k in sorted(counts)]
-
-
-def results_as_json(results: list[GameResult]) -> list[dict[str, Any]]:
-    return [asdict(r) for r in results]
 
 
 LADDER = ("random", "automaton")  # the lower rungs; the search bot is the top one

@@ -1,5 +1,5 @@
 """Relic, continued: experience, missions, corruption, shops, the Inner tier, hidden information and the
-vocabulary: the engine's rules and the project's rulings (README.md, Rulings: Relic), one or more tests each. Positions
+vocabulary: the engine's rules and the project's rulings (docs/rulings/relic.md), one or more tests each. Positions
 come from the engine's ``setup``; dice are scripted (strict: an unscripted roll is an error), so every number asserted
 here is worked out by hand in the comments. Unless a test says otherwise: two players, scenario SC01 (The Mystery
 Beyond, no enemy bonuses), seat 0 the Ultramarine Captain (Str 5, Wil 4, Cun 3, Life 5; +1 in Strength battles, +1
@@ -449,6 +449,31 @@ def test_losing_a_card_that_raised_the_threshold_can_corrupt() -> None:
            corruption_up=[["CR24"]], phase="engagement")  # Daemonic Patronage: threshold 8, seven cards
     do(s, "pass", "box 2", "yes", "purge CR24", "new", picks=("CH09",))  # six cards, threshold 6: corrupted
     assert s.characters[0] != "CH01" and s.corruption(0) == 0 and s.turn_player == 1
+
+
+def test_a_game_still_running_after_400_rounds_ends_and_the_most_progress_wins() -> None:
+    # With 2 players a round is 2 turns: 400 rounds are 800 turns. Turn 800, the last of round 400, is played.
+    s = mk(turn=0, turn_number=799, phase="experience")
+    assert not s.is_terminal() and s.turn_number == 800 and s.turn_player == 1
+    # Its end ends the game. CH01 (strength 5, willpower 4, cunning 3, Life 5) holding a relic: progress
+    # 5 (one relic) + 0.15 * 12 + 0.1 * 5 = 7.3; CH02 (4, 4, 6, Life 6): 0.15 * 14 + 0.1 * 6 = 2.7
+    s = mk(turn=1, turn_number=800, phase="experience", assets=[["RL01"], []])
+    o = s.outcome()
+    assert o is not None and o.winners == (0,) and o.reason.startswith("round limit: 800 turns played")
+    # The other way round: CH02 on the Inner tier (I3: 6 + 3) has 9 + 2.7 = 11.7 against 2.3
+    s = mk(turn=1, turn_number=800, phase="experience", positions=["O01", "I3"])
+    o = s.outcome()
+    assert o is not None and o.winners == (1,) and o.scores == pytest.approx((2.3, 11.7))
+    # Equal progress is a shared win
+    s = mk(turn=1, turn_number=800, phase="experience", attributes=[[5, 5, 5], [5, 5, 5]], life=[8, 8])
+    o = s.outcome()
+    assert o is not None and o.winners == (0, 1)
+    # With 3 players, 400 rounds are 1,200 turns
+    s = mk(3, turn=2, turn_number=1199, phase="experience", hands=[["PW26"], [], []])
+    assert not s.is_terminal() and s.turn_number == 1200 and s.turn_player == 0
+    s = mk(3, turn=2, turn_number=1200, phase="experience", assets=[[], ["RL01"], []])
+    o = s.outcome()
+    assert o is not None and o.winners == (1,)
 
 
 # -- every scenario can be won -----------------------------------------------------------------------------------

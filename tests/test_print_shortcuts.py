@@ -1,4 +1,4 @@
-"""The printer's shortcuts (issue 17) give what the long ways give, to the byte: the PDF operators written directly
+"""The printer's shortcuts give what the long ways give, to the byte: the PDF operators written directly
 and the objects written out by wizprint (generator/pdf.py) against reportlab's own canvas, the quick and simple
 ways of running face templates (generator/layout.py) against jinja2's, the faces a builder draws once and uses
 again (generator/faces.py) against faces drawn afresh, and the text layout's joined runs against the runs joined
@@ -222,8 +222,8 @@ def _fits(text: str, kw: dict[str, Any]) -> bool:
 
 def test_pdf_bytes_of_a_deck_are_reproducible() -> None:
     """Two builds of a deck in one process (the second with every cache of the first) give the same bytes."""
-    from wizprint.generator.build import deck_sequence, front_scenes
     from wizprint.generator.deckpdf import PrintOptions, deck_pdf
+    from wizprint.generator.drawing import deck_sequence, front_scenes
 
     g = load_game("wizards-cup")
     layout = load_layout(g)

@@ -1,4 +1,4 @@
-"""Issue 16's print polish: the Relic board (scenario slot, no overlaps, icon contrast, no break between a word and
+"""Print polish: the Relic board (scenario slot, no overlaps, icon contrast, no break between a word and
 its icon), scenario and character sheets, designer notes kept off printed matter, the CSV's byte-order mark and
 printed titles, and SVG text as runs the renderer spaces itself."""
 
