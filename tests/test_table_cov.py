@@ -191,6 +191,7 @@ class Watched(SimulatedTable):
         self.expected: list[tuple[str, str, str]] = []  # the cards that moved on the table: (printed id, from, to)
         self.before: State[Any] | None = None
         self.by = -1  # who moved
+        self.checked = 0  # the lines checked
 
     def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
         super().align(action, state, belief)
@@ -212,16 +213,16 @@ class Watched(SimulatedTable):
 
     def tell(self, lines: Sequence[str]) -> None:
         super().tell(lines)
-        told = [re.sub(r"^(You|P\d+|Table): ", "", x) for x in lines if re.match(r"^(You|P\d+|Table): .*, from ", x)]
-        if not told:
+        told = [x for x in lines if x.startswith(("Move ", "Take a card from "))]
+        if not told and not self.expected:
             return
         pairs = Counter((a, b) for _, a, b in self.expected)
         named = Counter(self.expected)
         for line in told:
-            a, b = next(((a, b) for a, b in pairs if line.endswith(f", from {a} to {b}.")), ("", ""))
+            a, b = next(((a, b) for a, b in pairs if line.endswith(f" from {a} to {b}.")), ("", ""))
             assert a, f"after move {self.moves}, the program says {line!r}: nothing moved so on the table"
-            what = line[: -len(f", from {a} to {b}.")]
-            n = int(what.split()[0]) if what.endswith(" cards") else 1
+            what = line[: -len(f" from {a} to {b}.")].removeprefix("Move ").removeprefix("Take ")
+            n = int(what.split()[0]) if re.fullmatch(r"\d+ cards", what) else 1
             assert pairs[(a, b)] >= n, f"after move {self.moves}, {line!r}: fewer cards moved so on the table"
             pairs[(a, b)] -= n
             if what != "a card" and n == 1:
@@ -230,6 +231,7 @@ class Watched(SimulatedTable):
                 named[card] -= 1
         assert not +pairs, f"after move {self.moves}, moved on the table but not said: {dict(+pairs)}"
         self.expected = []
+        self.checked += len(told)
 
 
 def test_what_the_program_says_to_move_is_what_moves_on_the_table() -> None:
@@ -237,6 +239,7 @@ def test_what_the_program_says_to_move_is_what_moves_on_the_table() -> None:
         st = Watched(ENGINE, POLICY, 2 + i % 2, i % 2, 700 + i, player="random" if i % 3 else "automaton",
                      dice="app" if i % 2 else "physical")
         st.play()
+        assert st.checked > 20
         assert st.moves > 10
 
 
