@@ -436,12 +436,22 @@ class TableGame:
                 return "the program knows where that card is"
             if not self.interchangeable(x, card):
                 return "it cannot come from there"
+            if not self.takes(ask.action, card, x):
+                return "this move cannot take it" + (" (type 'undo' to take back your choice)"
+                                                     if ask.by == self.person else "")
             if not self.exchange(card, x):
                 return "that card cannot be there, by what the automaton has seen"
             return ""
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+
+    def takes(self, action: Action, card: str, x: str) -> bool:
+        """Whether ``action`` can still be made with card ``x`` where the program's ``card`` lies (a move that
+        takes a card of a kind: the person's Wizards Duel, not any card of their hand)."""
+        if card == x:
+            return True
+        return action.key in {a.key for a in relabel(self.belief, {card: x, x: card}).legal_actions()}
 
     def turn_shuffled(self, card: str, trial: State[Any], mixing: Mixing, ask: Ask, table: Table) -> str:
         """A card the move draws from a pile it shuffled first: the person says which card it is (returned), and
@@ -461,7 +471,7 @@ class TableGame:
                 return ""
             if x in swaps.values():
                 return "it is drawn already"
-            if card not in self.known and self.exchange(card, x):
+            if card not in self.known and self.takes(ask.action, card, x) and self.exchange(card, x):
                 return ""  # (where the program's card was before the shuffle)
             if x in mixing.mixed:
                 swaps[card] = x

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from covenant_helpers import ENGINE, do, legal, mk, p
 from table_helpers import PROMPTS, Recorder, SimulatedTable, ignorance, play_on_terminal
 
@@ -22,7 +23,7 @@ from wizprint.solo.kernel import Action, State, design_of
 from wizprint.solo.kernel.rng import Rng
 from wizprint.solo.kernel.state import ChanceNeeded
 from wizprint.solo.kernel.table import Place, zones_moved
-from wizprint.solo.table import Ask, Entry, TableGame
+from wizprint.solo.table import Ask, Entry, Stop, TableGame
 from wizprint.solo.tableplay import load_table, save_table
 
 PERSON = 0
@@ -124,8 +125,9 @@ def test_a_die_the_table_must_roll_says_what_it_is_for() -> None:
 class Typist:
     """A person at the table who answers each decision from a list: an option's number, or the cards typed."""
 
-    def __init__(self, answers: Sequence[Entry]) -> None:
+    def __init__(self, answers: Sequence[Entry], cards: Sequence[str] = ()) -> None:
         self.answers = list(answers)
+        self.cards = list(cards)
         self.asked: list[tuple[str, list[str], str | None]] = []
         self.told: list[str] = []
 
@@ -138,7 +140,8 @@ class Typist:
         return self.answers.pop(0) if self.answers else None
 
     def card(self, prompt: str, ask: Ask) -> str | None:
-        raise AssertionError(f"asked for a card: {prompt}")
+        self.asked.append((prompt, [], None))
+        return self.cards.pop(0) if self.cards else None
 
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
         raise AssertionError(f"asked for a die: {why}")
@@ -179,6 +182,22 @@ def test_the_person_challenges_with_a_duel_card_the_program_did_not_guess_in_the
     b = g.belief
     assert [f.kind for f in b.stack][:1] == ["duel"] and any(design_of(x) == "D01" for x in b.limbo)
     assert any(x.startswith("P1 plays D01") for x in b.log_texts())
+
+
+def test_a_card_the_persons_move_cannot_take_is_refused_with_a_clear_line() -> None:
+    """The program guessed a Wizards Duel in P1's hand and offered the duel; P1 chooses it, but names another card
+    when asked which card they play: refused, the program's guess kept; P1 can take back their choice."""
+    s = on_table(mk(hands=[["R01"], ["Q01"]], in_play=[["W10"], ["W06"]], turn=1, phase="adventure",
+                    deck=["D01", "I06"], rest="discard"))
+    do(s, "end")  # P1 draws D01 (the program's guess of the card drawn)
+    g = _table_game(s)
+    person = Typist([Entry("option", 0), Entry("option", 0)], cards=["Wand of Wonder"])
+    assert g.person_move(g.belief.legal_actions(), person)  # end the Event phase
+    with pytest.raises(Stop):
+        g.person_move(g.belief.legal_actions(), person)  # the duel; then Wand of Wonder named; then nothing
+    assert person.asked[1][1][0].startswith("W10 Mentalist (duel roll +2) challenges P2")
+    assert "I06 Wand of Wonder: this move cannot take it (type 'undo' to take back your choice)." in person.told
+    assert "D01#1" in g.belief.hands[PERSON] and p(g.belief, "phase") == "duel"
 
 
 # -- the simulated table ------------------------------------------------------------------------------------------
