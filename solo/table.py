@@ -145,6 +145,7 @@ class TableGame:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
         self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.known_before: set[str] = set()  # the cards known then (a card the move shuffles away is still named)
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
@@ -402,6 +403,7 @@ class TableGame:
                 self.reveal(first, trial, ask, table)
         else:
             raise EngineError("a move could not be settled with the table")
+        self.known_before = set(self.known)
         moves = zones_moved(self.belief, trial)
         for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
@@ -425,9 +427,10 @@ class TableGame:
         elif z0 == z1:
             prompt = f"Show a card of {src} (one not shown yet): which card is it?"
         elif self.place(z0) == Place.HIDDEN:  # (where it goes may depend on which card it is: said after the move)
-            prompt = f"Turn over the top card of {src}: which card is it?"
+            prompt = f"Turn over the top card of {src} for {dst}: which card is it?"
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
+        prompt = self.context(ask) + prompt
         where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card),
                     source=z0, source_index=self.belief.zones()[z0].index(card) if z0 else -1)
 
@@ -446,6 +449,13 @@ class TableGame:
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
 
+    def context(self, ask: Ask) -> str:
+        """An automaton's move that brings cards to light, before the question about them (the log says it only
+        once the move is made)."""
+        if ask.by < 0 or ask.by == self.person:
+            return ""
+        return f"P{ask.by + 1}: {self.belief.describe(ask.action)}. "
+
     def takes(self, action: Action, card: str, x: str) -> bool:
         """Whether ``action`` can still be made with card ``x`` where the program's ``card`` lies (a move that
         takes a card of a kind: the person's Wizards Duel, not any card of their hand)."""
@@ -460,7 +470,9 @@ class TableGame:
         zones = zone_of(trial)
         piles = [zones[c] for c in mixing.mixed if c in zones and self.place(zones[c]) == Place.HIDDEN]
         pile = self.policy.name(max(set(piles), key=piles.count), self.person) if piles else "the pile"
-        prompt = f"{pile[:1].upper()}{pile[1:]} is shuffled: turn over its top card: which card is it?"
+        dst = self.policy.name(zones[card], self.person)
+        prompt = self.context(ask) + f"{pile[:1].upper()}{pile[1:]} is shuffled: turn over its top card for {dst}: " \
+            f"which card is it?"
         z0 = zone_of(self.belief).get(card, "")
         where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, zones[card], trial.zones()[zones[card]].index(card),
                     source=z0, source_index=self.belief.zones()[z0].index(card) if z0 else -1)
@@ -567,7 +579,8 @@ class TableGame:
                 out.append((z0, z1, f"Move {len(cards)} cards from {src} to {dst}."))
                 continue
             for card in cards:
-                out.append((z0, z1, f"Move {self.label(card)} from {src} to {dst}." if card in self.known
+                known = card in self.known or card in self.known_before
+                out.append((z0, z1, f"Move {self.label(card)} from {src} to {dst}." if known
                             else f"Take a card from {src} to {dst}."))
         return out
 

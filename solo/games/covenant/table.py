@@ -55,14 +55,17 @@ def name(zone: str, person: int) -> str:
 
 def setup(state: CovenantState, person: int) -> list[str]:
     autos = [s for s in range(state.players) if s != person]
-    them = ", ".join(f"P{s + 1}" for s in autos)
+    them = " and ".join(f"P{s + 1}'s" for s in autos)
     first = state.turn_player
     research = ("draw 1 more card: the Research of your first turn" if first == person else
                 f"deal P{first + 1} 1 more card, face up: the Research of its first turn")
-    return [f"Set-up: take the {len(state.data.cards)} cards of the Covenant deck (put the ability reference sheet "
-            f"where everyone can read it) and shuffle them into one face-down deck. Have three six-sided dice at hand.",
-            f"Deal {HAND} cards to each player: yours into your hand, secret; {them}'s face up in a row in front of "
-            f"{'it' if len(autos) == 1 else 'each'} (the automaton's open hand).",
+    decl = state.data.game.decl
+    decks = "; ".join(f"the {d.count} cards of the {d.name} (cards-{d.id}.pdf)" for d in decl.decks.values())
+    sheets = "; ".join(f"{c.name} (sheet-{c.id}.pdf)" for c in decl.components if c.kind == "sheet")
+    return [f"Set-up: take {decks} and shuffle them into one face-down deck. Lay the sheet where everyone can read "
+            f"it: {sheets}. Have three six-sided dice at hand.",
+            f"Deal {HAND} cards to each player: yours into your hand, secret; {them} face up in a row in front of "
+            + ("it (the automaton's open hand)." if len(autos) == 1 else "each (the automata's open hands)."),
             f"P{first + 1} takes the first turn: {research}."]
 
 
