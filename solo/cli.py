@@ -162,18 +162,21 @@ def check_cmd(
     ladder_search: str = typer.Option("mcts:100", "--ladder-search", help="The search bot at the ladder's top."),
     budget_seconds: float | None = typer.Option(None, "--budget-seconds", help=BUDGET_HELP + " A bound that ends "
                                                 "searches makes the games depend on the machine's speed."),
+    compare: Path | None = typer.Option(None, "--compare", help="Compare this check with an earlier one (its JSON "
+                                                                 "summary) at the end, as solo compare does."),
     quiet: bool = typer.Option(False, "--quiet", "-q"),
 ) -> None:
     """Play many automaton games and summarise them: win rates (by seat, bot, first player and starting choice),
     lengths, each card's lift with its interval, cards never drawn or played, errors."""
     friendly(_check)(game, games, seed, bots, players, jobs, variant, json_file, report, quiet, assign, ladder,
-                     ladder_search, cluster, cluster_timeout, budget_seconds)
+                     ladder_search, cluster, cluster_timeout, budget_seconds, compare)
 
 
 def _check(game: str, games: int, seed: int, bots: str, players: int | None, jobs: int | None, variant: str,
            json_file: Path | None, report: Path | None, quiet: bool, assign: str = "bots", ladder_games: int = 0,
            ladder_search: str = "mcts:100", cluster_address: str | None = None,
-           cluster_timeout: float | None = None, budget: float | None = None) -> None:
+           cluster_timeout: float | None = None, budget: float | None = None,
+           compare_with: Path | None = None) -> None:
     from wizprint.atomic import ensure_dir, write_atomic
     from wizprint.cards.markup import plural
     from wizprint.processes import stop_code, stop_name
@@ -222,6 +225,14 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     for out in (json_file, report):
         if out is not None:
             ensure_dir(out.parent)  # an output that cannot be written fails now, not after the games
+    earlier = None
+    if compare_with is not None:
+        from .compare import compare, read_check, text_report
+
+        earlier = read_check(compare_with)  # a file that is not a check fails now, not after the games
+        if earlier["game"] != eng.id and not {c["id"] for c in earlier["cards"]} & set(_designs(eng)[0]):
+            raise UsageError(f"--compare {compare_with}: a check of {earlier['game']!r}, which shares no card with "
+                             f"{eng.id!r}")
     cluster = None
     if cluster_address is not None:
         from .cluster import CONNECT_TIMEOUT, WORKERS_TIMEOUT, connect
@@ -270,6 +281,10 @@ def _check(game: str, games: int, seed: int, bots: str, players: int | None, job
     if report is not None:
         write_atomic(report, html_report(summary))
     _print_summary(summary)
+    if earlier is not None:
+        now = json.loads(json.dumps(summary))
+        for line in text_report(compare(earlier, now, str(compare_with), "this check")):
+            say(line)
     if stopped is not None:
         raise typer.Exit(stop_code(stopped))
     if summary["errors"]:
@@ -372,7 +387,34 @@ def _print_lifts(s: dict[str, Any], rule: str, ranked: list[dict[str, Any]]) -> 
         say(f"  lift, highest first ({which}): " + "; ".join(line(c) for c in ranked))
         return
     say(f"  highest lift (of the {len(ranked)} {rule}): " + "; ".join(line(c) for c in ranked[:3]))
-    say(f"  lowest lift (of the same {len(ranked)}): " + "; ".join(line(c) for c in ranked[::-1][:3]))
+    say(f"  lowest lift (of the same {len(ranked)}): " + "; ".join(
+        line(c) for c in ranked[::-1][:min(3, len(ranked) - 3)]))  # none named twice
+
+
+@solo_app.command("compare")
+def compare_cmd(
+    before: Path = typer.Argument(..., help="The earlier check's JSON summary (solo check --json)."),
+    after: Path = typer.Argument(..., help="The later check's JSON summary."),
+    html: Path | None = typer.Option(None, "--html", help="Also write the comparison as an HTML page here."),
+) -> None:
+    """Compare two solo checks of a game: each card's lift and each seat's, bot's, starting choice's and ending's
+    rate, before and after, with the change's interval and whether it is more than chance (Holm-corrected)."""
+    friendly(_compare)(before, after, html)
+
+
+def _compare(before: Path, after: Path, html: Path | None) -> None:
+    from wizprint.atomic import ensure_dir, write_atomic
+
+    from .compare import compare, html_report, read_check, text_report
+
+    if html is not None:
+        ensure_dir(html.parent)
+    cmp = compare(read_check(before), read_check(after), str(before), str(after))
+    for line in text_report(cmp):
+        say(line)
+    if html is not None:
+        write_atomic(html, html_report(cmp))
+        say(f"wrote {html}")
 
 
 @solo_app.command("scenario")

@@ -277,8 +277,9 @@ LIFT_BASELINE = (
     "decides who draws a card, while the choice to play it follows the game): the win rate of the seats that drew "
     f"it minus the win rate of the seats that did not, compared among seats that drew about as many cards "
     f"({STRATA} bands, so seats that simply draw or play more cards do not make every card look good), divided by "
-    "the share of the seats that drew it and played it. 95 % interval: the normal interval of that difference, "
-    "divided the same way. The JSON also holds played_vs_held: the win rate when played minus the win rate when "
+    "the share of the seats that drew it and played it. 95 % interval: the normal interval of that difference "
+    "(its error summed game by game, as the seats of a game share its result), divided the same way. The JSON "
+    "also holds played_vs_held: the win rate when played minus the win rate when "
     "drawn and not played. No lift is given for a card whose drawers clearly won (or lost) more often (an interval "
     "clear of 0), by more than playing it could explain: its draw follows how the game goes rather than chance "
     "(listed as draw_follows_play)")
@@ -303,6 +304,28 @@ def stratified_difference(cells: list[tuple[float, int, float, int]]) -> tuple[f
     return num / wsum, math.sqrt(var) / wsum
 
 
+def clustered_se(cells: list[tuple[float, int, float, int]], members: list[list[tuple[int, bool, float]]]
+                 ) -> float:
+    """The standard error of :func:`stratified_difference` when the seat-games of one game are not independent
+    (the seats of a game share its result: in a two-player game, one seat's win is the other's loss): the
+    sandwich estimate that sums each game's contribution before squaring it. ``members`` lists, per game, its
+    seat-games as (stratum, in the group, points)."""
+    w = sum(n1 for _, n1, _, n0 in cells if n1 and n0)
+    if w == 0:
+        return 0.0
+    m1 = [s1 / n1 if n1 and n0 else 0.0 for s1, n1, _, n0 in cells]
+    m0 = [s0 / n0 if n1 and n0 else 0.0 for _, n1, s0, n0 in cells]
+    ratio = [n1 / n0 if n1 and n0 else 0.0 for _, n1, _, n0 in cells]
+    total = 0.0
+    for game in members:
+        g = 0.0
+        for b, inside, y in game:
+            if ratio[b]:
+                g += (y - m1[b]) if inside else -ratio[b] * (y - m0[b])
+        total += g * g
+    return math.sqrt(total) / w
+
+
 def _bands(counts: list[int], k: int) -> list[int]:
     """The band (0 .. k-1) of each count: cut at its quantiles, equal counts in one band."""
     order = sorted(counts)
@@ -318,7 +341,8 @@ def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str],
     drawn: dict[str, int] = {}
     played: dict[str, int] = {}
     seat_games: list[tuple[float, set[str], set[str], int]] = []  # points, designs drawn, designs played, cards
-    for r in done:
+    game_of: list[int] = []  # the game of each seat-game
+    for gi, r in enumerate(done):
         for seat in range(players):
             p = r.points(seat)
             if p is None:
@@ -330,6 +354,7 @@ def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str],
             for d, n in pl.items():
                 played[d] = played.get(d, 0) + n
             seat_games.append((p, set(dr) | set(pl), set(pl), sum(dr.values())))
+            game_of.append(gi)
     band = _bands([g[3] for g in seat_games], STRATA)
     band_pts = [0.0] * STRATA
     band_n = [0] * STRATA
@@ -359,11 +384,16 @@ def card_stats(done: list[GameResult], players: int, all_designs: Sequence[str],
         confounded = False
         cells = had.get(d)
         if n_p and cells is not None:
-            effect = stratified_difference([(c[0], int(c[1]), band_pts[b] - c[0], band_n[b] - int(c[1]))
-                                            for b, c in enumerate(cells)])
+            strata = [(c[0], int(c[1]), band_pts[b] - c[0], band_n[b] - int(c[1])) for b, c in enumerate(cells)]
+            effect = stratified_difference(strata)
             if effect is not None:
                 rate = n_p / n_d
                 diff, se = effect
+                # the seats of a game share its result: the larger of the two errors (see clustered_se)
+                members: list[list[tuple[int, bool, float]]] = [[] for _ in done]
+                for i, (y, had_designs, _, _) in enumerate(seat_games):
+                    members[game_of[i]].append((band[i], d in had_designs, y))
+                se = max(se, clustered_se(strata, members))
                 raw = [v / rate for v in (diff, diff - Z95 * se, diff + Z95 * se)]
                 if (raw[0] > 1.0 and raw[1] > 0.0) or (raw[0] < -1.0 and raw[2] < 0.0):
                     # the seats that drew it clearly won (or lost) more often, by more than playing it could

@@ -14,112 +14,42 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Callable, MutableSequence, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
-from wizprint.errors import EngineError, UsageError, WizprintError, quote
+from wizprint.errors import EngineError, UsageError, quote
 
 from .agents import Agent, make_agent
 from .kernel import Action, Engine, State, design_of, line_text, readable
-from .kernel.rng import Rng, derive
+from .kernel.rng import derive
+from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
-from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
+from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, swap_places, zone_of, zones_moved
+from .tableparts import (
+    Ask,
+    Entry,
+    Halt,
+    Mixing,
+    Stop,
+    Table,
+    TableError,
+    follow,
+    from_top,
+    halted,
+    ordinal,
+    parse_cards,
+    place_in,
+    reachable,
+    sentence,
+    table_state,
+)
 
-T = TypeVar("T")
+__all__ = ["DICE", "Ask", "Entry", "Halt", "Mixing", "Stop", "Table", "TableError", "TableGame", "follow", "halted",
+           "parse_cards", "reachable", "table_state"]
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
 MANY = 5  # more cards than this moving between the same two places are told as one line
-
-
-class TableError(WizprintError):
-    """What the person entered cannot be: not a card of the game, not where it was said to be."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """The person's answer at a decision: an option's number (0-based), the cards they play, or a command."""
-
-    kind: str  # "option", "cards" or "command"
-    index: int = -1
-    cards: tuple[str, ...] = ()
-    word: str = ""
-    rest: str = ""
-
-
-@dataclass(frozen=True)
-class Ask:
-    """What a question to the table is about, for a simulated table (the terminal shows only the prompt): the
-    move being made, by which seat, the dice and picks given for it so far; for a card brought to light, the
-    sample in the belief, where it lands (zone and index) and where it comes from (``source``, ``source_index``:
-    its place before the move); for a random pick, the options."""
-
-    action: Action
-    by: int
-    dice: tuple[int, ...] = ()
-    picks: tuple[str, ...] = ()
-    card: str = ""
-    zone: str = ""
-    index: int = -1
-    options: tuple[str, ...] = ()
-    source: str = ""
-    source_index: int = -1
-
-
-class Table(Protocol):
-    """The person at the table: the terminal, or a simulated person in the tests."""
-
-    def tell(self, lines: Sequence[str]) -> None:
-        """Say something (log lines, what to do with the components)."""
-
-    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
-               cards_hint: str | None) -> Entry | None:
-        """A decision: an option, or the cards the person plays (``cards_hint`` says which; None: none can be
-        typed), or a command. None: the session ends."""
-
-    def card(self, prompt: str, ask: Ask) -> str | None:
-        """The card the person found on the table (its id or name as typed); None: the session ends."""
-
-    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
-        """A die the person rolled; None: the session ends."""
-
-    def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
-        """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
-        table to follow."""
-
-
-class Mixing(Rng):
-    """A trial's generator: the same draws, and the cards each shuffle mixed (on the table a shuffle is the
-    person's: where each mixed card lies is unknown after it). ``swaps``: a card of the program's shuffle and the
-    card the person turned up in its place instead (it takes that place, as the shuffle on the table put it)."""
-
-    __slots__ = ("mixed", "rank", "swaps")
-
-    def __init__(self, state: int, swaps: dict[str, str]) -> None:
-        super().__init__(state)
-        self.mixed: set[str] = set()
-        self.swaps = swaps
-        self.rank: dict[str, int] = {}  # each mixed card's place from the top once shuffled (the order drawn)
-
-    def shuffle(self, seq: MutableSequence[T]) -> None:
-        super().shuffle(seq)
-        self.mixed.update(x for x in seq if isinstance(x, str))
-        for a, b in self.swaps.items():
-            if a in seq and b in seq:
-                i, j = seq.index(a), seq.index(b)
-                seq[i], seq[j] = seq[j], seq[i]
-        self.rank.update((x, len(seq) - i) for i, x in enumerate(seq) if isinstance(x, str))
-
-    def copy(self) -> Rng:
-        return Rng(self.state)  # (a clone of the trial shuffles as the program does)
-
-
-class Stop(Exception):
-    """The person ended the session (end of input, quit; ``saved``: the session was saved already)."""
-
-    def __init__(self, saved: bool = False) -> None:
-        super().__init__()
-        self.saved = saved
 
 
 @dataclass
@@ -138,15 +68,15 @@ class TableGame:
     notes: list[tuple[int, str]] = field(default_factory=list)  # (step, text): the playtest record
     agents: list[Agent | None] = field(default_factory=list)
     secret_moves: dict[int, Action] = field(default_factory=dict)  # (unused by the driver: the tests' record)
-    scanned: tuple[int, int, int] = (0, 0, 0)  # log entries read, public lines among them, told then (new_log)
 
     def __post_init__(self) -> None:
         if self.dice not in DICE:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
         self.prior: State[Any] = self.belief  # the belief just before the last move committed
-        self.known_before: set[str] = set()  # the cards known then (a card the move shuffles away is still named)
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
+        self.known_before: set[str] = set()  # the cards known before the last move (one it shuffles away is named)
+        self.scanned = (0, 0, 0)  # log entries read, public lines among them, told then (new_log)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -170,10 +100,21 @@ class TableGame:
             self.known = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.KEPT}
             if self.policy.laid_out is not None:
                 self.known |= self.policy.laid_out(self.belief, self.person)
+            self.known -= self.in_arranged(self.belief)
+        self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
+        self.ruled = False  # the move's own card moves told: what moved since, the rules moved
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def place(self, zone: str) -> Place:
         return self.policy.place(zone, self.person)
+
+    def arranged(self, zone: str) -> bool:
+        """A zone of the person's whose cards they order and swap among each other in secret (the program never
+        knows where a card lies among them)."""
+        return self.policy.arranged is not None and self.policy.arranged(zone, self.person)
+
+    def in_arranged(self, state: State[Any]) -> set[str]:
+        return {c for c, z in zone_of(state).items() if self.arranged(z)}
 
     def label(self, card: str) -> str:
         if self.policy.label is not None:
@@ -186,25 +127,71 @@ class TableGame:
         return self.home[x] == self.home[y]
 
     def exchange(self, x: str, y: str, views: bool = True) -> bool:
-        """Relabel cards ``x`` and ``y`` in the belief when no automaton seat can tell: neither known, the same
-        kind of card, and every automaton's view the same after (``views=False``: at the set-up, before any
-        automaton has decided anything). Returns whether it was done."""
+        """Put card ``y`` where the belief has ``x`` when no automaton seat can tell: relabel the two (neither
+        known, the same kind of card, and every automaton's view the same after; ``views=False``: at the set-up,
+        before any automaton has decided anything); or, among the person's arranged zones, move the cards (what
+        the automaton saw of each card stays with it), the belief still a position the rules can reach. Returns
+        whether it was done."""
         if x == y:
             return True
         if x in self.known or y in self.known or not self.interchangeable(x, y):
             return False
-        new = relabel(self.belief, {x: y, y: x})
-        if views and not same_view(self.belief, new, self.autos):
+        # an automaton's view may hold a card it cannot place (among the person's arranged cards): its identity
+        # stays with what was seen of it, which a relabel would move to the other card
+        seen = seen_by(self.belief, self.autos) if views and self.policy.arranged is not None else set()
+        if x not in seen and y not in seen:
+            new = relabel(self.belief, {x: y, y: x})
+            if not views or same_view(self.belief, new, self.autos):
+                self.belief = new
+                self.told_places([(x, y)])
+                return True
+        mine = self.in_arranged(self.belief)
+        if x not in mine or y not in mine:
             return False
-        self.belief = new
-        self.swaps.append((x, y))
-        return True
+        tries = [(swap_places(self.belief, x, y), [(x, y)])]
+        # or x to a third card's place, and that card to y's
+        tries += ((swap_places(swap_places(self.belief, x, u), u, y), [(x, u), (u, y)])
+                  for u in sorted(mine - self.known - {x, y}) if self.interchangeable(u, y))
+        for new, pairs in tries:
+            if same_view(self.belief, new, self.autos) and reachable(new):
+                self.belief = new
+                self.told_places(pairs)
+                return True
+        return False
+
+    def told_places(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """The places told in the middle of a move, and the move being made (:func:`follow`), follow the cards the
+        belief exchanged (each pair in turn: the second card is now where the first was)."""
+        self.swaps.extend(pairs)
+        if self.shown is not None:
+            for a, b in pairs:
+                self.shown[a], self.shown[b] = self.shown[b], self.shown[a]
+
+    def person_view(self) -> dict[str, Any]:
+        """The person's observation as far as the program knows it (what ``look`` reads): a card of theirs whose
+        place the program does not know is left out of it, but where an automaton's observation says the same."""
+        hide = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.PERSON and c not in self.known}
+
+        def strip(v: Any, twin: Any) -> Any:
+            if isinstance(v, dict):
+                return {k: strip(x, twin.get(k) if isinstance(twin, dict) else None) for k, x in v.items()}
+            if isinstance(v, list):
+                same = twin if isinstance(twin, list) else []
+                return [strip(x, same[i] if i < len(same) else None) for i, x in enumerate(v)
+                        if not (isinstance(x, str) and x in hide and x not in same)]
+            return v
+
+        out: dict[str, Any] = strip(self.belief.observation(self.person), self.belief.observation(self.autos[0]))
+        return out
 
     def to_learn(self, state: State[Any], mixed: set[str] | frozenset[str] = frozenset()) -> list[str]:
         """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
-        (``mixed``: cards shuffled on the way there, whose places it knew before)."""
-        public = {c for c, z in zone_of(state).items() if self.place(z) == Place.PUBLIC}
-        return sorted((seen_by(state, self.autos) | public) - (self.known - mixed))
+        (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
+        not where; ``mixed``: cards shuffled on the way there, whose places it knew before)."""
+        zones = zone_of(state)
+        public = {c for c, z in zones.items() if self.place(z) == Place.PUBLIC}
+        seen = {c for c in seen_by(state, self.autos) if not self.arranged(zones.get(c, ""))}
+        return sorted((seen | public) - (self.known - mixed))
 
     # -- entries ------------------------------------------------------------------------------------------------
     def match(self, text: str, pool: Sequence[str]) -> tuple[list[str], str]:
@@ -351,27 +338,68 @@ class TableGame:
             for smp in dict.fromkeys(samples):
                 if smp in chosen or smp == x or smp in self.known or not self.interchangeable(smp, x):
                     continue
+                if self.arranged(zones.get(smp, "")) or self.arranged(zones.get(x, "")):  # (moved, not relabelled)
+                    if self.exchange(smp, x) and self.plays(self.belief, [*chosen, x], before):
+                        return x
+                    zones = zone_of(self.belief)
+                    continue
                 trial = relabel(self.belief, {smp: x, x: smp})
                 if self.plays(trial, [*chosen, x], before) and same_view(self.belief, trial, self.autos):
                     self.belief = trial
-                    self.swaps.append((smp, x))
+                    self.told_places([(smp, x)])
                     return x
         return None
 
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
         """Play ``action`` on the belief: the dice and random picks from the table (or the program, ``--dice
-        app``), and every card the move brings to light entered by the person and relabelled in."""
+        app``), and every card the move brings to light entered by the person and relabelled in, one at a time
+        in the order they come to light. In a game that runs its rules one piece of pending work at a time, the
+        person is told what happens as it happens; the move stops where a card comes to light, and is made again
+        with it."""
         dice: list[int] = []
         picks: list[str] = []
         swaps: dict[str, str] = {}  # cards turned up from a pile the move shuffles, in place of the program's
         named: set[str] = set()  # the cards so turned up
+        mixing = Mixing(0, swaps)
+        if self.shown is None:
+            self.shown = zone_of(self.belief)
+        steps = 0
+        clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+
+        def watch(state: State[Any]) -> None:
+            nonlocal steps, clean
+            steps += 1
+            if steps <= clean:
+                return
+            fresh = [c for c in self.to_learn(state, mixing.mixed) if c not in picks and c not in named]
+            if fresh:
+                raise Halt(steps, fresh)
+            clean = steps
+            self.tell_step(state, by, steps == 1, table)
+
+        mark = len(self.swaps)
         for _ in range(MAX_ENTRIES):
+            action = follow(action, self.swaps[mark:])  # a sample the move names may have moved
+            mark = len(self.swaps)
             trial = self.belief.clone()
             trial.rng = mixing = Mixing(trial.rng.state, swaps)
             trial.script(dice=dice, picks=picks, strict=True)
+            steps = 0
+            token = WATCH.set(watch)
             try:
                 trial.apply(action)
+            except Halt as halt:
+                first = self.first(halt.cards, mixing)
+                ask = Ask(action, by, tuple(dice), tuple(picks), steps=halt.steps)
+                if first in mixing.mixed:
+                    got = self.turn_shuffled(first, trial, mixing, ask, table)
+                    named.add(got)
+                else:
+                    got = self.reveal(first, trial, ask, table)
+                if self.shown is not None:  # the prompt said where it goes: the pieces told after go on from there
+                    self.shown[got] = zone_of(trial)[first]
+                continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
                 why = need.what if need.sides and need.what else f"P{by + 1}: {self.belief.describe(action)}"
@@ -391,11 +419,12 @@ class TableGame:
                 else:
                     picks.append(self.pick(need.options, need.what, ask, table))
                 continue
+            finally:
+                WATCH.reset(token)
             fresh = [c for c in self.to_learn(trial, mixing.mixed) if c not in picks and c not in named]
             if not fresh:
                 break
-            # a pile's cards from the top down (a shuffled pile's in the order they are drawn from it)
-            first = min(fresh, key=lambda c: ("", mixing.rank[c]) if c in mixing.rank else from_top(self.belief, c))
+            first = self.first(fresh, mixing)
             ask = Ask(action, by, tuple(dice), tuple(picks))
             if first in mixing.mixed:
                 named.add(self.turn_shuffled(first, trial, mixing, ask, table))
@@ -410,14 +439,39 @@ class TableGame:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
         self.known -= mixing.mixed  # (shuffled on the table: where each lies is unknown, but for those turned up)
         self.known |= set(self.to_learn(trial)) | set(picks)
+        self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
-    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> None:
+    def first(self, cards: Sequence[str], mixing: Mixing) -> str:
+        """Which of the cards a move brings to light is asked first: a pile's from the top down (a pile the move
+        shuffled, in the order they are drawn from it)."""
+        return min(cards, key=lambda c: ("", mixing.rank[c]) if c in mixing.rank else from_top(self.belief, c))
+
+    def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
+        """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
+        person was last told, with what to do with the components (the move is then told in pieces). ``first``:
+        before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
+        they move themselves); what moves after it, the rules move."""
+        n = state.players
+        public = [self.printed(line_text(e)) for e in state.log if all(readable(e, s) for s in range(n))]
+        if len(public) <= self.told and not first:
+            return
+        lines = public[self.told:]
+        self.told = len(public)
+        now = zone_of(state)
+        if self.shown is not None:
+            lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
+        self.shown = now
+        self.ruled = True
+        if lines:
+            table.tell(lines)
+
+    def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> str:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
-        takes it in (before the move, so the move is made again with it)."""
-        z0 = zone_of(self.belief).get(card, "")
+        takes it in (before the move, so the move is made again with it). Returns the card entered."""
+        z0 = (self.shown or zone_of(self.belief)).get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
         if z0 == z1 and self.place(z0) == Place.HIDDEN:
@@ -431,8 +485,8 @@ class TableGame:
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
         prompt = self.context(ask) + prompt
-        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card),
-                    source=z0, source_index=self.belief.zones()[z0].index(card) if z0 else -1)
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card), steps=ask.steps,
+                    source=z0, source_index=place_in(self.belief, z0, card))
 
         def ok(x: str) -> str:
             if x in self.known:
@@ -448,12 +502,13 @@ class TableGame:
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        return got
 
     def context(self, ask: Ask) -> str:
         """An automaton's move that brings cards to light, before the question about them (the log says it only
         once the move is made)."""
-        if ask.by < 0 or ask.by == self.person:
-            return ""
+        if ask.by < 0 or ask.by == self.person or ask.steps >= 0 or self.ruled:
+            return ""  # (a move told in pieces says itself as it goes)
         return f"P{ask.by + 1}: {self.belief.describe(ask.action)}. "
 
     def takes(self, action: Action, card: str, x: str) -> bool:
@@ -461,7 +516,8 @@ class TableGame:
         takes a card of a kind: the person's Wizards Duel, not any card of their hand)."""
         if card == x:
             return True
-        return action.key in {a.key for a in relabel(self.belief, {card: x, x: card}).legal_actions()}
+        moved = follow(action, [(card, x)])  # (a move that names the card names the other one once relabelled)
+        return moved.key in {a.key for a in relabel(self.belief, {card: x, x: card}).legal_actions()}
 
     def turn_shuffled(self, card: str, trial: State[Any], mixing: Mixing, ask: Ask, table: Table) -> str:
         """A card the move draws from a pile it shuffled first: the person says which card it is (returned), and
@@ -475,7 +531,7 @@ class TableGame:
             f"which card is it?"
         z0 = zone_of(self.belief).get(card, "")
         where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, zones[card], trial.zones()[zones[card]].index(card),
-                    source=z0, source_index=self.belief.zones()[z0].index(card) if z0 else -1)
+                    steps=ask.steps, source=z0, source_index=place_in(self.belief, z0, card))
         swaps = mixing.swaps
 
         def ok(x: str) -> str:
@@ -551,37 +607,44 @@ class TableGame:
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
         """What to do with the components after a move: each card that changed place, in words (the person moves
-        every component on the table, whoever's move it is)."""
-        return self.moves_words(before, self.belief, skip_own=by == self.person)
+        every component on the table, whoever's move it is; since they were last told, in the middle of a move)."""
+        start = self.shown if self.shown is not None else zone_of(before)
+        words = self.moves_words(start, zone_of(self.belief), skip_own=by == self.person and not self.ruled)
+        self.shown, self.ruled = None, False
+        return words
 
     def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
-        """What to move back on the table to return from ``now`` to ``then`` (an undo)."""
-        return self.moves_words(now, then, skip_own=False)
+        """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
+        told in pieces, from where the person was last told the cards are)."""
+        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), skip_own=False)
 
-    def moves_words(self, before: State[Any], after: State[Any], skip_own: bool) -> list[str]:
-        return [line for _, _, line in self.moved_cards(before, after, skip_own)]
-
-    def moved_cards(self, before: State[Any], after: State[Any], skip_own: bool) -> list[tuple[str, str, str]]:
-        """The cards that changed place, in words: (from, to, words); many cards between the same two places
-        (a pile shuffled into a deck, a hand thrown away) in one line."""
+    def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
+        """Each card that changed zone (each card's zone before and after), in words; many cards between the same
+        two places (a pile shuffled into a deck, a hand thrown away) in one line."""
         groups: dict[tuple[str, str], list[str]] = {}
-        for card, z0, z1 in zones_moved(before, after):
+        for card, z1 in after.items():
+            z0 = before.get(card, "")
+            if z0 == z1:
+                continue
             p0, p1 = self.place(z0), self.place(z1)
             if p0 == Place.KEPT and p1 == Place.KEPT:
                 continue
             if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
                 continue  # the person takes their own cards
-            groups.setdefault((z0, z1), []).append(card)
-        out = []
-        for (z0, z1), cards in groups.items():
             src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
+            if src == dst:
+                continue  # two zones of the rules' that are one place on the table
+            groups.setdefault((src, dst), []).append(card)
+        out = []
+        for (src, dst), cards in groups.items():
             if len(cards) > MANY:
-                out.append((z0, z1, f"Move {len(cards)} cards from {src} to {dst}."))
+                out.append(f"Move {len(cards)} cards from {src} to {dst}.")
                 continue
             for card in cards:
-                known = card in self.known or card in self.known_before
-                out.append((z0, z1, f"Move {self.label(card)} from {src} to {dst}." if known
-                            else f"Take a card from {src} to {dst}."))
+                known = card in self.known or card in self.known_before or self.place(before.get(card, "")) == \
+                    Place.PUBLIC
+                out.append(f"Move {self.label(card)} from {src} to {dst}." if known
+                           else f"Take a card from {src} to {dst}.")
         return out
 
     # -- the game -----------------------------------------------------------------------------------------------
@@ -633,19 +696,48 @@ class TableGame:
         # the cards moved since the belief just before the move, the person's cards brought in
         table.tell(self.new_log() + self.instructions(self.prior, seat))
 
+    def said_in_secret(self, legal: Sequence[Action]) -> dict[Action, str]:
+        """The moves the game's policy says the person makes in secret, with their words ("": a step of a secret
+        move already said)."""
+        if self.policy.secret is None:
+            return {}
+        words = {a: self.policy.secret(self.belief, a, self.person) for a in legal}
+        return {a: w for a, w in words.items() if w is not None}
+
+    def continue_secret(self, table: Table) -> None:
+        """The steps of a secret move already said, made on the belief without asking (the person does the whole
+        move on the table at once; the program's cards for it are samples)."""
+        for _ in range(MAX_ENTRIES):
+            if self.belief.is_terminal() or self.belief.current_player != self.person:
+                return
+            legal = self.belief.legal_actions()
+            said = self.said_in_secret(legal)
+            if len(said) != len(legal) or any(said.values()):
+                return
+            self.commit(legal[0], self.person, table)
+        raise EngineError("a secret move did not end")
+
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
         """The person's decision; False when a command was typed instead (asked again)."""
-        shown, typed = self.options(legal)
+        said = self.said_in_secret(legal)
+        if said and len(said) == len(legal) and not any(said.values()):
+            self.continue_secret(table)  # (a session saved in the middle of a secret move)
+            return True
+        shown, typed = self.options([a for a in legal if a not in said])
+        for words in dict.fromkeys(w for w in said.values() if w):
+            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
         free = self.policy.free_cards is not None and self.policy.free_cards(self.belief, self.person)
-        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]):
+        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]) and not said:
             self.commit(shown[0][0], self.person, table)
             return True
         hint = None if not (typed or free) else "or type the id or name of the card you play"
-        entry = table.decide(self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
+        ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
+        entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
         if entry is None:
             raise Stop
         if entry.kind == "option" and 0 <= entry.index < len(shown):
             self.commit(shown[entry.index][0], self.person, table)
+            self.continue_secret(table)
             return True
         if entry.kind == "cards" and (typed or free):
             acts = self.bring_in(entry.cards, typed, table)
@@ -668,36 +760,3 @@ class TableGame:
         mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
                                                              else "You lose")
         return f"Game over. {o.reason}. {mine}."
-
-
-def table_state(engine: Engine, policy: TablePolicy, players: int, seed: int, variant: str, person: int) -> State[Any]:
-    """A new game for the table: the policy's, where the rules run otherwise with the person's cards on a real
-    table, else the engine's."""
-    if policy.new_state is not None:
-        state: State[Any] = policy.new_state(engine, players, seed, variant, person)
-        return state
-    return engine.new_state(players, seed, variant)
-
-
-def from_top(state: State[Any], card: str) -> tuple[str, int]:
-    """A card's zone and its place from the top of it (piles are lists whose top card is the end)."""
-    zone = zone_of(state).get(card, "")
-    cards = state.zones().get(zone, [card])
-    return zone, len(cards) - cards.index(card)
-
-
-def sentence(text: str) -> str:
-    """``text`` as a sentence: its first letter capital, a full stop unless it ends with a question mark."""
-    return text[:1].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def parse_cards(text: str) -> tuple[str, ...]:
-    """Typed card ids or names: separated by commas, or by spaces when each word is an id."""
-    if "," in text:
-        return tuple(p.strip() for p in text.split(",") if p.strip())
-    words = text.split()
-    return tuple(words) if words and all(any(ch.isdigit() for ch in w) for w in words) else (text.strip(),)

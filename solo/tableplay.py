@@ -155,7 +155,7 @@ class TerminalTable:
         if word in ("help", "?"):
             self.term.say(HELP)
         elif word == "look":
-            found = g.engine.look(g.belief.observation(g.autos[0]), rest.strip()[:200]) if rest.strip() else None
+            found = g.engine.look(g.person_view(), rest.strip()[:200]) if rest.strip() else None
             for line in found or [f"Nothing is called {quote(rest.strip(), 40)}."]:
                 self.term.console.print(line, highlight=False)
         elif word == "log":
@@ -193,8 +193,11 @@ def log_head_line(g: TableGame) -> str:
 
 # -- saves ------------------------------------------------------------------------------------------------------
 def table_json(g: TableGame) -> dict[str, Any]:
+    # saved in the middle of a move told in pieces: the belief is from before it, and the move is made again on
+    # resuming, told again from its start
+    told = min(g.told, len(g.public_log()))
     return {"format": TABLE_FORMAT, "game": g.engine.id, "person": g.person, "bots": g.bots, "dice": g.dice,
-            "seed": g.seed, "known": sorted(g.known), "told": g.told, "notes": [list(n) for n in g.notes],
+            "seed": g.seed, "known": sorted(g.known), "told": told, "notes": [list(n) for n in g.notes],
             "state": g.belief.to_json()}
 
 
@@ -364,6 +367,7 @@ def restore(g: TableGame, point: Point, t: TerminalTable) -> None:
     undo = g.instructions_between(g.belief, then)
     g.belief, g.known, g.told = state, known, told
     del g.swaps[swaps:]
+    g.shown, g.ruled = None, False  # (a move told in pieces, taken back in the middle)
     head = "Undone: back to before your last choice." + (" On the table:" if undo else "")
     t.say([head] + [f"  {ln}" for ln in undo])
 

@@ -28,15 +28,17 @@ from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, re
 from wizprint.solo.kernel.state import ChanceNeeded
 from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, seen_by, zone_of, zones_moved
 from wizprint.solo.kernel.values import LogEntry
-from wizprint.solo.table import Ask, Entry, TableGame, table_state
+from wizprint.solo.table import Ask, Entry, TableGame, halted, table_state
 
 
 def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
     """The truth as the program starts from it: every card it does not know (not kept for the automaton) given the
-    place of another card of its kind, at random."""
+    place of another card of its kind, at random; but for a card the automaton has seen that the program does not
+    ask for (it knows it is among the person's arranged cards, not where)."""
+    told = set(seen_by(truth, game.autos)) - set(game.to_learn(truth))
     classes: dict[tuple[str, str], list[str]] = {}
     for c in sorted(truth.data.instances):
-        if c not in game.known:
+        if c not in game.known and c not in told:
             classes.setdefault(game.home[c], []).append(c)
     mapping: dict[str, str] = {}
     for cards in classes.values():
@@ -46,10 +48,11 @@ def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[A
     return relabel(truth, mapping)
 
 
-def printed(value: Any, instances: frozenset[str]) -> str:
-    """A view (or a log line) with every card named by its printed id (copies are the same card on the table):
-    a map's keys are compared as sorted pairs, once renamed."""
-    copies = {c: design_of(c) for c in cards_in(value, instances) if "#" in c}
+def printed(value: Any, instances: frozenset[str], same: frozenset[str] | None = None) -> str:
+    """A view (or a log line) with every card named by its printed id (copies are the same card on the table,
+    unless each has a back of its own: ``same``, the copies that are the same card): a map's keys are compared as
+    sorted pairs, once renamed."""
+    copies = {c: design_of(c) for c in cards_in(value, instances) if "#" in c and (same is None or c in same)}
     pat = re.compile("|".join(rf"(?<![A-Za-z0-9#]){re.escape(c)}(?![A-Za-z0-9#])"
                               for c in sorted(copies, key=len, reverse=True))) if copies else None
 
@@ -91,6 +94,7 @@ class SimulatedTable:
         self.last: tuple[Any, str] = ((), "")  # the last question about a card, and the card named
         self.last_named = ""
         self.instances = frozenset(self.truth.data.instances)
+        self.same = frozenset(c for c in self.instances if "#" in c and not self.game.home[c][1])  # (see printed)
 
     # -- the Table protocol --------------------------------------------------------------------------------------
     def tell(self, lines: Sequence[str]) -> None:
@@ -141,7 +145,11 @@ class SimulatedTable:
         return next((a for a in legal if self.printed_key(a) == want), action)
 
     def printed_key(self, a: Action) -> str:
-        return " ".join(design_of(w) if w in self.instances else w for w in a.key.split())
+        return " ".join(self.pid(w) if w in self.instances else w for w in a.key.split())
+
+    def pid(self, card: str) -> str:
+        """A card as the table tells it: its printed id, and for a copy with a back of its own, which copy."""
+        return design_of(card) if not self.game.home[card][1] else card
 
     def card(self, prompt: str, ask: Ask) -> str | None:
         asked = (ask.card, ask.zone, ask.index, ask.source, ask.source_index)
@@ -160,11 +168,16 @@ class SimulatedTable:
         action = self.equivalent(self.real(ask), trial)
         trial.script(dice=ask.dice, picks=ask.picks, strict=True)
         try:
-            trial.apply(action)
+            if ask.steps >= 0:  # the card came to light in the middle of the move
+                halted(trial, action, ask.steps)
+            else:
+                trial.apply(action)
         except ChanceNeeded as need:  # a random pick: made on the table, at random
             assert need.options, need
             return self.rng.choice(need.options)
-        if (ask.source and self.game.place(ask.source) == Place.HIDDEN
+        if ask.steps >= 0:  # (the move halted where the card came to light: the card there now)
+            return self.answer(trial.zones()[ask.zone][ask.index])
+        if (ask.source and ask.source_index >= 0 and self.game.place(ask.source) == Place.HIDDEN
                 and not shuffled(self.truth, trial, [ask.source])):
             # the card at that place of a face-down pile (where it goes may depend on which card it is)
             return self.answer(self.truth.zones()[ask.source][ask.source_index])
@@ -180,13 +193,13 @@ class SimulatedTable:
         printed id, the program knows there (the cards named in this move among them); then, for a pile shuffled
         during the move, those it brings to light from elsewhere, not named yet."""
         g = self.game
-        knows = Counter(design_of(c) for c in g.belief.zones().get(source, []) if c in g.known)
+        knows = Counter(self.pid(c) for c in g.belief.zones().get(source, []) if c in g.known)
         before, after = self.visible(self.truth), self.visible(trial)
         zones = self.truth.zones()
         out = []
         for c in reversed(zones.get(source, [])):
-            if c in after and knows[design_of(c)] > 0:
-                knows[design_of(c)] -= 1
+            if c in after and knows[self.pid(c)] > 0:
+                knows[self.pid(c)] -= 1
             elif c in after:
                 out.append(c)
         out += [c for z, cs in zones.items() if z != source for c in reversed(cs)
@@ -208,7 +221,7 @@ class SimulatedTable:
         return self.rng.randint(1, sides)
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
-        real = self.secret if by == self.person and self.secret is not None else action
+        real = self.real(Ask(action, by))
         self.secret = self.intended = None
         self.retyped = 0
         self.answered = set()
@@ -232,7 +245,7 @@ class SimulatedTable:
                 if "#" not in c or c not in self.game.known or i >= len(tz.get(z, [])):
                     continue
                 d = tz[z][i]
-                if d != c and design_of(d) == design_of(c):
+                if d != c and design_of(d) == design_of(c) and self.game.interchangeable(c, d):
                     new = relabel(self.truth, {c: d, d: c})
                     new.log = [renamed(e, {c: d, d: c}) for e in new.log]  # (the engine may read its last lines)
                     self.truth.__dict__.update(new.__dict__)
@@ -240,6 +253,11 @@ class SimulatedTable:
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:
+        """The move made on the table: the person's own (taken in secret, or a step of a secret move that the
+        program makes without asking: the person makes theirs), else the program's."""
+        if ask.by == self.person and self.secret is None and self.intended is None:
+            legal = self.truth.legal_actions()
+            self.secret = legal[0] if len(legal) == 1 else self.player.choose(self.truth, self.person)
         return self.secret if ask.by == self.person and self.secret is not None else ask.action
 
     def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
@@ -263,7 +281,7 @@ class SimulatedTable:
             vt = {k: v for k, v in t.observation(s).items() if k not in ("log", "heading")}
             if json.dumps(vb, sort_keys=True, default=str) == json.dumps(vt, sort_keys=True, default=str):
                 continue  # (the same copies: no need to rename them)
-            pb, pt = printed(vb, self.instances), printed(vt, self.instances)
+            pb, pt = printed(vb, self.instances, self.same), printed(vt, self.instances, self.same)
             assert pb == pt, f"after move {self.moves}, P{s + 1} would see otherwise than on the table:\n" + \
                 _diff(vb, vt)
         n = t.players
@@ -275,7 +293,7 @@ class SimulatedTable:
 
     def printed_line(self, e: Any) -> str:
         text = line_text(e)
-        return printed(text, self.instances) if "#" in text else text
+        return printed(text, self.instances, self.same) if "#" in text else text
 
     def play(self, max_moves: int = 20_000) -> State[Any]:
         self.game.start(self)

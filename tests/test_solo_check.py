@@ -360,12 +360,12 @@ def _named(line: str) -> list[str]:
 
 
 def test_the_lift_headline_ranks_only_cards_measured_narrowly(tmp_path: Path) -> None:
-    """40 Wizard Cards games: many cards have lifts of +-60 points or more on a handful of plays, with intervals
+    """80 Wizard Cards games: many cards have lifts of +-60 points or more on a handful of plays, with intervals
     from -100 to +100; the headline names only cards played in 20+ games whose interval reaches at most 20 points
     either side, says that rule in the line, and agrees with the JSON's lift_headline. After 6 games no card
     qualifies, and the summary says so in words."""
     out = tmp_path / "wc.json"
-    r = run_here("solo", "check", "wizard-cards", "--games", "40", "--seed", "1", "--json", str(out), "-q")
+    r = run_here("solo", "check", "wizard-cards", "--games", "80", "--seed", "1", "--json", str(out), "-q")
     assert r.returncode == 0, r.stderr
     s = json.loads(out.read_text())
     cards = {c["id"]: c for c in s["cards"]}

@@ -9,12 +9,18 @@ work, top last) and ``current_seat`` itself (so their types are its own), names 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from wizprint.errors import EngineBug
 
 from .pending import Pending, Rules
 from .values import Action, Outcome
+
+# table mode (``wizprint.solo.table``): called with the state before each piece of pending work runs, so that the
+# driver sees cards come to light one at a time, in the order they do (it may stop the move there by raising)
+WATCH: ContextVar[Callable[[Any], None] | None] = ContextVar("wizprint_watch", default=None)
 
 
 class PendingView(TypedDict, total=False):
@@ -51,7 +57,10 @@ class StackGame(ABC):
         """Run the pending work until somebody must decide or the game is over."""
         rules = self.RULES
         runners = rules.runners  # (looked up here: this loop runs every item of every step)
+        watch = WATCH.get()
         while self.result is None:
+            if watch is not None:
+                watch(self)
             if self.before_item():
                 continue
             stack = self.stack
@@ -90,4 +99,4 @@ class StackGame(ABC):
         self.advance()
 
 
-__all__ = ["PendingView", "StackGame"]
+__all__ = ["WATCH", "PendingView", "StackGame"]

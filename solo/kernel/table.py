@@ -59,6 +59,13 @@ class TablePolicy:
       player), whose places the program knows from the start (besides the cards it keeps for the automaton);
     - ``label(state, card)``: a card as the person finds it among the printed components, its printed id and the
       title the card shows (default: the id and the card's name in the data);
+    - ``arranged(zone, person)``: the person's zones whose cards they may swap and order among each other in
+      secret (a Deck they plan themselves): a card the program knows lies somewhere among them, not where;
+    - ``secret(state, action, person)``: a move the person makes in secret, in words (its cards unnamed; the
+      program plays it with samples); ``""`` for a step of a secret move already said (made without asking: the
+      person does it all on the table at once); None for a move that is not secret;
+    - ``question(state, person)``: a decision of the person's in words, where the engine's words would name cards
+      the program does not know (None: the engine's);
     - ``new_state(engine, players, seed, variant, person)``: a new game for the table, where the rules run
       otherwise when a seat's cards lie on a real table (the program does not know them); None: the engine's own;
     - ``free_cards(state, person)``: whether the person may type a card at this decision though no move the
@@ -72,6 +79,9 @@ class TablePolicy:
     policy: str
     laid_out: Callable[[Any, int], set[str]] | None = None
     label: Callable[[Any, str], str] | None = None
+    arranged: Callable[[str, int], bool] | None = None
+    secret: Callable[[Any, Any, int], str | None] | None = None
+    question: Callable[[Any, int], str | None] | None = None
     new_state: Callable[[Any, int, int, str, int], Any] | None = None
     free_cards: Callable[[Any, int], bool] | None = None
 
@@ -173,6 +183,29 @@ def relabel(state: S, pairs: Mapping[str, str]) -> S:
             continue
         object.__setattr__(new, f.name, walk(getattr(new, f.name)))
     new._legal = None  # noqa: SLF001 - the legal moves were those of the old identities
+    new.next_legal = None
+    return new
+
+
+def swap_places(state: S, x: str, y: str) -> S:
+    """A copy of ``state`` in which cards ``x`` and ``y`` trade places in the zones, every other field as it was:
+    unlike :func:`relabel`, what was seen or said of each card stays with it (a card the automaton saw go into the
+    person's Deck, whose place there it does not know)."""
+    new = state.clone()
+
+    def swap(cards: list[str]) -> None:
+        for i, c in enumerate(cards):
+            if c in (x, y):
+                cards[i] = y if c == x else x
+
+    for attr, _name, shape in new.zone_shapes():
+        v = getattr(new, attr)
+        if shape in ("pile", "slots"):
+            swap(v)
+        else:
+            for cards in (v.values() if isinstance(v, dict) else v):
+                swap(cards)
+    new._legal = None  # noqa: SLF001 - the legal moves were those of the old places
     new.next_legal = None
     return new
 

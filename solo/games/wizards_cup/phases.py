@@ -309,7 +309,19 @@ def resolve(s: WizardsCupState, r: Round) -> None:
 
 
 def end_round(s: WizardsCupState, r: Round) -> bool:
-    """Victory tokens; the end of the game at 2; else every card back into its Deck and the swap."""
+    """Victory tokens; the end of the game at 2; else every card back into its Deck and the swap. When both
+    players are to take their second token, each first turns their Waiting card face up onto their discard pile
+    (their 6 are then all face up, to be counted)."""
+    both = all(s.tokens[x] + (x in r.winners) >= TO_WIN for x in (0, 1))
+    if both and any(s.waiting):
+        s.say(f"Both players are to take their second Victory token: each turns their Waiting card face up to "
+              f"count the Value of their {DECK}")
+        for x in (0, 1):
+            if s.waiting[x]:
+                c = s.waiting[x].pop()
+                s.discard(x, c)
+                s.say(f"P{x + 1}'s Waiting card: {s.label(c)}")
+        return False
     for x in r.winners:
         s.tokens[x] += 1
     if len(r.winners) == 2:
