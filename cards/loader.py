@@ -50,7 +50,7 @@ CARD_KEYS = {"id", "name", "type", "deck", "copies", "effects", "text", "flavor"
 RECORD_KEYS = {"id", "name", "effects", "text", "flavor"}
 # files of a game folder that hold no records (the game folder's own layouts)
 RESERVED_FILES = {"game.toml", "vocabulary.toml", "layout.toml", "sheets.toml", "board-layout.toml",
-                  "components-layout.toml", "map-layout.toml"}
+                  "components-layout.toml", "map-layout.toml", "table-layout.toml"}
 _TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 

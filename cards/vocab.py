@@ -254,14 +254,30 @@ class SafeEnvironment(SandboxedEnvironment):
         self.concat = self._concat  # type: ignore[method-assign]
 
     # -- compiling: refuse before anything runs --------------------------------------------------------------
-    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
-        if len(source) > MAX_TEMPLATE_LEN:
-            raise TemplateSyntaxError(f"the template is {len(source):,} characters long, more than "
-                                      f"{MAX_TEMPLATE_LEN:,}", 1, name, filename)
+    def compile(self, source: str | nodes.Template, name: str | None = None, filename: str | None = None,
+                raw: bool = False, defer_init: bool = False) -> Any:
+        """jinja2's compile, through which every template and expression passes (from_string,
+        compile_expression): a template too long, nesting too deeply or reaching what it may not is refused
+        (TemplateSyntaxError) before any code is made, and its loops and ``~`` are bounded (see _check_tree)."""
+        source_hint = source if isinstance(source, str) else None
         try:
-            return super()._parse(source, name, filename)
-        except RecursionError:
-            raise TemplateSyntaxError("the template nests too deeply", 1, name, filename) from None
+            if isinstance(source, str):
+                if len(source) > MAX_TEMPLATE_LEN:
+                    raise TemplateSyntaxError(f"the template is {len(source):,} characters long, more than "
+                                              f"{MAX_TEMPLATE_LEN:,}", 1, name, filename)
+                try:
+                    source = self.parse(source, name, filename)
+                except RecursionError:
+                    raise TemplateSyntaxError("the template nests too deeply", 1, name, filename) from None
+            _check_tree(source, self.known)  # refuses, and bounds loops and ~ in place
+            try:
+                if raw:  # jinja2's Python code (its two overloads)
+                    return super().compile(source, name, filename, True, defer_init)
+                return super().compile(source, name, filename, False, defer_init)
+            except (RecursionError, SyntaxError, MemoryError):
+                raise TemplateSyntaxError("the template nests too deeply", 1) from None
+        except TemplateSyntaxError:
+            self.handle_exception(source=source_hint)
 
     def compile_expression(self, source: str, undefined_to_none: bool = True
                            ) -> jinja2.environment.TemplateExpression:
@@ -272,18 +288,6 @@ class SafeEnvironment(SandboxedEnvironment):
             return super().compile_expression(source, undefined_to_none)
         except RecursionError:
             raise TemplateSyntaxError("the expression nests too deeply", 1) from None
-
-    def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
-                  defer_init: bool = False) -> str:
-        _check_tree(source, self.known)  # refuses, and bounds loops and ~ in place
-        result: str = super()._generate(source, name, filename, defer_init)
-        return result
-
-    def _compile(self, source: str, filename: str) -> types.CodeType:
-        try:
-            return super()._compile(source, filename)
-        except (RecursionError, SyntaxError, MemoryError):
-            raise TemplateSyntaxError("the template nests too deeply", 1) from None
 
     # -- running: only listed methods, bounded work ------------------------------------------------------------
     def wrap_str_format(self, value: Any) -> None:

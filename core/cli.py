@@ -109,6 +109,24 @@ def validate_cmd(targets: list[str] = typer.Argument(None, help="Game ids or pat
         raise typer.Exit(1)
 
 
+def _watch(game: str, opts: Any, parent: Path, quiet: bool) -> None:
+    from wizprint.cards.loader import load_game
+    from wizprint.generator.build import build_game
+    from wizprint.progress import Silent
+    from wizprint.watch import watch
+
+    first = load_game(game)  # a game that cannot be read is said now, before the watch
+    out_dir = parent / first.id
+
+    def build() -> None:
+        result = build_game(game, None, opts, Silent(), parent=parent)
+        if not quiet:
+            err(f"built {result.game}: {len(result.outputs) + 1} files, {result.printable_pages} printable pages in "
+                f"{result.out_dir}")
+
+    watch(game, build, out_dir, first.root, first.id, say, err)
+
+
 @app.command("new")
 @friendly
 def new_cmd(folder: Path = typer.Argument(..., help="The new game folder; its name is the new game's id."),
@@ -192,6 +210,7 @@ def _offset(value: str) -> tuple[float, float]:
 
 
 KINDS = "decks, sheets, records, board, map, dial-boards, tokens, svg, previews, csv"  # generator/producers.py
+EXPORTS = "tts, mpc, tgc, drivethrucards"  # generator/tts.py, generator/services.py: --for's targets
 KINDS_HELP = f"Kinds of output, comma-separated: {KINDS} (manifest.json is always written)."
 
 
@@ -203,6 +222,17 @@ def _kinds(value: str | None, option: str) -> tuple[str, ...]:
     if not names:
         raise UsageError(f"{option} takes kinds of output separated by commas, like decks,sheets (kinds: {KINDS})")
     return names
+
+
+FOR_HELP = ("Files for Tabletop Simulator (tts) or a print service (mpc: MakePlayingCards, tgc: The Game Crafter, "
+            "drivethrucards), alone, into a build folder of their own: DIR/<game>/<target>/; a print service's "
+            "preflight runs first (see 'wizprint preflight').")
+
+
+def _target(value: str) -> str:
+    if value not in EXPORTS.split(", "):
+        raise UsageError(f"--for takes one of {EXPORTS}, not {value!r}")
+    return value
 
 
 LAYOUT_HELP = ("auto (default): butted where every card of a sheet has the same edge colour, else spaced; "
@@ -220,8 +250,9 @@ def build_cmd(
                                             "(default: output/<game>), for one game and for 'all' alike; "
                                             "'calibrate' writes into DIR/calibrate."),
     paper: str = typer.Option("a4", "--paper", help="a4 or letter."),
-    bleed: float = typer.Option(3.0, "--bleed", help="Bleed around each card (butted: around the block) in mm "
-                                                     "(0-6)."),
+    bleed: float | None = typer.Option(None, "--bleed", help="Bleed around each card (butted: around the block) in "
+                                                             "mm (0-6; default 3, or with --for a print service "
+                                                             "the bleed its card images need)."),
     duplex: str = typer.Option("long", "--duplex", help="long, short or off (fronts only)."),
     back_offset: str = typer.Option("0,0", "--back-offset", help="Shift backs by X,Y mm (see 'build calibrate')."),
     marks: bool = typer.Option(True, "--marks/--no-marks", help="Crop marks outside the cut lines."),
@@ -233,7 +264,14 @@ def build_cmd(
     low_ink: bool = typer.Option(False, "--low-ink", help="Large floods (card backgrounds, backs, banners, board "
                                                           "spaces) printed as light tints with an outline; light "
                                                           "lettering on them turned dark. Saves toner."),
+    target: str | None = typer.Option(None, "--for", metavar="TARGET", help=FOR_HELP),
+    base_url: str | None = typer.Option(None, "--base-url", metavar="URL",
+                                        help="With --for tts: the URL of the folder its images will be uploaded to "
+                                             "(default: file:/// URLs of the build folder, for this computer)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
+    watch: bool = typer.Option(False, "--watch", help="Build, then rebuild on every save of the game's files, "
+                                                      "with proof.png showing each changed card before and after; "
+                                                      "Ctrl-C stops."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes that make the files (decks, "
                                                                "sheets, SVG, PNG) side by side; default: the "
                                                                "number of cores. The files are the same for any "
@@ -256,25 +294,39 @@ def build_cmd(
         raise UsageError(f"--duplex must be long, short or off, not {duplex!r}")
     if layout not in (*LAYOUTS, "duplex"):
         raise UsageError(f"--layout must be {', '.join(LAYOUTS[:-1])} or {LAYOUTS[-1]}, not {layout!r}")
-    if not (math.isfinite(bleed) and 0 <= bleed <= 6):  # NaN and infinity refused in so many words
+    if bleed is not None and not (math.isfinite(bleed) and 0 <= bleed <= 6):  # NaN and infinity refused in words
         raise UsageError(f"--bleed must be between 0 and 6 mm, not {bleed:g}")
     offset = _offset(back_offset)
+    if target is not None:
+        target = _target(target)
+    if base_url is not None:
+        if target != "tts":
+            raise UsageError("--base-url goes with --for tts (the URL its saved objects give their images)")
+        from wizprint.generator.tts import check_base_url
+
+        check_base_url(base_url)
     parent = output or Path("output")
     if game == "calibrate":
         from wizprint.atomic import write_atomic
         from wizprint.generator.calibrate import calibration_pdf
 
         mode = duplex if duplex != "off" else "long"
-        target = parent / "calibrate" / f"calibration-{paper}-{mode}.pdf"
-        write_atomic(target, calibration_pdf(paper, mode, offset))
+        sheet = parent / "calibrate" / f"calibration-{paper}-{mode}.pdf"
+        write_atomic(sheet, calibration_pdf(paper, mode, offset))
         if not quiet:
-            err(f"wrote {target}")
+            err(f"wrote {sheet}")
         return
-    popts = PrintOptions(paper=paper, bleed=bleed, duplex=duplex, back_offset=offset, marks=marks,
-                         layout="auto" if layout == "duplex" else layout)
+    popts = PrintOptions(paper=paper, bleed=3.0 if bleed is None else bleed, duplex=duplex, back_offset=offset,
+                         marks=marks, layout="auto" if layout == "duplex" else layout)
     opts = BuildOptions(print=popts, svg=svg, png=png, low_ink=low_ink, jobs=jobs or default_jobs(),
-                        only=_kinds(only, "--only"), skip=_kinds(skip, "--skip"))
+                        only=_kinds(only, "--only"), skip=_kinds(skip, "--skip"), target=target, base_url=base_url,
+                        service_bleed=bleed is None)
     opts.kinds()  # a kind of output that is not one: said before anything is read
+    if watch:
+        if game == "all":
+            raise UsageError("--watch watches one game: name it (or its folder)")
+        _watch(game, opts, parent, quiet)
+        return
     targets = game_ids() if game == "all" else [game]
     total_files = total_pages = 0
     for gid in targets:
@@ -289,6 +341,8 @@ def build_cmd(
         total_pages += pages
         if not quiet:
             err(f"built {result.game}: {n} files, {pages} printable pages in {result.out_dir}")
+        for note in result.notes:
+            err(f"warning: {note}")
         if result.kept:
             from wizprint.errors import one_line
 
@@ -297,6 +351,36 @@ def build_cmd(
                 f"in {result.out_dir} (not in its manifest, or changed since): {one_line(names, 200)}")
     if len(targets) > 1 and not quiet:
         err(f"built {len(targets)} games: {total_files} files, {total_pages} printable pages in {parent}")
+
+
+@app.command("preflight")
+@friendly
+def preflight_cmd(
+    game: str = typer.Argument(..., help="Game id or path."),
+    target: str = typer.Option(..., "--for", metavar="TARGET", help="tts, mpc, tgc or drivethrucards."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Parent folder of the game folders, as for "
+                                                                     "build (default: output/)."),
+    bleed: float | None = typer.Option(None, "--bleed", help="The bleed the faces are drawn with, as for build "
+                                                             "(default: the bleed the service needs)."),
+) -> None:
+    """Check a game against a print service's (or Tabletop Simulator's) figures, card by card: text outside the
+    safe zone, missing bleed, then the files of its build (DIR/<game>/<target>/): pixel sizes, colour mode, pages,
+    fonts, dpi. Exits 1 when it finds an error."""
+    from wizprint.generator.preflight import preflight, target_name
+
+    target = _target(target)
+    if bleed is not None and not (math.isfinite(bleed) and 0 <= bleed <= 6):
+        raise UsageError(f"--bleed must be between 0 and 6 mm, not {bleed:g}")
+    report = preflight(game, target, output, bleed)
+    for w in report.warnings:
+        say(f"warning: {w}")
+    for e in report.errors:
+        say(f"error: {e}")
+    n, m = len(report.errors), len(report.warnings)
+    say(f"preflight for {target_name(target)}: {n} error{'s' if n != 1 else ''}, {m} warning{'s' if m != 1 else ''}; "
+        f"{report.files} file{'s' if report.files != 1 else ''} checked in {report.folder}")
+    if report.errors:
+        raise typer.Exit(1)
 
 
 def _add_solo() -> None:

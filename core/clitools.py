@@ -54,6 +54,17 @@ def report_bug(exc: BaseException) -> None:
         f"{REPORT_TO}, with the traceback above and the command you ran")
 
 
+def error_lines(exc: WizprintError) -> list[str]:
+    """A user's error as the command line says it: one line, or a line per problem of the data (the first
+    :data:`MAX_SHOWN`, then how many more) and their count."""
+    if not isinstance(exc, DataErrors):
+        return [f"error: {one_line(str(exc), 4000)}"]
+    out = [f"error: {issue}" for issue in exc.issues[:MAX_SHOWN]]
+    if exc.total > MAX_SHOWN:
+        out.append(more_line(exc.total - MAX_SHOWN))
+    return [*out, f"{exc.total} problem{'s' if exc.total != 1 else ''} found"]
+
+
 def friendly(fn: F) -> F:
     """Turn user-caused errors into one clear message per problem and a non-zero exit, never a traceback; any
     other exception is a fault of wizprint: its traceback, a line asking for a report, and exit status
@@ -63,17 +74,10 @@ def friendly(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except DataErrors as exc:
-            for issue in exc.issues[:MAX_SHOWN]:  # the first 50, then the count of the rest
-                err(f"error: {issue}")
-            n = exc.total
-            if n > MAX_SHOWN:
-                err(more_line(n - MAX_SHOWN))
-            err(f"{n} problem{'s' if n != 1 else ''} found")
-            raise typer.Exit(1) from None
         except WizprintError as exc:
-            err(f"error: {one_line(str(exc), 4000)}")
-            raise typer.Exit(exc.exit_code) from None
+            for line in error_lines(exc):
+                err(line)
+            raise typer.Exit(1 if isinstance(exc, DataErrors) else exc.exit_code) from None
         except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (wizprint.processes.Terminated)
             err("interrupted" if stop_name(stop) == "Ctrl-C" else f"stopped ({stop_name(stop)})")
             raise typer.Exit(stop_code(stop)) from None

@@ -21,7 +21,8 @@ from wizprint.resources import game_ids, inside, layouts_dir
 
 # a shipped game's layout files, and their names in a game folder
 LAYOUT_NAMES = {"layout.toml": "layout.toml", "sheets.toml": "sheets.toml", "board.toml": "board-layout.toml",
-                "components.toml": "components-layout.toml", "map.toml": "map-layout.toml"}
+                "components.toml": "components-layout.toml", "map.toml": "map-layout.toml",
+                "table.toml": "table-layout.toml"}
 FOLDER_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 FILE_LIMIT = 16 * 1024 * 1024  # the largest file copied
 MAX_FILES = 2000
@@ -169,6 +170,7 @@ Give the folder's path to any command:
 ```sh
 wizprint validate ./{new_id}                # every problem at its file and line
 wizprint build ./{new_id}                   # output/{new_id}/
+wizprint build ./{new_id} --watch           # rebuild on every save, with proof.png of the changed cards
 wizprint solo play ./{new_id}               # play it against the automaton
 wizprint solo check ./{new_id} --games 200 --json before.json   # how the cards do
 ```

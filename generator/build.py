@@ -8,6 +8,7 @@ file at once into a folder that is swapped in whole (:class:`~wizprint.atomic.St
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 from collections.abc import Callable, Iterator
@@ -24,18 +25,18 @@ from wizprint.files import FileProblem, read_file
 from wizprint.finite import loads_json
 from wizprint.progress import Progress, Silent
 
-from . import producers
+from . import producers, services, tts
 from .drawing import Drawn, draw
 from .jobs import MAX_JOBS, Workers
 from .layout import GameLayout, load_layout
 from .producers import MANIFEST
-from .producing import REGISTRY, BuildOptions, Job, Made, Output, Producer, in_order, name_part
+from .producing import REGISTRY, BuildOptions, Job, Made, Output, Producer, exports, in_order, name_part
 
 __all__ = ["MANIFEST", "BuildOptions", "BuildResult", "Output", "build_game", "previous_build"]
 
 # the modules that register the kinds of output (generator/producing.py), in the order the manifest lists them: a
 # new kind is a module that registers it, imported and named here (and named in the command line's KINDS)
-OUTPUT_KINDS = (producers,)
+OUTPUT_KINDS = (producers, tts, services)
 in_order(OUTPUT_KINDS)
 PRINTED = ("cards", "sheets", "board", "tokens")  # the kinds of file that are printed on paper
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -48,6 +49,7 @@ class BuildResult:
     out_dir: Path
     outputs: list[Output]
     kept: list[str] = field(default_factory=list)  # the user's own files carried over from the earlier build
+    notes: list[str] = field(default_factory=list)  # the producers' warnings (a deck a print service leaves out)
 
     @property
     def printable_pages(self) -> int:
@@ -78,6 +80,8 @@ def previous_build(folder: Path, shown_as: Path | None = None) -> dict[str, str]
     refuse = (f"output folder {where} is not empty and is not a wizprint build ({{}}); wizprint leaves it alone: "
               f"choose a new or empty folder")
     if mpath.is_symlink() or not mpath.is_file():
+        if _only_exports(folder):  # the exports' own build folders (output/<game>/tts/), made before the game's
+            return {}
         raise BuildError(refuse.format("it has no manifest.json"))
     try:
         data = loads_json(read_file(mpath, MAX_MANIFEST_BYTES).decode("utf-8"))  # NaN, Infinity: not wizprint's
@@ -139,6 +143,8 @@ def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions |
     layout = load_layout(game)
     _check_names(game, layout, opts)
     out = Path(out_dir) if out_dir is not None else (Path("output") if parent is None else Path(parent)) / game.id
+    if out_dir is None and opts.target is not None:
+        out = out / name_part(opts.target, "export")  # an export's files: a build folder of their own
     # The whole folder is written into a hidden temporary sibling of `out` and swapped in at the end: killed at any
     # moment, the folder is the old build or the new one; failed or interrupted (Ctrl-C), the sibling (and any
     # parent folder made for it) is removed, and a killed run's by the next build. A folder that is not a build is
@@ -148,13 +154,27 @@ def _build_game(game_ref: str | Path, out_dir: Path | None, opts: BuildOptions |
         stage.reusable = set(previous_build(stage.real, out))
         if opts.makes("svg"):  # a file of the user's where a folder of the build goes: said now, before the drawing
             stage.check_folders(["svg", *(f"svg/{d}" for d in game.decl.decks if game.cards(d))])
+        opts = _service_bleed(game, layout, opts)
         # draw (and so check) everything before making any file: a failed build leaves no files behind
         drawn = draw(game, layout, opts.print.bleed, low_ink=opts.low_ink, sheets=opts.makes("sheets"))
-        schedule = plan(drawn, opts)
+        schedule = plan(drawn, dataclasses.replace(opts, folder=stage.real.absolute()))
         files = run(schedule, opts, progress, game.id)
-        result = BuildResult(game.id, out, [files[name].output for name in schedule.listed])
+        result = BuildResult(game.id, out, [files[name].output for name in schedule.listed], notes=schedule.notes)
         _write(stage, result, files, schedule.last, progress)
         return result
+
+
+def _service_bleed(game: Game, layout: GameLayout, opts: BuildOptions) -> BuildOptions:
+    """With ``service_bleed``, the options with the bleed the print services built need (generator/services.py),
+    when that is more than theirs."""
+    if not opts.service_bleed:
+        return opts
+    sizes = [layout.decks[d].size for d in game.decl.decks]
+    need = max((services.needed_bleed(services.service(k), sizes) for k in opts.kinds()
+                if k in services.figures().services), default=0.0)
+    if need <= opts.print.bleed:
+        return opts
+    return dataclasses.replace(opts, print=dataclasses.replace(opts.print, bleed=need))
 
 
 def _check_names(game: Game, layout: GameLayout, opts: BuildOptions) -> None:
@@ -181,6 +201,7 @@ class Schedule:
     listed: list[str]
     last: list[Producer]
     preload: list[Callable[[], None]] = field(default_factory=list)  # to call before the workers are forked
+    notes: list[str] = field(default_factory=list)  # the producers' warnings
 
 
 def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
@@ -198,6 +219,7 @@ def plan(drawn: Drawn, opts: BuildOptions) -> Schedule:
         schedule.jobs += p.jobs
         if p.preload is not None:
             schedule.preload.append(p.preload)
+        schedule.notes += p.notes
         if name in kinds:
             schedule.listed += p.files()
             if producer.last is not None:
@@ -262,7 +284,8 @@ def _write(stage: StagedFolder, result: BuildResult, files: dict[str, Made], las
     # the user's own files in the old build (not in its manifest, or changed since) go into the new one before the
     # swap; the build stops here, before the swap, if one of them is where the new build has a file
     earlier = EarlierBuild(stage.real, previous_build(stage.real, result.out_dir))
-    result.kept = stage.carry_over(earlier.made, earlier.why_not)
+    # the exports' own build folders inside (output/<game>/tts/) are carried over as they are, without a word
+    result.kept = [k for k in stage.carry_over(earlier.made, earlier.why_not) if not _export_file(stage.real, k)]
     finals = [p.last(result.game, result.outputs) for p in last if p.last is not None]
     for f in finals:
         stage.write(f.name, f.payload)
@@ -270,6 +293,22 @@ def _write(stage: StagedFolder, result: BuildResult, files: dict[str, Made], las
     for f in finals:
         progress.step(f.name)
     progress.finish()
+
+
+def _only_exports(folder: Path) -> bool:
+    """Whether ``folder`` holds nothing but exports' build folders, each with its manifest."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return False
+    return all(p.name in exports() and p.is_dir() and not p.is_symlink() and (p / MANIFEST).is_file()
+               for p in entries)
+
+
+def _export_file(folder: Path, rel: str) -> bool:
+    """Whether ``rel`` lies in an export's build folder inside ``folder`` (``tts/``, with its own manifest)."""
+    top = rel.split("/", 1)[0]
+    return "/" in rel and top in exports() and (folder / top / MANIFEST).is_file()
 
 
 @contextmanager

@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.rl_accel import fp_str
 
 from .fonts import family
 from .impose import (
@@ -32,7 +31,7 @@ from .impose import (
     mirror_slot,
     page_grid,
 )
-from .pdf import PdfPainter, WizCanvas, new_canvas
+from .pdf import PdfPainter, new_canvas
 from .scene import Ellipse, IconPlace, Item, Poly, Rect, Scene, Text
 from .units import MM
 
@@ -255,17 +254,10 @@ def _plan(runs: Sequence[Run], card: tuple[float, float], opts: PrintOptions, fr
     edges: list[Hashable | None] | None = None
     if layout == "auto" and fronts is not None:
         with_backs = backs is not None and opts.duplex != "off"
-        seen: dict[int, str | None] = {}  # copies share their scene: each is looked at once
-
-        def edge(sc: Scene) -> str | None:
-            if id(sc) not in seen:
-                seen[id(sc)] = edge_colour(sc)
-            return seen[id(sc)]
-
         edges = []
         for k, sc in enumerate(fronts):
-            front = edge(sc)
-            back = edge(backs[k]) if with_backs and backs is not None else ""
+            front = edge_colour(sc)  # worked out once for each scene (the copies of a card share theirs)
+            back = edge_colour(backs[k]) if with_backs and backs is not None else ""
             edges.append(None if front is None or back is None else (front, back))
     return plan_sheets(runs, per_b, per_s, layout, edges)
 
@@ -279,19 +271,7 @@ def _boxes(c: Any, slots: list[Slot], bleed: float) -> None:
     c.setBleedBox([(x1 - bleed) * MM, (y1 - bleed) * MM, (x2 + bleed) * MM, (y2 + bleed) * MM])
 
 
-@lru_cache(maxsize=64)
-def _mark_operators(slots: tuple[Slot, ...], bleed: float, paper: tuple[float, float]) -> tuple[str, ...]:
-    """The code entries of _marks's canvas calls below (the same for every sheet of a deck with the same slots)."""
-    col = MARK_COLOUR
-    return ("q", f"{fp_str((col.red, col.green, col.blue))} RG", f"{fp_str(0.25)} w",
-            *(f"n {fp_str(x1 * MM, y1 * MM)} m {fp_str(x2 * MM, y2 * MM)} l S"
-              for x1, y1, x2, y2 in crop_marks(slots, bleed, paper)), "Q")
-
-
 def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> None:
-    if isinstance(c, WizCanvas):  # the same operators, written directly
-        c.add_operators(list(_mark_operators(tuple(slots), bleed, paper)), [])
-        return
     c.saveState()
     c.setStrokeColor(MARK_COLOUR)
     c.setLineWidth(0.25)

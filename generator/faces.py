@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, cast
 
 import jinja2
@@ -14,6 +15,7 @@ from wizprint.cards.model import Game, Record
 from wizprint.cards.schema import CONTROL
 from wizprint.errors import DataErrors, FitError, Issue, WizprintError, quote
 
+from . import shortcuts
 from .icons import icon_problem
 from .layout import CHOICES as _CHOICES
 from .layout import (
@@ -25,16 +27,14 @@ from .layout import (
     deck_constants_fixed,
     is_template,
     number,
-    quick_expression,
-    quick_template,
+    reads,
     render_template,
     run_expression,
 )
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
-from .textlayout import TextLayout, layout_text
+from .textlayout import layout_text
 
-_is_template = is_template
-_UNKNOWN = object()
+_UNKNOWN = object()  # not worked out yet (None is a value: an element that draws nothing)
 
 
 def _templated(v: Any) -> bool:
@@ -42,19 +42,6 @@ def _templated(v: Any) -> bool:
     if isinstance(v, list):
         return any(_templated(x) for x in v)
     return is_template(v)
-_MISSED = object()  # _again: new values (see _draw_missed)
-_HASHED = frozenset((int, float, str))  # the values of a box that key the numbers worked out from them
-_TEXT_SETTINGS = ("font", "size", "min_size", "align", "valign", "leading", "para_gap", "max_lines")
-_PLAIN, _CONST, _QUICK, _SLOW = range(4)  # what a text value of a face is (see FaceBuilder._render)
-_HOW: dict[str, int] = {}
-
-
-def _how(v: str) -> int:
-    if not is_template(v):
-        return _PLAIN
-    if deck_constant(v):
-        return _CONST
-    return _QUICK if quick_template(v) is not None else _SLOW
 
 
 def _template_sources(v: Any, out: list[str]) -> None:
@@ -64,6 +51,21 @@ def _template_sources(v: Any, out: list[str]) -> None:
             _template_sources(x, out)
     elif is_template(v):
         out.append(v)
+
+
+_TEXT_SETTINGS = ("font", "size", "min_size", "align", "valign", "leading", "para_gap", "max_lines")
+_PLAIN, _DECK, _READS, _OTHER = range(4)  # what a text value of a face is (see _kind)
+
+
+@cache
+def _kind(v: str) -> int:
+    """What a face's text value is: plain text; a template that only reads what is the same for every record of a
+    deck; one that only reads (see layout.reads); or any other template."""
+    if not is_template(v):
+        return _PLAIN
+    if deck_constant(v):
+        return _DECK
+    return _READS if reads(v) is not None else _OTHER
 
 
 MAX_FACE_ITEMS = 2_000  # items one face may draw (repeats counted)
@@ -150,33 +152,37 @@ def _element_error(exc: Exception, el: Element) -> Exception:
 
 
 class FaceBuilder:
-    """Builds scenes from a game's layout faces."""
+    """Builds scenes from a game's layout faces.
+
+    With the printer's shortcuts on (see shortcuts.py), a builder keeps what it works out that is the same for
+    every record giving it the same inputs, in three tables:
+
+    - ``_fixed``: what an element's properties without templates come to (a number, its paint, its text settings,
+      the list of its templates), by element and property: a layout's element is the same for every record;
+    - ``_deck_values``: the values of templates that only read what is the same for every record of a deck (the
+      style, the game...), by deck and size;
+    - ``_items``: the item an element drew, by element, deck, size and the values of its templates: templates that
+      give the values they gave for an earlier record draw the same item (a frame in the colour of the card's
+      type, a rules text many cards share);
+
+    and, for the scene being drawn, the value of each of its templates that only read (``_scene_values``: a
+    template several elements share, or that an item's key and the item both need, is rendered once). With the
+    shortcuts off, each value is worked out every time."""
 
     def __init__(self, game: Game, layout: GameLayout, bleed: float):
         self.game = game
         self.layout = layout
         self.bleed = bleed
         self.drawn = 0  # items drawn by this builder, all faces together (bounded: MAX_GAME_ITEMS)
-        # the values of element properties without templates, worked out once: (id of the properties, key) ->
-        # value (the properties belong to the layout, which outlives the builder)
-        self._fixed: dict[tuple[int, str], Any] = {}
-        self._layouts: dict[tuple[Any, ...], TextLayout] = {}  # text layouts by their text, box and settings
-        # the values of templates that only read what is the same for every record of a deck (the style, the
-        # game...): (deck, size) -> {template or (id of the properties, what): value}
-        self._consts: dict[tuple[str, tuple[float, float]], dict[Any, Any]] = {}
-        self._const: dict[Any, Any] | None = None  # the table of the scene being drawn (None: no such table)
-        self._seen: dict[Any, Any] = {}  # the values of the templates of the scene being drawn
-        self._drawing: tuple[str, tuple[float, float]] = ("", (0.0, 0.0))  # its deck and size
-        self._sources: dict[int, tuple[str, ...] | None] = {}  # id of an element -> its templates (see _drawn)
-        self._items: dict[Any, Any] = {}  # (id of an element, deck and size, its templates' values) -> its item
-        self._once: set[int] = set()  # ids of the properties of elements drawn once (no repeat, step or when)
-        self._once_when: set[int] = set()  # ... and of those drawn once when their condition holds
-        self._boxes: dict[tuple[Any, ...], tuple[float, float, float, float]] = {}  # a box's values -> numbers
-        self._safe: set[tuple[Any, ...]] = set()  # text boxes found inside the safe zone
-        self._colours: dict[str, str | None] = {}  # colour values and what they mean
-        self._missed: tuple[Any, ...] = ()  # the key of the item _again did not find
-        self._fast: dict[int, tuple[Any, tuple[tuple[str, int], ...] | None]] = {}  # see _fast_entry
-        self._text_settings: dict[int, tuple[Any, ...]] = {}  # a text's settings without templates, by its props
+        self.quick = shortcuts.enabled()
+        self._fixed: dict[tuple[Element, str], Any] = {}
+        self._deck_values: dict[tuple[str, tuple[float, float]], dict[Any, Any]] = {}
+        self._items: dict[tuple[Element, tuple[str, tuple[float, float]], tuple[Any, ...]], Item | None] = {}
+        # the scene being drawn: its deck and size, its table of _deck_values (None: none may be kept, see
+        # layout.deck_constants_fixed), the values of its templates, and its variables with the repetition's index
+        self._drawing: tuple[str, tuple[float, float]] = ("", (0.0, 0.0))
+        self._deck_table: dict[Any, Any] | None = None
+        self._scene_values: dict[Any, Any] = {}
         self._local: dict[str, Any] = {}
 
     def scene(self, face: Face, record: Record | None, deck: str, *, size: tuple[float, float] | None = None,
@@ -198,26 +204,21 @@ class FaceBuilder:
         ctx = card_context(self.game, self.layout, record, size, deck, text)
         if part is not None:
             ctx["part"] = dict(part)
-            self._const = None
+            self._deck_table = None
+        elif self.quick and deck_constants_fixed():
+            self._deck_table = self._deck_values.setdefault((deck, size), {})
         else:
-            self._const = self._consts.setdefault((deck, size), {}) if deck_constants_fixed() else None
-        self._seen = {}  # a new scene: new variables
+            self._deck_table = None
+        self._scene_values = {}  # a new scene: new variables
         self._drawing = (deck, size)
-        self._local = dict(ctx)  # the variables of its elements, with the repetition's index i
+        self._local = dict(ctx)
         try:
             bg = colour_value(self._render(face.background, ctx))
             scene = Scene(size[0], size[1], self.bleed, bg)
             for el in face.elements:
-                item = self._again(el)
-                if item is _MISSED:
-                    item = self._draw_missed(el, face, size, who)
-                if item is _UNKNOWN:
-                    items = self._element(el, ctx, face, size, who)
-                    scene.items.extend(items)
-                    self.drawn += len(items)
-                elif item is not None:
-                    scene.items.append(item)
-                    self.drawn += 1
+                items = self._element(el, ctx, face, size, who)
+                scene.items.extend(items)
+                self.drawn += len(items)
                 if len(scene.items) > MAX_FACE_ITEMS:
                     raise ElementError(f"the face draws more than {MAX_FACE_ITEMS:,} items", el.line)
                 if self.drawn > MAX_GAME_ITEMS:
@@ -237,17 +238,10 @@ class FaceBuilder:
                  ) -> list[Item]:
         try:
             p = el.props
-            if id(p) in self._once:  # no repeat, step or condition: drawn once, with i = 0 (as the loop below)
-                local = self._local
-                local["i"] = 0
-                item = self._drawn(el, local, face, size, who)
-                return [] if item is None else [item]
             rep = p.get("repeat", 1)  # an expression (text) or a number
-            if rep == 1 and type(rep) is int and "step" not in p:
-                (self._once_when if "when" in p else self._once).add(id(p))
             n = int(number("repeat", self._eval(rep, ctx) or 0)) if isinstance(rep, str) else \
-                int(self._fixed_or(p, "repeat", 1, ctx, lambda v: number("repeat", v or 0)))
-            step = self._fixed_or(p, "step", [0, 0], ctx,
+                int(self._fixed_or(el, "repeat", 1, ctx, lambda v: number("repeat", v or 0)))
+            step = self._fixed_or(el, "step", [0, 0], ctx,
                                   lambda v: [number("step", self._render(x, ctx)) for x in v])
             out: list[Item] = []
             local = self._local
@@ -266,110 +260,26 @@ class FaceBuilder:
         except _ERRORS as exc:
             raise _element_error(exc, el) from None
 
-    def _again(self, el: Element) -> Any:
-        """The item of an element drawn once (no repeat, step or condition) whose templates all only read, when
-        its templates give values it was drawn with already (see _drawn): the same work as _element and _drawn,
-        with less of it. _UNKNOWN when that is not so (the element is then drawn the ordinary way, which reports
-        any problem)."""
-        fast = self._fast.get(id(el))
-        if fast is None:
-            fast = self._fast_entry(el)
-            if fast is None:
-                return _UNKNOWN
-        when, sources = fast
-        local = self._local
-        local["i"] = 0
-        if when is not None:
-            try:  # drawn once when its condition holds (as the loop of _element, with i = 0)
-                if not self._eval(when, local):
-                    return None
-            except Exception:  # the ordinary way reports it
-                return _UNKNOWN
-        if sources is None:
-            return _UNKNOWN
-        if not sources:
-            return self._items.get((id(el), self._drawing), _UNKNOWN)
-        seen, const = self._seen, self._const
-        values = []
-        try:
-            for src, how in sources:
-                if how == _CONST and const is not None:
-                    v = const.get(src, _UNKNOWN)
-                    if v is _UNKNOWN:
-                        v = const[src] = render_template(src, local)
-                elif how in (_CONST, _QUICK):
-                    key = (src, 0)
-                    v = seen.get(key, _UNKNOWN)
-                    if v is _UNKNOWN:
-                        v = seen[key] = render_template(src, local)
-                else:
-                    return _UNKNOWN
-                values.append(v)
-        except Exception:  # the ordinary way reports it
-            return _UNKNOWN
-        drawn = (id(el), self._drawing, tuple(values))
-        item = self._items.get(drawn, _UNKNOWN)
-        if item is _UNKNOWN:
-            self._missed = drawn  # for _draw_missed
-            return _MISSED
-        return item
-
-    def _fast_entry(self, el: Element) -> tuple[Any, tuple[tuple[str, int], ...] | None] | None:
-        """What _again needs of an element, once _element and _drawn have learnt it: its condition (None: none),
-        and its templates with what each is (see _how); None while any of that is unknown or not for _again."""
-        p = el.props
-        if id(p) in self._once:
-            when = None
-        elif id(p) in self._once_when:
-            when = p["when"]
-        else:
-            return None
-        sources = self._sources.get(id(el))
-        if id(el) not in self._sources or sources is None or any(_HOW.get(src) is None for src in sources):
-            # not drawn yet (a condition that has not held so far): only the condition, for now
-            return (when, None) if when is not None else None
-        fast = (when, tuple((src, _HOW[src]) for src in sources))
-        self._fast[id(el)] = fast
-        return fast
-
-    def _draw_missed(self, el: Element, face: Face, size: tuple[float, float], who: str) -> Item | None:
-        """The item of an element that _again found with values not drawn yet: _one, as _element and _drawn
-        would call it, its problems reported as _element reports them."""
-        key = self._missed
-        try:
-            item = self._one(el, self._local, face, size, who)
-        except _ERRORS as exc:
-            raise _element_error(exc, el) from None
-        self._items[key] = item
-        return item
-
     def _drawn(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
                ) -> Item | None:
-        """``_one``, once for each set of values of the element's templates: an element whose templates give the
-        values they gave for an earlier record (a frame in the colour of the card's type, a rules text that many
-        cards share) draws the same item, so that item is used again. Only for elements whose templates only read
-        (see layout.quick_template); any problem takes the ordinary way, which reports it."""
-        sources = self._sources.get(id(el), ())
-        if sources == ():
-            if id(el) in self._sources:  # no templates: the same item for every record
-                key0 = (id(el), self._drawing)
-                item = self._items.get(key0, _UNKNOWN)
-                if item is _UNKNOWN:
-                    item = self._items[key0] = self._one(el, ctx, face, size, who)
-                return cast(Item | None, item)
+        """``_one``, once for each set of values of the element's templates (see the class's docstring), for an
+        element whose templates only read (see layout.reads); any problem takes the ordinary way, which reports
+        it."""
+        if not self.quick:
+            return self._one(el, ctx, face, size, who)
+        sources = self._fixed.get((el, "*templates"), _UNKNOWN)
+        if sources is _UNKNOWN:
             found: list[str] = []
             _template_sources([v for k, v in el.props.items() if k not in ("when", "repeat", "step")], found)
-            quick = all(quick_template(src) is not None for src in found)
-            sources = self._sources[id(el)] = tuple(dict.fromkeys(found)) if quick else None
-            if sources == ():
-                return self._drawn(el, ctx, face, size, who)
+            quick = all(reads(src) is not None for src in found)
+            sources = self._fixed[el, "*templates"] = tuple(dict.fromkeys(found)) if quick else None
         if sources is None:
             return self._one(el, ctx, face, size, who)
         try:
             values = tuple([self._render(src, ctx) for src in sources])
         except Exception:  # the ordinary way reports it
             return self._one(el, ctx, face, size, who)
-        key = (id(el), self._drawing, values)
+        key = (el, self._drawing, values)
         item = self._items.get(key, _UNKNOWN)
         if item is _UNKNOWN:
             item = self._items[key] = self._one(el, ctx, face, size, who)
@@ -377,36 +287,33 @@ class FaceBuilder:
 
     def _eval(self, expr: Any, ctx: Mapping[str, Any]) -> Any:
         """:func:`eval_expr`, once per scene (and repetition) for an expression that only reads."""
-        if not isinstance(expr, str) or quick_expression(expr) is None:
+        if not self.quick or not isinstance(expr, str) or reads(expr, is_expression=True) is None:
             return eval_expr(expr, ctx)
         key = ("*expr", expr, ctx.get("i"))
-        got = self._seen.get(key, _UNKNOWN)
+        got = self._scene_values.get(key, _UNKNOWN)
         if got is _UNKNOWN:
-            got = self._seen[key] = eval_expr(expr, ctx)
+            got = self._scene_values[key] = eval_expr(expr, ctx)
         return got
 
     def _render(self, v: Any, ctx: Mapping[str, Any]) -> Any:
         """:func:`render_value`, each template that reads only what is the same for the whole deck rendered once
         per deck, and each other template that only reads once per scene (and repetition)."""
+        if not self.quick:
+            return render_value(v, ctx)
         if type(v) is str:
-            how = _HOW.get(v)
-            if how is None:
-                how = _HOW[v] = _how(v)
-            if how == _PLAIN:
+            kind = _kind(v)
+            if kind == _PLAIN:
                 return v
-            if how == _CONST:
-                const = self._const
-                if const is not None:
-                    got = const.get(v, _UNKNOWN)
-                    if got is _UNKNOWN:
-                        got = const[v] = render_template(v, ctx)
-                    return got
-            elif how == _SLOW:
+            if kind == _OTHER:
                 return render_template(v, ctx)
-            key = (v, ctx.get("i"))
-            got = self._seen.get(key, _UNKNOWN)
+            table = self._deck_table
+            if kind == _DECK and table is not None:
+                key: Any = v
+            else:
+                table, key = self._scene_values, (v, ctx.get("i"))
+            got = table.get(key, _UNKNOWN)
             if got is _UNKNOWN:
-                got = self._seen[key] = render_template(v, ctx)
+                got = table[key] = render_template(v, ctx)
             return got
         if isinstance(v, list):
             return [self._render(x, ctx) for x in v]
@@ -416,59 +323,45 @@ class FaceBuilder:
         """Whether a property's value may differ from one record of a deck to the next."""
         if isinstance(v, list):
             return any(self._varies(x) for x in v)
-        return is_template(v) and (self._const is None or not deck_constant(v))
+        return is_template(v) and (self._deck_table is None or not deck_constant(v))
 
-    def _fixed_or(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any],
+    def _fixed_or(self, el: Element, key: str, default: Any, ctx: Mapping[str, Any],
                   convert: Callable[[Any], Any]) -> Any:
-        """``convert(p[key])`` (``default`` when missing), worked out once for a value without templates (a value
-        that fails to convert fails every time, as it did the first)."""
-        k = (id(p), key)
+        """``convert(el.props[key])`` (``default`` when missing), worked out once for a value without templates (a
+        value that fails to convert fails every time, as it did the first)."""
+        k = (el, key)
         got = self._fixed.get(k, _UNKNOWN)
         if got is not _UNKNOWN:
             return got
-        raw = p.get(key, default)
+        raw = el.props.get(key, default)
         value = convert(raw)
-        if not _templated(raw):
+        if self.quick and not _templated(raw):
             self._fixed[k] = value
         return value
 
-    def _num(self, p: Mapping[str, Any], key: str, default: Any, ctx: Mapping[str, Any]) -> float:
-        return float(self._fixed_or(p, key, default, ctx, lambda v: number(key, self._render(v, ctx))))
+    def _num(self, el: Element, key: str, default: Any, ctx: Mapping[str, Any]) -> float:
+        return float(self._fixed_or(el, key, default, ctx, lambda v: number(key, self._render(v, ctx))))
 
-    def _box(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    def _box(self, el: Element, ctx: Mapping[str, Any]) -> tuple[float, float, float, float]:
         def convert(raw: Any) -> tuple[float, float, float, float]:
             box = self._render(raw, ctx)
             if not isinstance(box, list) or len(box) != 4:
                 raise ValueError("box must be a list of 4 numbers")
-            key = tuple(box)
-            got = self._boxes.get(key) if all(type(v) in _HASHED for v in key) else None
-            if got is not None:  # the same values as an earlier box: the same numbers
-                return got
             x, y, w, h = (number("box", v) for v in box)
-            if all(type(v) in _HASHED for v in key):
-                self._boxes[key] = (x, y, w, h)
             return x, y, w, h
 
-        result: tuple[float, float, float, float] = self._fixed_or(p, "box", None, ctx, convert)
+        result: tuple[float, float, float, float] = self._fixed_or(el, "box", None, ctx, convert)
         return result
 
-    def _colour(self, value: Any) -> str | None:
-        """colour_value, once for each text."""
-        if type(value) is str:
-            got = self._colours.get(value, _UNKNOWN)
-            if got is _UNKNOWN:
-                got = self._colours[value] = colour_value(value)
-            return cast(str | None, got)
-        return colour_value(value)
-
-    def _paint(self, p: Mapping[str, Any], ctx: Mapping[str, Any]) -> Paint:
-        k = (id(p), "*paint")
+    def _paint(self, el: Element, ctx: Mapping[str, Any]) -> Paint:
+        p = el.props
+        k = (el, "*paint")
         got = self._fixed.get(k)
         if got is not None:
             return cast(Paint, got)
-        const = self._const
-        if const is not None:
-            got = const.get(k)
+        table = self._deck_table
+        if table is not None:
+            got = table.get(k)
             if got is not None:
                 return cast(Paint, got)
         dash = tuple(number("dash", self._render(v, ctx)) for v in p.get("dash", ()))
@@ -477,10 +370,12 @@ class FaceBuilder:
                       stroke_width=number("stroke_width", self._render(p.get("stroke_width", 0.3), ctx)), dash=dash,
                       opacity=number("opacity", self._render(p.get("opacity", 1.0), ctx)))
         keys = ("fill", "stroke", "stroke_width", "dash", "opacity")
-        if not any(_templated(p.get(key)) for key in keys):
+        if not self.quick:
+            pass
+        elif not any(_templated(p.get(key)) for key in keys):
             self._fixed[k] = paint
-        elif const is not None and not any(self._varies(p.get(key)) for key in keys):
-            const[k] = paint
+        elif table is not None and not any(self._varies(p.get(key)) for key in keys):
+            table[k] = paint
         return paint
 
     def _one(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
@@ -489,7 +384,7 @@ class FaceBuilder:
         kind = el.kind
         item: Item
         if kind == "rect":
-            x, y, w, h = self._box(p, ctx)
+            x, y, w, h = self._box(el, ctx)
             if p.get("bleed"):
                 b = self.bleed
                 W, H = size
@@ -501,16 +396,16 @@ class FaceBuilder:
                     w = W + b - x
                 if y + h >= H:
                     h = H + b - y
-            item = Rect(x, y, w, h, self._paint(p, ctx), self._num(p, "radius", 0, ctx))
+            item = Rect(x, y, w, h, self._paint(el, ctx), self._num(el, "radius", 0, ctx))
         elif kind == "ellipse":
-            x, y, w, h = self._box(p, ctx)
-            item = Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, self._paint(p, ctx))
+            x, y, w, h = self._box(el, ctx)
+            item = Ellipse(x + w / 2, y + h / 2, w / 2, h / 2, self._paint(el, ctx))
         elif kind in ("line", "polygon"):
             pts = [number("points", self._render(v, ctx)) for v in p["points"]]
             pairs = tuple((pts[i], pts[i + 1]) for i in range(0, len(pts) - 1, 2))
-            item = Poly(pairs, self._paint(p, ctx), closed=(kind == "polygon"))
+            item = Poly(pairs, self._paint(el, ctx), closed=(kind == "polygon"))
         elif kind == "text":
-            x, y, w, h = self._box(p, ctx)
+            x, y, w, h = self._box(el, ctx)
             if w <= 0 or h <= 0:
                 raise ValueError(f"a text box needs a width and a height above 0, not {w:g} x {h:g}")
             markup = str(self._render(p.get("text", ""), ctx))
@@ -518,10 +413,10 @@ class FaceBuilder:
                 return None
             if (bad := CONTROL.search(markup)) is not None:
                 raise ValueError(f"the text holds a control character (character {bad.start() + 1})")
-            settings = self._text_settings.get(id(p))
+            settings = self._fixed.get((el, "*text"))
             if settings is None:
                 fam = str(self._render(p.get("font", "text"), ctx))
-                sz = self._num(p, "size", 8, ctx)
+                sz = self._num(el, "size", 8, ctx)
                 mins = p.get("min_size")
                 align = str(self._render(p.get("align", "left"), ctx))
                 valign = str(self._render(p.get("valign", "top"), ctx))
@@ -529,35 +424,26 @@ class FaceBuilder:
                     if v not in _CHOICES[key]:
                         raise ValueError(f"{key} must be one of {', '.join(_CHOICES[key])}, not {quote(v)}")
                 min_size = number("min_size", self._render(mins, ctx)) if mins is not None else None
-                leading = self._num(p, "leading", 1.2, ctx)
-                para_gap = self._num(p, "para_gap", 0.35, ctx)
+                leading = self._num(el, "leading", 1.2, ctx)
+                para_gap = self._num(el, "para_gap", 0.35, ctx)
                 max_lines = int(number("max_lines", self._render(p["max_lines"], ctx))) if "max_lines" in p else None
-                if not any(_templated(p.get(k)) for k in _TEXT_SETTINGS):  # the same for every record
-                    self._text_settings[id(p)] = (fam, sz, align, valign, min_size, leading, para_gap, max_lines)
-            else:
-                fam, sz, align, valign, min_size, leading, para_gap, max_lines = settings
-            # the same text in the same box lays out the same way: once per builder (a title line, a rules text
-            # that many cards share)
-            args = (markup, w, h, fam, sz, min_size, leading, para_gap, align, valign, max_lines)
-            lay = self._layouts.get(args)
-            if lay is None:
-                lay = layout_text(markup, w, h, family_name=fam, size=sz, min_size=min_size, leading=leading,
-                                  para_gap=para_gap, align=align, valign=valign, max_lines=max_lines)
-                for r in lay.runs:  # every inline icon of the text is a run of its layout
-                    if r.icon:
-                        problem = icon_problem(r.icon, self.game.id)
-                        if problem:
-                            raise ValueError(f"in the text: {problem}")
-                self._layouts[args] = lay
+                settings = (fam, sz, align, valign, min_size, leading, para_gap, max_lines)
+                if self.quick and not any(_templated(p.get(k)) for k in _TEXT_SETTINGS):  # the same for each record
+                    self._fixed[el, "*text"] = settings
+            fam, sz, align, valign, min_size, leading, para_gap, max_lines = settings
+            lay = layout_text(markup, w, h, family_name=fam, size=sz, min_size=min_size, leading=leading,
+                              para_gap=para_gap, align=align, valign=valign, max_lines=max_lines)
+            for r in lay.runs:  # every inline icon of the text is a run of its layout
+                if r.icon:
+                    problem = icon_problem(r.icon, self.game.id)
+                    if problem:
+                        raise ValueError(f"in the text: {problem}")
             rot = number("rotate", self._render(p.get("rotate", 0), ctx) or 0)
-            safe = (x, y, w, h, rot, face.safe, size)
-            if safe not in self._safe:  # a box checked once is inside the safe zone for every record
-                self._check_safe(x, y, w, h, rot, face, size, el)
-                self._safe.add(safe)
-            item = Text(x, y, w, h, lay, self._colour(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000",
+            self._check_safe(x, y, w, h, rot, face, size, el)
+            item = Text(x, y, w, h, lay, colour_value(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000",
                         self.game.id)
         elif kind == "icon":
-            x, y, w, h = self._box(p, ctx)
+            x, y, w, h = self._box(el, ctx)
             name = str(self._render(p.get("name", ""), ctx)).strip()
             if not name:
                 return None
@@ -569,10 +455,10 @@ class FaceBuilder:
                              colour_value(self._render(p.get("color", "#1a1a1a"), ctx)) or "#000000", self.game.id)
         else:  # pragma: no cover - load_layout rejects unknown kinds
             raise ValueError(kind)
-        rot = self._num(p, "rotate", 0, ctx)
+        rot = self._num(el, "rotate", 0, ctx)
         if rot:
             if "box" in p:
-                x, y, w, h = self._box(p, ctx)
+                x, y, w, h = self._box(el, ctx)
                 cx, cy = x + w / 2, y + h / 2
             else:
                 cx, cy = size[0] / 2, size[1] / 2

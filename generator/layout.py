@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import os
 import re
-import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import jinja2
+import jinja2.meta
 import tomli
-from jinja2.utils import missing
+from jinja2 import nodes
 
 from wizprint.cards.lines import TomlLines
 from wizprint.cards.loader import display_path, read_toml_text
@@ -87,60 +87,9 @@ FACE_NAMES = ("game", "style", "W", "H", "deck", "version", "short", "fx", "name
               "effects", "effect", "i", "part")
 
 
-class _FaceEnvironment(SafeEnvironment):
-    """The sandbox of face templates, with jinja2's attribute look-up made quicker for the plain values a face
-    reads (its dicts, text and numbers, wizprint's own records and declarations): for these the sandbox's check
-    (is_safe_attribute) passes for every name that does not start with "_", so it is skipped for those names;
-    anything else is looked up as jinja2's sandbox does."""
-
-    last_code = ""  # jinja2's Python code of the template compiled last (see _compile)
-    last_template: jinja2.Template | None = None  # the template made last (an expression's, see expression())
-
-    def _compile(self, source: str, filename: str) -> types.CodeType:
-        self.last_code = source
-        return super()._compile(source, filename)
-
-    def from_string(self, source: Any, globals: Any = None, template_class: Any = None) -> jinja2.Template:
-        t = super().from_string(source, globals, template_class)
-        self.last_template = t
-        return t
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if attribute[:1] == "_" or not _plain(type(obj)):
-            return super().getattr(obj, attribute)
-        try:
-            value = getattr(obj, attribute)
-        except AttributeError:
-            try:
-                return obj[attribute]
-            except (TypeError, LookupError):
-                pass
-            return self.undefined(obj=obj, name=attribute)
-        return value
-
-
-_PLAIN_BUILTINS = frozenset((dict, str, int, float, bool, list, tuple, type(None)))
-_INTERNAL = (type, types.FunctionType, types.MethodType, types.BuiltinFunctionType, types.CodeType,
-             types.TracebackType, types.FrameType, types.GeneratorType, types.CoroutineType,
-             types.AsyncGeneratorType)
-_plain_types: dict[type, bool] = {}
-
-
-def _plain(cls: type) -> bool:
-    """Whether jinja2's sandbox finds every attribute of an instance of ``cls`` safe but those starting with "_"
-    (is_internal_attribute looks further only at functions, methods, classes, code, frames, tracebacks and
-    generators): Python's plain values and wizprint's own classes."""
-    got = _plain_types.get(cls)
-    if got is None:
-        got = _plain_types[cls] = (cls in _PLAIN_BUILTINS or cls.__module__.startswith("wizprint.")) and not \
-            issubclass(cls, _INTERNAL)
-    return got
-
-
-FACE_ENV = _FaceEnvironment(known=FACE_NAMES)
+FACE_ENV = SafeEnvironment(known=FACE_NAMES)
 _templates: dict[str, jinja2.Template] = {}
 _expressions: dict[str, Any] = {}
-_UNSET = object()
 _MUTATORS = re.compile(r"\b(setdefault|append)\b")
 _mutators: list[str] = []  # templates and expressions that name a method that changes a table or a list
 
@@ -154,10 +103,7 @@ def template(source: str) -> jinja2.Template:
     t = _templates.get(source)
     if t is None:
         _note_mutators(source)
-        FACE_ENV.last_code = ""
-        t = FACE_ENV.from_string(source)
-        _quick_templates[source] = _quick(FACE_ENV.last_code, t)
-        _templates[source] = t
+        t = _templates[source] = FACE_ENV.from_string(source)
     return t
 
 
@@ -166,193 +112,36 @@ def expression(source: str) -> Any:
     f = _expressions.get(source)
     if f is None:
         _note_mutators(source)
-        FACE_ENV.last_code, FACE_ENV.last_template = "", None
-        f = FACE_ENV.compile_expression(source)
-        # jinja2 compiles an expression as a template that sets `result`: the last template it made
-        t = FACE_ENV.last_template
-        _quick_expressions[source] = _quick(FACE_ENV.last_code, t) if t is not None else None
-        _expressions[source] = f
+        f = _expressions[source] = FACE_ENV.compile_expression(source)
     return f
 
 
-# -- the quick way to run a template ------------------------------------------------------------------------------
-# jinja2's Template.render makes a new Context for every call (a merge of dicts and a dozen attributes), which costs
-# more than most face values' own code. A template whose compiled code only reads variables (no calls, loops,
-# blocks, macros or filters that see the context) runs just as well on a context that only answers those reads:
-# the same code of jinja2's, on the same values, gives the same result. Any exception on the quick way runs the
-# template again the ordinary way, which raises the ordinary error (such a template has no side effects to repeat).
+# -- what a template reads ----------------------------------------------------------------------------------------
+# A template that only reads its variables gives the same value for the same variables, so a FaceBuilder may work it
+# out once per card (or once per deck, when it reads only what is the same for the whole deck). Whether it only
+# reads is found in jinja2's parse tree (Environment.parse, jinja2.meta): it calls nothing (a call such as
+# setdefault() could change a table); filters and tests are the sandbox's own, which change nothing.
 
-class _Reads:
-    """The one part of a jinja2 Context that read-only template code uses (and the ``result`` an expression
-    sets)."""
-
-    __slots__ = ("exported_vars", "resolve_or_missing", "vars")
-
-    def __init__(self, ctx: Mapping[str, Any]):
-        self.vars: dict[str, Any] = {}
-        self.exported_vars: set[str] = set()
-        get = ctx.get
-        self.resolve_or_missing = lambda key: get(key, missing)
+_reads: dict[tuple[str, bool], frozenset[str] | None] = {}
+_DELIMITERS = ("{{", "}}", "{%", "%}", "{#", "#}")
 
 
-_ALLOWED_USE = re.compile(r"\bdef root\(context, missing=missing, environment=environment\)|"
-                          r"\bcontext\.resolve_or_missing\b|\bcontext\.vars\['result'\] = |"
-                          r"\bcontext\.exported_vars\.add\('result'\)|\benvironment\.call_binop\(context, ")
-_NOT_QUICK = re.compile(r"\bcontext\b|LoopContext|\bblocks\[|_each|yield from|Macro|\bcall\(")
-_quick_templates: dict[str, Any] = {}
-_quick_expressions: dict[str, Any] = {}
-
-
-def _reads_only(code: str) -> bool:
-    """Whether jinja2's code of a template only reads variables through its context (and hands it to the
-    sandbox's binary operators, which do not look at it)."""
-    start = code.find("def root(")
-    return start >= 0 and "\ndef " not in code[start + 1:] and not _NOT_QUICK.search(_ALLOWED_USE.sub("", code[start:]))
-
-
-def _quick(code: str, t: jinja2.Template) -> Any:
-    """The root render function of a template compiled from ``code`` when it may run on :class:`_Reads`, else
-    None; and the names it reads (for deck_constant)."""
-    if not code or not _reads_only(code):
-        return None
-    _reads[t.root_render_func] = frozenset(_RESOLVE.findall(code))
-    return t.root_render_func
-
-
-_RESOLVE = re.compile(r"\bresolve\('([^']*)'\)")
-_reads: dict[Any, frozenset[str]] = {}  # root render function of a quick template -> the names it reads
-
-
-# -- the simplest templates, without jinja2 ----------------------------------------------------------------------
-# Most face values are one variable or attribute path, "{{ style.ink }}" or "{{ style.colour[card.type] }}". jinja2
-# compiles each (parse, Python code, Python compile: a good part of loading a layout) into code that looks each
-# name up, calls the sandbox's getattr and getitem in turn and yields str(finalize(value)). Such a template is run
-# here by the same calls in the same order, without compiling it; it always compiles (plain names the face sees,
-# no name starting with "_", shallow), so checking it needs no compiling either. Anything unusual on the way (a
-# missing variable, an undefined attribute, any error) runs the compiled template the ordinary way, which gives the
-# ordinary result or error.
-
-_NAME = r"[A-Za-z][A-Za-z0-9_]*"
-_PATH = rf"{_NAME}(?:\.{_NAME})*"
-_SIMPLE = re.compile(rf"\{{\{{[ ]?(?P<a>{_PATH})(?:\[(?P<b>{_PATH})\](?P<c>(?:\.{_NAME})*))?[ ]?\}}\}}\Z")
-_KEYWORDS = frozenset(("true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if",
-                       "else", "elif", "endif", "for", "endfor", "recursive", "block", "endblock", "extends", "set",
-                       "endset", "with", "endwith", "import", "from", "as", "include", "macro", "endmacro", "call",
-                       "endcall", "filter", "endfilter", "raw", "endraw", "loop", "self", "super", "varargs",
-                       "kwargs", "caller", "namespace"))
-_simple_templates: dict[str, Any] = {}
-
-
-def simple_template(source: str) -> Any:
-    """For a template that is one variable path (``{{ a.b.c }}``, ``{{ a.b[c.d] }}``, ``{{ a.b[c.d].e }}``) of
-    the names a face sees, a function of the variables that gives what jinja2's code gives; None for any other."""
-    got = _simple_templates.get(source, _UNSET)
-    if got is not _UNSET:
-        return got
-    got = None
-    m = _SIMPLE.match(source) if len(source) <= 300 and source.isascii() else None
-    if m is not None:
-        a = m["a"].split(".")
-        b = m["b"].split(".") if m["b"] else None
-        c = m["c"][1:].split(".") if m["c"] else []
-        parts = [*a, *(b or ()), *c]
-        if len(parts) <= 12 and not _KEYWORDS.intersection(parts) and a[0] in FACE_NAMES and (
-                b is None or b[0] in FACE_NAMES):
-            got = _path_template(a, b, c)
-            _reads[got] = frozenset((a[0], *(b[:1] if b else ())))
-            _note_mutators(source)
-    _simple_templates[source] = got
-    return got
-
-
-def _path_template(a: list[str], b: list[str] | None, c: list[str]) -> Any:
-    getattr_, getitem, concat = FACE_ENV.getattr, FACE_ENV.getitem, FACE_ENV.concat
-    finalize = cast(Callable[[Any], Any], FACE_ENV.finalize)
-    first, rest = a[0], a[1:]
-    index = (b[0], b[1:]) if b is not None else None
-
-    def run(ctx: Mapping[str, Any]) -> str:
-        value = ctx[first]  # a missing variable: the ordinary way (jinja2's undefined)
-        for name in rest:
-            value = getattr_(value, name)
-        if index is not None:
-            key = ctx[index[0]]
-            for name in index[1]:
-                key = getattr_(key, name)
-            value = getitem(value, key)
-            for name in c:
-                value = getattr_(value, name)
-        if isinstance(value, jinja2.Undefined):  # str() of it raises: the ordinary way reports it
-            raise LookupError
-        result: str = concat([str(finalize(value))])
-        return result
-
-    return run
-
-
-def quick_template(source: str) -> Any:
-    """The root render function of a face value's template when it may run on :class:`_Reads` (else None); for
-    a simple template (see simple_template), its function."""
-    simple = simple_template(source)
-    if simple is not None:
-        return simple
-    got = _quick_templates.get(source, _UNSET)
-    if got is _UNSET:
-        template(source)  # compiled and checked the ordinary way
-        got = _quick_templates[source]
-    return got
-
-
-_SIMPLE_EXPRESSION = re.compile(rf"\s*(?P<a>{_PATH})(?:\s*(?P<op>==|!=)\s*'(?P<s>[A-Za-z0-9 _-]*)')?\s*\Z")
-_simple_expressions: dict[str, Any] = {}
-
-
-def simple_expression(source: str) -> Any:
-    """For a ``when`` expression that is one variable path of the names a face sees (``c.vp``), or such a path
-    compared with a plain text (``card.type == 'wizard'``), a function of the variables that gives what jinja2's
-    code gives (an undefined value is None, as for any expression); None for any other."""
-    got = _simple_expressions.get(source, _UNSET)
-    if got is not _UNSET:
-        return got
-    got = None
-    m = _SIMPLE_EXPRESSION.match(source) if len(source) <= 300 and source.isascii() else None
-    if m is not None:
-        parts = m["a"].split(".")
-        if len(parts) <= 12 and not _KEYWORDS.intersection(parts) and parts[0] in FACE_NAMES:
-            got = _path_expression(parts, m["op"], m["s"])
-            _note_mutators(source)
-    _simple_expressions[source] = got
-    return got
-
-
-def _path_expression(parts: list[str], op: str | None, text: str | None) -> Any:
-    getattr_ = FACE_ENV.getattr
-    first, rest = parts[0], parts[1:]
-
-    def run(ctx: Mapping[str, Any]) -> Any:
-        value = ctx[first]  # a missing variable: the ordinary way (jinja2's undefined)
-        for name in rest:
-            value = getattr_(value, name)
-        if op is None:
-            return None if isinstance(value, jinja2.Undefined) else value
-        if isinstance(value, jinja2.Undefined):  # comparing it raises: the ordinary way reports it
-            raise LookupError
-        return value == text if op == "==" else value != text
-
-    return run
-
-
-def quick_expression(source: str) -> Any:
-    """The root render function of a ``when`` or ``repeat`` expression (``{% set result = ... %}``, as jinja2
-    compiles it) when it may run on :class:`_Reads` (else None); for a simple expression (see
-    simple_expression), its function."""
-    simple = simple_expression(source)
-    if simple is not None:
-        return simple
-    got = _quick_expressions.get(source, _UNSET)
-    if got is _UNSET:
-        expression(source)  # compiled and checked the ordinary way
-        got = _quick_expressions[source]
+def reads(source: str, is_expression: bool = False) -> frozenset[str] | None:
+    """The variables a template (or a ``when`` or ``repeat`` expression) reads, when it does nothing but read
+    them; None when it may do more, or does not compile."""
+    key = (source, is_expression)
+    if key in _reads:
+        return _reads[key]
+    got: frozenset[str] | None = None
+    if not is_expression or not any(d in source for d in _DELIMITERS):
+        try:
+            (template if not is_expression else expression)(source)  # compiled and checked by the sandbox
+            tree = FACE_ENV.parse("{{ (" + source + ") }}" if is_expression else source)
+        except jinja2.TemplateSyntaxError:
+            tree = None
+        if tree is not None and next(tree.find_all(nodes.Call), None) is None:
+            got = frozenset(jinja2.meta.find_undeclared_variables(tree))
+    _reads[key] = got
     return got
 
 
@@ -374,49 +163,21 @@ def deck_constants_fixed() -> bool:
 
 
 def deck_constant(source: str) -> bool:
-    """Whether a template reads only :data:`DECK_NAMES` and runs the quick way (no calls: nothing but reads)."""
+    """Whether a template does nothing but read :data:`DECK_NAMES` (see :func:`reads`)."""
     got = _deck_constants.get(source)
     if got is None:
-        fn = quick_template(source)
-        got = _deck_constants[source] = fn is not None and _reads[fn] <= DECK_NAMES
+        names = reads(source)
+        got = _deck_constants[source] = names is not None and names <= DECK_NAMES
     return got
 
 
 def render_template(source: str, ctx: Mapping[str, Any]) -> Any:
-    """A face value's template rendered with ``ctx`` (as ``FACE_ENV.render(template(source), ctx)``)."""
-    simple = simple_template(source)
-    if simple is not None:
-        try:
-            return simple(ctx)
-        except Exception:  # the ordinary way below gives the ordinary result or error
-            return FACE_ENV.render(template(source), ctx)
-    fn = quick_template(source)
-    if fn is not None:
-        try:
-            return FACE_ENV.concat(fn(_Reads(ctx)))
-        except Exception:  # the ordinary way below raises the ordinary error
-            pass
+    """A face value's template rendered with ``ctx``."""
     return FACE_ENV.render(template(source), ctx)
 
 
 def run_expression(source: str, ctx: Mapping[str, Any]) -> Any:
-    """A ``when`` or ``repeat`` expression's value for ``ctx`` (as ``FACE_ENV.run(expression(source), **ctx)``)."""
-    simple = simple_expression(source)
-    if simple is not None:
-        try:
-            return simple(ctx)
-        except Exception:  # the ordinary way below gives the ordinary result or error
-            return FACE_ENV.run(expression(source), **ctx)
-    fn = quick_expression(source)
-    if fn is not None:
-        try:
-            reads = _Reads(ctx)
-            for _ in fn(reads):
-                pass
-            value = reads.vars["result"]
-            return None if isinstance(value, jinja2.Undefined) else value
-        except Exception:  # the ordinary way below raises the ordinary error
-            pass
+    """A ``when`` or ``repeat`` expression's value for ``ctx``."""
     return FACE_ENV.run(expression(source), **ctx)
 
 
@@ -472,8 +233,11 @@ def size_presets() -> dict[str, tuple[float, float]]:
     return {k: (float(v[0]), float(v[1])) for k, v in data.items()}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Element:
+    """One element of a face. Two elements are the same only if they are one object (what a FaceBuilder works out
+    for an element is kept under the element itself)."""
+
     kind: str
     props: Mapping[str, Any]
     line: int = 0
@@ -591,8 +355,6 @@ LAYOUT_FILE = Table({
 
 
 def _template_problem(value: Any, is_expression: bool = False) -> str | None:
-    if (simple_expression(value) if is_expression else simple_template(value)) is not None:
-        return None  # compiles for sure (see simple_template)
     try:
         if is_expression:
             expression(value)

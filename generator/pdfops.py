@@ -1,5 +1,6 @@
-"""A face's PDF operators written directly (the fast path of :mod:`.pdf`), as exactly the code entries reportlab's
-canvas calls would add."""
+"""Colours for the PDF back end, and a face's PDF operators in one piece (the shortcut of :mod:`.pdf`): exactly the
+code entries reportlab's canvas calls would add, handed to the canvas through its public ``addLiteral`` and
+``doForm``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
-from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import xObjectName
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from wizprint.errors import BuildError, quote
@@ -43,24 +42,25 @@ _NAMED = {"black": "#000000", "white": "#ffffff", "red": "#ff0000", "blue": "#00
           "grey": "#808080", "gray": "#808080", "yellow": "#ffff00", "brown": "#8b5a2b", "purple": "#800080"}
 
 
-# -- a face's operators, written directly -------------------------------------------------------------------------
-# reportlab's canvas spends most of a face's time in its drawing calls' bookkeeping. A face whose shapes have no dash
-# and no opacity (so no graphics state of reportlab's own: see _plain) is written here instead, operator by operator,
-# as exactly the code entries that PdfPainter.draw_scene's calls add to the canvas (the same numbers through the same
-# fp_str, the same text subsets through the font's own splitString), so the PDF is the same to the byte; the tests
-# compare the two ways (tests/test_print_shortcuts.py).
+# -- a face's operators in one piece ------------------------------------------------------------------------------
+# reportlab's canvas spends most of a face's time in its drawing calls' bookkeeping (the graphics state it tracks for
+# every call). A face whose shapes have no dash and no opacity (so no graphics state of reportlab's own: see
+# plain_items) is written here instead as the code entries that PdfPainter.draw_scene's calls add to the canvas: the
+# same numbers through the same fp_str, paths through reportlab's own PDFPathObject, texts through reportlab's own
+# text objects. The canvas gets them through addLiteral and doForm, so the PDF is the same to the byte
+# (tests/test_print_shortcuts.py builds every game with this shortcut and without it).
 
 _FILL_EVEN_ODD_FILL = "f*"  # reportlab's PATH_OPS for a fill with its default (even-odd) fill mode
 _PATH_OPS = {(0, 0): "n", (1, 0): "S", (0, 1): "f*", (1, 1): "B*"}  # (stroke, fill), even-odd, as reportlab's
 
 
-def _plain(items: list[Item] | tuple[Item, ...]) -> bool:
+def plain_items(items: list[Item] | tuple[Item, ...]) -> bool:
     """Whether items draw without a dash or an opacity (which reportlab tracks in a graphics state of its own)."""
     for it in items:
         if isinstance(it, (Rect, Ellipse, Poly)):
             if it.paint.dash or it.paint.opacity < 1:
                 return False
-        elif isinstance(it, Group) and not _plain(it.children):
+        elif isinstance(it, Group) and not plain_items(it.children):
             return False
     return True
 
@@ -75,11 +75,6 @@ def _fill_op(c: str) -> str:
 def _stroke_op(c: str) -> str:
     col = colour(c)
     return f"{fp_str((col.red, col.green, col.blue))} RG"
-
-
-@cache
-def _font(face: str) -> Any:
-    return pdfmetrics.getFont(face)
 
 
 @lru_cache(maxsize=4096)
@@ -98,59 +93,43 @@ def _ellipse(x: float, y: float, w: float, h: float) -> tuple[str, ...]:
     return tuple(code)
 
 
-class _Subset:
-    """A TrueType font's subset codes in one document: the font's own ``splitString`` (which gives each new
-    character its code), and for a text whose characters all have a code of the first subset already, the same
-    result from a table of those codes."""
+class Drawn:
+    """A form's operators as the canvas would hold them: code entries, and where one of them draws another form
+    (the canvas's doForm)."""
 
-    def __init__(self, font: Any, doc: Any):
-        self.font = font
-        self.doc = doc
-        self.table: dict[int, int] = {}  # character -> its code in subset 0
-        self.known = 0  # how many assignments the table holds
-        self.chars: set[str] = set()  # the characters of the table
-        self.names: dict[int, str] = {}
+    __slots__ = ("code", "forms")
 
-    def split(self, text: str) -> list[tuple[int, bytes]]:
-        if text and self.chars.issuperset(text):
-            return [(0, text.translate(self.table).encode("latin-1"))]
-        got: list[tuple[int, bytes]] = self.font.splitString(text, self.doc)
-        assignments = self.font.state[self.doc].assignments
-        if len(assignments) != self.known:
-            self.known = len(assignments)
-            table = self.table
-            table.clear()
-            table.update((code, n) for code, n in assignments.items() if n < 256 and code != 0xA0)
-            if 32 in table:  # splitString shows a no-break space as a space
-                table[0xA0] = table[32]
-            self.chars = {chr(code) for code in table}
-        return got
+    def __init__(self) -> None:
+        self.code: list[str] = []
+        self.forms: list[tuple[int, str]] = []  # (index of the entry in code, form name)
 
-    def name(self, subset: int) -> str:
-        got = self.names.get(subset)
-        if got is None:
-            got = self.names[subset] = self.font.getSubsetInternalName(subset, self.doc)
-        return got
+    def write(self, canvas: Any) -> None:
+        """Add the entries to the canvas's current page or form: the runs between forms as one literal each (the
+        canvas joins its entries by new lines, so the bytes are the same), each form by doForm."""
+        start = 0
+        for i, name in self.forms:
+            if i > start:
+                canvas.addLiteral("\n".join(self.code[start:i]))
+            canvas.doForm(name)
+            start = i + 1
+        if start < len(self.code):
+            canvas.addLiteral("\n".join(self.code[start:]))
 
 
-class _Operators:
+class Operators:
     """The code entries of one face, as reportlab's canvas would write them (see above)."""
 
-    def __init__(self, doc: Any, icon_form: Any, subsets: dict[str, _Subset],
-                 drawn: dict[int, tuple[Item, tuple[str, ...], tuple[str, ...]]] | None = None):
-        self.doc = doc
+    def __init__(self, canvas: Any, icon_form: Any):
+        self.canvas = canvas
         self.icon_form = icon_form
-        self.subsets = subsets
-        self.drawn = drawn if drawn is not None else {}
-        self.code: list[str] = []
-        self.forms: list[str] = []
+        self.out = Drawn()
 
     def transform(self, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
         """Canvas.transform: a matrix right after another is merged with it, as reportlab does."""
-        code = self.code
+        code = self.out.code
         if code and code[-1][-3:] == " cm":
             parts = code[-1].split()
-            if len(parts) != 7:  # pragma: no cover - reportlab fails on this too
+            if len(parts) != 7:  # pragma: no cover - an entry of ours is one matrix
                 raise BuildError("cannot merge a transformation")
             a0, b0, c0, d0, e0, f0 = map(float, parts[-7:-1])
             m = fp_str(a0 * a + c0 * b, b0 * a + d0 * b, a0 * c + c0 * d, b0 * c + d0 * d, a0 * e + c0 * f + e0,
@@ -162,9 +141,9 @@ class _Operators:
     def translate(self, dx: float, dy: float) -> None:
         self.transform(1, 0, 0, 1, dx, dy)
 
-    def scene(self, scene: Scene) -> None:
+    def scene(self, scene: Scene) -> Drawn:
         b = scene.bleed
-        code = self.code
+        code = self.out.code
         code.append("q")
         if scene.background:
             code.append(_fill_op(scene.background))
@@ -173,26 +152,10 @@ class _Operators:
         for it in scene.items:
             self.item(it)
         code.append("Q")
+        return self.out
 
     def item(self, it: Item) -> None:
-        """An item's code entries, worked out once per document for each item (the faces of a deck share the items
-        that are the same on every card: see FaceBuilder._drawn). They are the same each time: an item starts
-        with no matrix that could merge with the entry before it, and a text's characters keep the subset codes
-        they were given the first time."""
-        got = self.drawn.get(id(it))
-        if got is None or got[0] is not it:
-            outer, outer_forms = self.code, self.forms
-            self.code, self.forms = [], []
-            try:
-                self._item(it)
-                got = self.drawn[id(it)] = (it, tuple(self.code), tuple(self.forms))
-            finally:
-                self.code, self.forms = outer, outer_forms
-        self.code.extend(got[1])
-        self.forms.extend(got[2])
-
-    def _item(self, it: Item) -> None:
-        code = self.code
+        code = self.out.code
         if isinstance(it, (Rect, Ellipse, Poly)):
             p = it.paint
             if p.fill:
@@ -246,52 +209,36 @@ class _Operators:
             code.append("Q")
 
     def text(self, it: Text) -> None:
-        """A text's runs: reportlab text objects (BT ... ET) between its inline icons."""
-        code = self.code
-        doc = self.doc
-        code.append(_fill_op(it.color))
-        parts: list[str] | None = None
+        """A text's runs: reportlab text objects (Canvas.beginText) between its inline icons."""
+        self.out.code.append(_fill_op(it.color))
+        t: Any = None
         font: tuple[str, float] | None = None
-        subset = -1
-        tmpl = ""
         for r in it.layout.runs:
             if r.icon:
-                if parts is not None:
-                    parts.append("ET")
-                    code.append(" ".join(parts))
-                    parts = None
+                if t is not None:
+                    self.out.code.append(str(t.getCode()))
+                    t = None
                 ix, iy, isz = icon_box(r)
                 self.icon(r.icon, it.x + ix, it.y + iy, isz, it.color, it.game)
                 continue
-            if parts is None:  # Canvas.beginText(): its origin at 0 0
-                parts, font = ["BT", "1 0 0 1 0 0 Tm"], None
-                subset = -1
-            if font != (r.face, r.size):  # setFont of a TrueType font: no operator until text is shown
+            if t is None:
+                t, font = self.canvas.beginText(), None
+            if font != (r.face, r.size):
                 font = (r.face, r.size)
-                subset = -1
-                tmpl = f"{fp_str(r.size)} Tf {fp_str(r.size * 1.2)} TL"
-            parts.append(f"1 0 0 1 {fp_str((it.x + r.x) * MM, -(it.y + r.baseline) * MM)} Tm")
-            sub_codes = self.subsets.get(r.face)
-            if sub_codes is None:
-                sub_codes = self.subsets[r.face] = _Subset(_font(r.face), doc)
-            shown: list[str] = []
-            for sub, t in sub_codes.split(r.text):
-                if sub != subset:
-                    shown.append(f"{sub_codes.name(sub)} {tmpl}")
-                    subset = sub
-                shown.append(f"({escapePDF(t)}) Tj")
-            parts.append(" ".join(shown) + " T*")
-        if parts is not None:
-            parts.append("ET")
-            code.append(" ".join(parts))
+                t.setFont(r.face, r.size)
+            t.setTextOrigin((it.x + r.x) * MM, -(it.y + r.baseline) * MM)
+            t.textLine(r.text)
+        if t is not None:
+            self.out.code.append(str(t.getCode()))
 
     def icon(self, name: str, x: float, y: float, size: float, col: str, game: str | None) -> None:
         fname = self.icon_form(name, col, game)
         icon = load_icon(name, game)
-        self.code.append("q")
+        out = self.out
+        out.code.append("q")
         self.translate(x * MM, -(y + size) * MM)
         k = size * MM / icon.size
         self.transform(k, 0, 0, k, 0, 0)
-        self.code.append(f"/{xObjectName(fname)} Do")
-        self.forms.append(fname)
-        self.code.append("Q")
+        out.forms.append((len(out.code), fname))
+        out.code.append("")  # the form's entry, which doForm adds
+        out.code.append("Q")

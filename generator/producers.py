@@ -131,7 +131,8 @@ def _deck_files(drawn: Drawn, po: PrintOptions, host: str, guests: list[str], se
             start += n
             face = seqs[d].cards[0][1]
             out.append(made(f"preview-{d}.png", "preview", contact_png(pdf.data, list(first.values()),
-                                                                       (face.w, face.h)), deck=d))
+                                                                       (face.w, face.h)), deck=d,
+                            faces=list(first)))  # the face in each cell, in reading order
     return out
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -40,23 +41,39 @@ class BuildOptions:
     sheets: bool = True  # the game's printed sheets (the producer "sheets")
     low_ink: bool = False  # floods as tints with outlines (generator/lowink.py)
     jobs: int = 1  # worker processes for the files (generator/jobs.py); the output is the same for any number
-    only: tuple[str, ...] = ()  # the producers to run (by name); empty: every one
+    only: tuple[str, ...] = ()  # the producers to run (by name); empty: every one but the exports
     skip: tuple[str, ...] = ()  # producers not to run
+    target: str | None = None  # an export (--for tts|mpc|tgc|drivethrucards): its producer alone, in its own folder
+    base_url: str | None = None  # where the Tabletop Simulator images will be (None: file:/// URLs of the build's)
+    folder: Path | None = None  # the build's folder, absolute (set by build_game: the file:/// URLs point there)
+    tts_max_px: int | None = None  # a smaller largest side for Tabletop Simulator's images (None: its own limit)
+    service_bleed: bool = False  # draw the faces with the bleed the print services built need, when more than print's
 
     def kinds(self) -> tuple[str, ...]:
-        """The names of the producers this build runs, in the order of the registry. A name that is not a
-        producer's, or a producer that cannot be left out (the manifest), is a :class:`UsageError`."""
+        """The names of the producers this build runs, in the order of the registry: with a ``target``, its
+        producer alone (and the manifest); else those named by ``only``, or every producer but the exports (made
+        only for a target: ``--for tts``, into a folder of their own). A name that is not a producer's, an
+        export named by ``--only`` or ``--skip``, or a producer that cannot be left out (the manifest) is a
+        :class:`UsageError`."""
+        if self.target is not None:
+            if self.target not in REGISTRY or not REGISTRY[self.target].asked:
+                raise UsageError(f"--for: {quote(self.target)} is not an export (exports: {', '.join(exports())})")
+            if self.only or self.skip:
+                raise UsageError(f"--for {self.target} makes its files alone, in a folder of their own: leave out "
+                                 f"--only and --skip")
+            return tuple(name for name, p in REGISTRY.items() if p.always or name == self.target)
         for option, names in (("--only", self.only), ("--skip", self.skip)):
             for name in names:
-                if name not in REGISTRY:
-                    raise UsageError(f"{option}: {quote(name)} is not a kind of output (kinds: "
-                                     f"{', '.join(REGISTRY)})")
+                if name not in REGISTRY or REGISTRY[name].asked:
+                    what = (f"is made by --for {name}, into a folder of its own" if name in REGISTRY else
+                            "is not a kind of output")
+                    raise UsageError(f"{option}: {quote(name)} {what} (kinds: {', '.join(kinds_of_output())})")
                 if option == "--skip" and REGISTRY[name].always:
                     raise UsageError(f"--skip: {name} cannot be skipped: {REGISTRY[name].help}")
         off = {name for name, on in (("svg", self.svg), ("previews", self.png), ("csv", self.csv),
                                      ("sheets", self.sheets)) if not on}
         return tuple(name for name, p in REGISTRY.items()
-                     if p.always or ((not self.only or name in self.only) and name not in self.skip
+                     if p.always or (not p.asked and (not self.only or name in self.only) and name not in self.skip
                                      and name not in off))
 
     def makes(self, kind: str) -> bool:
@@ -123,6 +140,7 @@ class Plan:
     jobs: Sequence[Job] = ()
     listed: Sequence[str] | None = None
     preload: Callable[[], None] | None = None  # called before workers are forked (imports each would make)
+    notes: Sequence[str] = ()  # warnings for the user (a deck a print service leaves out), shown after the build
 
     def files(self) -> list[str]:
         return list(self.listed) if self.listed is not None else [f for j in self.jobs for f in j.files]
@@ -137,7 +155,8 @@ class Producer:
     files from the drawn game and the options. ``needs``: producers whose jobs make this one's files (they are
     planned with it, and their own files are kept only when they are selected too). ``always``: it cannot be
     left out. ``last``: a file made from the whole list of the build's files, written after every other one
-    (the manifest); such a file is not listed itself."""
+    (the manifest); such a file is not listed itself. ``asked``: an export, made only for its target
+    (``--for tts``), alone, in a folder of its own (``output/<game>/tts/``)."""
 
     name: str
     help: str
@@ -145,6 +164,7 @@ class Producer:
     needs: tuple[str, ...] = ()
     always: bool = False
     last: Callable[[str, list[Output]], Made] | None = None
+    asked: bool = False
 
 
 # Every producer, by name, in the order the manifest lists their files: the order of the modules that register
@@ -152,8 +172,19 @@ class Producer:
 REGISTRY: dict[str, Producer] = {}
 
 
+def kinds_of_output() -> list[str]:
+    """The producers ``--only`` and ``--skip`` name: every one but the manifest and the exports."""
+    return [name for name, p in REGISTRY.items() if not p.always and not p.asked]
+
+
+def exports() -> list[str]:
+    """The producers ``--for`` names, each making its files alone, in a folder of their own."""
+    return [name for name, p in REGISTRY.items() if p.asked]
+
+
 def register(name: str, help: str, *, needs: tuple[str, ...] = (), always: bool = False,
-             last: Callable[[str, list[Output]], Made] | None = None) -> Callable[[PlanFunction], PlanFunction]:
+             last: Callable[[str, list[Output]], Made] | None = None, asked: bool = False
+             ) -> Callable[[PlanFunction], PlanFunction]:
     """Register a plan function as the producer ``name`` (after the ones registered before it)::
 
         @register("csv", "<game>.csv: the cards as CSV")
@@ -163,7 +194,7 @@ def register(name: str, help: str, *, needs: tuple[str, ...] = (), always: bool 
     def add(plan: PlanFunction) -> PlanFunction:
         if name in REGISTRY or name_problem(name) or "," in name:
             raise WizprintBug(f"cannot register a second producer, or one named {name!r}")
-        REGISTRY[name] = Producer(name, help, plan, needs, always, last)
+        REGISTRY[name] = Producer(name, help, plan, needs, always, last, asked)
         return plan
 
     return add

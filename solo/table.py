@@ -25,7 +25,18 @@ from .kernel import Action, Engine, State, design_of, line_text, readable
 from .kernel.rng import derive
 from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
-from .kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, swap_places, zone_of, zones_moved
+from .kernel.table import (
+    Place,
+    TablePolicy,
+    cards_in,
+    made,
+    relabel,
+    same_view,
+    seen_by,
+    swap_places,
+    zone_of,
+    zones_moved,
+)
 from .tableparts import (
     Ask,
     Entry,
@@ -35,7 +46,6 @@ from .tableparts import (
     Table,
     TableError,
     follow,
-    from_top,
     halted,
     ordinal,
     parse_cards,
@@ -74,9 +84,11 @@ class TableGame:
             raise UsageError(f"--dice must be {' or '.join(DICE)}, not {quote(self.dice, 20)}")
         self.autos = [s for s in range(self.belief.players) if s != self.person]
         self.prior: State[Any] = self.belief  # the belief just before the last move committed
+        self.places: dict[str, Place] = {}
+        self.zoned: tuple[Any, dict[str, str]] = (None, {})  # (the belief, each card's zone in it)
+        self.public: tuple[int, list[str], Any] = (0, [], None)  # log entries read, the public lines, the last read
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
         self.known_before: set[str] = set()  # the cards known before the last move (one it shuffles away is named)
-        self.scanned = (0, 0, 0)  # log entries read, public lines among them, told then (new_log)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -105,8 +117,18 @@ class TableGame:
         self.ruled = False  # the move's own card moves told: what moved since, the rules moved
 
     # -- what the program knows ---------------------------------------------------------------------------------
+    def where(self) -> dict[str, str]:
+        """Each card's zone in the belief (kept while the belief is the same object: the driver never changes a
+        belief in place, it replaces it)."""
+        if self.zoned[0] is not self.belief:
+            self.zoned = (self.belief, zone_of(self.belief))
+        return self.zoned[1]
+
     def place(self, zone: str) -> Place:
-        return self.policy.place(zone, self.person)
+        got = self.places.get(zone)
+        if got is None:
+            got = self.places[zone] = self.policy.place(zone, self.person)
+        return got
 
     def arranged(self, zone: str) -> bool:
         """A zone of the person's whose cards they order and swap among each other in secret (the program never
@@ -188,9 +210,13 @@ class TableGame:
         """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
         (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
         not where; ``mixed``: cards shuffled on the way there, whose places it knew before)."""
-        zones = zone_of(state)
-        public = {c for c, z in zones.items() if self.place(z) == Place.PUBLIC}
-        seen = {c for c in seen_by(state, self.autos) if not self.arranged(zones.get(c, ""))}
+        seen = seen_by(state, self.autos)
+        public: set[str] = set()
+        for z, cards in state.zones().items():
+            if self.place(z) == Place.PUBLIC:
+                public.update(cards)
+            elif self.policy.arranged is not None and self.arranged(z):
+                seen.difference_update(cards)
         return sorted((seen | public) - (self.known - mixed))
 
     # -- entries ------------------------------------------------------------------------------------------------
@@ -242,7 +268,7 @@ class TableGame:
     def secret_cards(self, action: Action, state: State[Any] | None = None) -> set[str]:
         """The cards an action names that the program does not know (samples): the person's, or cards of a
         face-down pile the person looks through (a search); in the belief, or in ``state``."""
-        zones = zone_of(self.belief if state is None else state)
+        zones = self.where() if state is None else zone_of(state)
         return {c for c in cards_in(action.key, self.instances)
                 if c not in self.known and self.place(zones.get(c, "")) in (Place.PERSON, Place.HIDDEN)}
 
@@ -310,12 +336,13 @@ class TableGame:
             chosen.append(got)
         acts = self.plays(self.belief, chosen, before)
         self.known |= set(chosen)  # the person said where these are
+        if not acts:
+            table.tell([f"{', '.join(self.label(c) for c in chosen)}: not playable now."])
         return acts
 
     def plays(self, state: State[Any], chosen: Sequence[str], before: set[str]) -> list[Action]:
-        """The moves of ``state`` that play the cards ``chosen``: those that name them all, or, for a move that
-        takes a card of a kind without naming it (one chosen card in the person's secret zone), the moves it made
-        possible (new, and naming no secret card)."""
+        """The moves of ``state`` that play the cards ``chosen``: those naming them all, or, for a move taking a
+        card of a kind unnamed (one chosen card in the person's zone), the new moves naming no secret card."""
         legal = state.legal_actions()
         named = [a for a in legal if set(chosen) <= cards_in(a.key, self.instances)]
         if named or len(chosen) != 1 or self.place(zone_of(state).get(chosen[0], "")) != Place.PERSON:
@@ -324,30 +351,30 @@ class TableGame:
 
     def place_card(self, found: Sequence[str], chosen: Sequence[str], typed: Sequence[Action],
                    before: set[str]) -> str | None:
-        """One of the instances ``found`` (unknown to the program), brought where a move plays it with the cards
-        ``chosen`` before it: where it is, or exchanged with a sample in the person's secret zones or in a face-down
-        pile (the samples the listed moves name first). None when no place lets it be played."""
-        for x in found:
-            if self.plays(self.belief, [*chosen, x], before):
-                return x
-        zones = zone_of(self.belief)
-        samples = [c for a in typed for c in sorted(self.secret_cards(a))]
+        """One of the instances ``found`` (unknown), brought where a move plays it with the cards ``chosen`` before
+        it: in the person's secret zones, else in a face-down pile (a search): where it is, or exchanged with a
+        sample there (those the listed moves name first). None when no place lets it be played."""
         for where in (Place.PERSON, Place.HIDDEN):
-            samples += sorted(c for c, z in zones.items() if self.place(z) == where and c not in self.known)
-        for x in found:
-            for smp in dict.fromkeys(samples):
-                if smp in chosen or smp == x or smp in self.known or not self.interchangeable(smp, x):
-                    continue
-                if self.arranged(zones.get(smp, "")) or self.arranged(zones.get(x, "")):  # (moved, not relabelled)
-                    if self.exchange(smp, x) and self.plays(self.belief, [*chosen, x], before):
-                        return x
-                    zones = zone_of(self.belief)
-                    continue
-                trial = relabel(self.belief, {smp: x, x: smp})
-                if self.plays(trial, [*chosen, x], before) and same_view(self.belief, trial, self.autos):
-                    self.belief = trial
-                    self.told_places([(smp, x)])
+            zones = zone_of(self.belief)
+            for x in found:
+                if self.place(zones.get(x, "")) == where and self.plays(self.belief, [*chosen, x], before):
                     return x
+            samples = [c for a in typed for c in sorted(self.secret_cards(a)) if self.place(zones[c]) == where]
+            samples += sorted(c for c, z in zones.items() if self.place(z) == where and c not in self.known)
+            for x in found:
+                for smp in dict.fromkeys(samples):
+                    if smp in chosen or smp == x or smp in self.known or not self.interchangeable(smp, x):
+                        continue
+                    if self.arranged(zones.get(smp, "")) or self.arranged(zones.get(x, "")):  # (moved, not relabelled)
+                        if self.exchange(smp, x) and self.plays(self.belief, [*chosen, x], before):
+                            return x
+                        zones = zone_of(self.belief)
+                        continue
+                    trial = relabel(self.belief, {smp: x, x: smp})
+                    if self.plays(trial, [*chosen, x], before) and same_view(self.belief, trial, self.autos):
+                        self.belief = trial
+                        self.told_places([(smp, x)])
+                        return x
         return None
 
     # -- a move, with what the table must tell the program ---------------------------------------------------------
@@ -359,13 +386,14 @@ class TableGame:
         with it."""
         dice: list[int] = []
         picks: list[str] = []
-        swaps: dict[str, str] = {}  # cards turned up from a pile the move shuffles, in place of the program's
-        named: set[str] = set()  # the cards so turned up
+        swaps: dict[str, str] = {}  # cards drawn from a pile the move shuffles, in place of the program's
+        named: set[str] = set()  # the cards so drawn
         mixing = Mixing(0, swaps)
         if self.shown is None:
             self.shown = zone_of(self.belief)
         steps = 0
         clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+        settled: set[str] = set()  # the cards taken in secret whose place on the table is settled
 
         def watch(state: State[Any]) -> None:
             nonlocal steps, clean
@@ -390,7 +418,7 @@ class TableGame:
             try:
                 trial.apply(action)
             except Halt as halt:
-                first = self.first(halt.cards, mixing)
+                first = halt.cards[0]
                 ask = Ask(action, by, tuple(dice), tuple(picks), steps=halt.steps)
                 if first in mixing.mixed:
                     got = self.turn_shuffled(first, trial, mixing, ask, table)
@@ -421,15 +449,19 @@ class TableGame:
                 continue
             finally:
                 WATCH.reset(token)
-            fresh = [c for c in self.to_learn(trial, mixing.mixed) if c not in picks and c not in named]
-            if not fresh:
+            learn = self.to_learn(trial, mixing.mixed)
+            fresh = [c for c in learn if c not in picks and c not in named]
+            secret = self.taken_in_secret(trial, settled)
+            if not fresh and not secret:
                 break
-            first = self.first(fresh, mixing)
+            card = self.first_drawn(fresh + secret, trial, mixing)
             ask = Ask(action, by, tuple(dice), tuple(picks))
-            if first in mixing.mixed:
-                named.add(self.turn_shuffled(first, trial, mixing, ask, table))
-            else:
-                self.reveal(first, trial, ask, table)
+            if card not in settled and self.secret_fate(card, trial, ask, settled, set(learn) - {card}, table):
+                continue
+            if card in mixing.mixed:
+                named.add(self.turn_shuffled(card, trial, mixing, ask, table))
+            elif card in fresh:
+                self.reveal(card, trial, ask, table)
         else:
             raise EngineError("a move could not be settled with the table")
         self.known_before = set(self.known)
@@ -438,24 +470,94 @@ class TableGame:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
         self.known -= mixing.mixed  # (shuffled on the table: where each lies is unknown, but for those turned up)
-        self.known |= set(self.to_learn(trial)) | set(picks)
+        self.known |= set(learn) | set(picks)
         self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
         self.prior = prior
         table.moved(action, by, dice, picks, prior)
 
-    def first(self, cards: Sequence[str], mixing: Mixing) -> str:
-        """Which of the cards a move brings to light is asked first: a pile's from the top down (a pile the move
-        shuffled, in the order they are drawn from it)."""
-        return min(cards, key=lambda c: ("", mixing.rank[c]) if c in mixing.rank else from_top(self.belief, c))
+    def taken_in_secret(self, trial: State[Any], settled: set[str]) -> list[str]:
+        """The cards the move takes in secret from a pile whose cards land by what they are, not yet settled."""
+        before = self.where()
+        return [c for z, cards in trial.zones().items() if self.place(z) == Place.PERSON for c in cards
+                if c not in self.known and c not in settled and self.by_face(before.get(c, ""))]
+
+    def by_face(self, zone: str) -> bool:
+        return self.policy.by_face is not None and self.place(zone) == Place.HIDDEN and self.policy.by_face(
+            zone, self.person)
+
+    def secret_fate(self, card: str, trial: State[Any], ask: Ask, settled: set[str], learn: set[str],
+                    table: Table) -> bool:
+        """A card the person takes from a pile whose cards land by what they are (``TablePolicy.by_face``): when it
+        may land among their secret cards, they say where it went, not naming it (or name it, if that is not all the
+        automata would see). ``settled``: the cards whose place is settled (``card`` joins them); ``learn``: the
+        others the move brings to light. True when the belief changed (the move is then made again)."""
+        before, after = self.where(), zone_of(trial)
+        if not self.by_face(before.get(card, "")) or not (
+                self.place(after[card]) == Place.PERSON or after[card].endswith(f".{self.person}")):
+            return False
+        settled.add(card)
+        base = self.auto_views(trial)
+        fates: dict[str, list[tuple[str, str]]] = {after[card]: [(card, base)]}  # zone -> [(card, automata's views)]
+        designs = {design_of(card)}
+        for y in sorted(self.instances - self.known - settled - learn):
+            if design_of(y) in designs or not self.interchangeable(card, y):
+                continue
+            designs.add(design_of(y))
+            # (two unknown cards: no automaton can tell them apart)
+            alt, more = made(relabel(self.belief, {card: y, y: card}), ask.action, ask.dice, ask.picks)
+            fates.setdefault(zone_of(alt)[y], []).append((y, f"by chance, {y}" if more else self.auto_views(alt)))
+        if all(self.place(z) != Place.PERSON for z in fates):
+            return False  # wherever it lands, it is seen: the person names it
+        if len(fates) == 1 and all(v == base for _, v in fates[after[card]]):
+            return False  # every card would do the same
+        zones = sorted(fates)
+        zone = zones[0]
+        if len(zones) > 1:
+            z0 = before[card]
+            where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z0, self.belief.zones()[z0].index(card),
+                        tuple(zones))
+            k = table.which(f"Take the top card of {self.policy.name(z0, self.person)}: by the rules, where does it "
+                            f"go?", [self.policy.name(z, self.person) for z in zones], where)
+            if k is None:
+                raise Stop
+            zone = zones[k] if 0 <= k < len(zones) else zone
+        group = fates[zone]
+        if self.place(zone) == Place.PERSON and len({v for _, v in group}) > 1:
+            self.reveal(card, trial, ask, table)  # where it lies is not enough: the person names it
+            return True
+        y = group[0][0]
+        if y == card:
+            return False
+        self.exchange(card, y, views=False)
+        settled.add(y)
+        return True
+
+    def first_drawn(self, cards: Sequence[str], trial: State[Any], mixing: Mixing | None = None) -> str:
+        """Of the cards a move brings to light or takes in secret, the one to ask first: the first the move's log
+        mentions (a draw is said as it happens), then the one nearest the top of a face-down pile (of a pile the
+        move shuffled, the first drawn from it)."""
+        zones = self.belief.zones()
+        where = self.where()
+        said: dict[str, int] = {}
+        for i, e in enumerate(trial.log[len(self.belief.log):]):
+            for c in cards_in(line_text(e), self.instances):
+                said.setdefault(c, i)
+
+        def order(c: str) -> tuple[int, int]:
+            z = where.get(c, "")
+            if mixing is not None and c in mixing.rank:
+                return said.get(c, len(trial.log)), mixing.rank[c]
+            return said.get(c, len(trial.log)), -zones[z].index(c) if z and self.place(z) == Place.HIDDEN else 0
+
+        return min(cards, key=order)
 
     def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
         """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
         person was last told, with what to do with the components (the move is then told in pieces). ``first``:
         before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
         they move themselves); what moves after it, the rules move."""
-        n = state.players
-        public = [self.printed(line_text(e)) for e in state.log if all(readable(e, s) for s in range(n))]
+        public = [self.printed(x) for x in self.public_log(state)]
         if len(public) <= self.told and not first:
             return
         lines = public[self.told:]
@@ -505,15 +607,13 @@ class TableGame:
         return got
 
     def context(self, ask: Ask) -> str:
-        """An automaton's move that brings cards to light, before the question about them (the log says it only
-        once the move is made)."""
+        """An automaton's move that brings cards to light, said before the question (the log says it after)."""
         if ask.by < 0 or ask.by == self.person or ask.steps >= 0 or self.ruled:
             return ""  # (a move told in pieces says itself as it goes)
         return f"P{ask.by + 1}: {self.belief.describe(ask.action)}. "
 
     def takes(self, action: Action, card: str, x: str) -> bool:
-        """Whether ``action`` can still be made with card ``x`` where the program's ``card`` lies (a move that
-        takes a card of a kind: the person's Wizards Duel, not any card of their hand)."""
+        """Whether ``action`` can be made with card ``x`` where the program's ``card`` lies (a Wizards Duel)."""
         if card == x:
             return True
         moved = follow(action, [(card, x)])  # (a move that names the card names the other one once relabelled)
@@ -532,24 +632,12 @@ class TableGame:
         z0 = zone_of(self.belief).get(card, "")
         where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, zones[card], trial.zones()[zones[card]].index(card),
                     steps=ask.steps, source=z0, source_index=place_in(self.belief, z0, card))
-        swaps = mixing.swaps
 
         def ok(x: str) -> str:
-            if x == card:
-                return ""
-            if x in swaps.values():
-                return "it is drawn already"
-            if card not in self.known and self.takes(ask.action, card, x) and self.exchange(card, x):
+            if x != card and x not in mixing.swaps.values() and card not in self.known and \
+                    self.takes(ask.action, card, x) and self.exchange(card, x):
                 return ""  # (where the program's card was before the shuffle)
-            if x in mixing.mixed:
-                swaps[card] = x
-                return ""
-            free = sorted(c for c in mixing.mixed - self.known if c != card and c not in swaps and
-                          c not in swaps.values())
-            if x not in self.known and any(self.exchange(c, x) for c in free):
-                swaps[card] = x
-                return ""
-            return "it is not in that pile"
+            return mixing.drawn(card, x, self.known, self.exchange)
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
@@ -584,25 +672,24 @@ class TableGame:
         """A line with each copy of a card named by its printed id (``D01#3`` is ``D01`` on the table)."""
         return text if self.copies is None else self.copies.sub(lambda m: design_of(m.group(0)), text)
 
-    def public_log(self) -> list[str]:
-        n = self.belief.players
-        return [self.printed(line_text(e)) for e in self.belief.log if all(readable(e, s) for s in range(n))]
+    def public_log(self, state: State[Any] | None = None) -> list[str]:
+        """The log lines every seat may read, of the belief (or of ``state``, a move being made on it); kept as they
+        are read: a log only grows, but at an undo."""
+        log = (self.belief if state is None else state).log
+        n, lines, last = self.public
+        if n > len(log) or (n and log[n - 1] is not last):
+            n, lines = 0, []
+        seats = range(self.belief.players)
+        lines = lines + [line_text(e) for e in log[n:] if all(readable(e, s) for s in seats)]
+        self.public = (len(log), lines, log[-1] if log else None)
+        return lines
 
     def new_log(self) -> list[str]:
         """The log lines every seat may read, since the last told (a line only the person may read speaks of the
         belief's samples: the person holds the real cards)."""
-        log, n = self.belief.log, self.belief.players
-        scanned, public, told = self.scanned
-        if told != self.told or scanned > len(log):  # (an undo, a resumed session: counted again)
-            scanned, public = 0, 0
-        out = []
-        for e in log[scanned:]:
-            if all(readable(e, s) for s in range(n)):
-                public += 1
-                if public > self.told:
-                    out.append(self.printed(line_text(e)))
-        self.told = max(self.told, public)
-        self.scanned = (len(log), public, self.told)
+        public = self.public_log()
+        out = [self.printed(x) for x in public[self.told:]]
+        self.told = len(public)
         return out
 
     def instructions(self, before: State[Any], by: int) -> list[str]:
@@ -726,11 +813,11 @@ class TableGame:
         shown, typed = self.options([a for a in legal if a not in said])
         for words in dict.fromkeys(w for w in said.values() if w):
             shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
-        free = self.policy.free_cards is not None and self.policy.free_cards(self.belief, self.person)
+        free = not typed and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
         if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]) and not said:
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not (typed or free) else "or type the id or name of the card you play"
+        hint = None if not typed and not free else "or type the id or name of the card you play"
         ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
         entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
         if entry is None:

@@ -5,7 +5,7 @@ helpers about cards and words."""
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -14,7 +14,7 @@ from wizprint.errors import WizprintError
 from .kernel import Action, Engine, State
 from .kernel.rng import Rng
 from .kernel.stack import WATCH
-from .kernel.table import TablePolicy, zone_of
+from .kernel.table import TablePolicy
 
 T = TypeVar("T")
 
@@ -72,6 +72,10 @@ class Table(Protocol):
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
         """A die the person rolled; None: the session ends."""
 
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        """Where the rules sent a card the person took in secret, of ``options`` (0-based; ``ask``: its sample, the
+        pile and place it came from, in ``options`` the zones it may go to). None: the session ends."""
+
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
         table to follow."""
@@ -101,6 +105,23 @@ class Mixing(Rng):
 
     def copy(self) -> Rng:
         return Rng(self.state)  # (a clone of the trial shuffles as the program does)
+
+    def drawn(self, card: str, x: str, known: set[str], exchange: Callable[[str, str], bool]) -> str:
+        """The person drew ``x`` where the program's shuffle put ``card``: "" when ``x`` is taken to lie there (a
+        card of the shuffled pile, or one ``exchange`` relabels into it from elsewhere), else why not."""
+        if x == card:
+            return ""
+        if x in self.swaps.values():
+            return "it is drawn already"
+        if x in self.mixed:
+            self.swaps[card] = x
+            return ""
+        drawn = {card, *self.swaps, *self.swaps.values()}
+        free = sorted(c for c in self.mixed - known if c not in drawn)
+        if x not in known and any(exchange(c, x) for c in free):
+            self.swaps[card] = x
+            return ""
+        return "it is not in that pile"
 
 
 class Halt(Exception):
@@ -143,19 +164,15 @@ class Stop(Exception):
 
 
 def table_state(engine: Engine, policy: TablePolicy, players: int, seed: int, variant: str, person: int) -> State[Any]:
-    """A new game for the table: the policy's, where the rules run otherwise with the person's cards on a real
-    table, else the engine's."""
+    """A new game for the table: the policy's, where the rules run otherwise from the start with the person's cards
+    on a real table, else the engine's, prepared by the policy for the table."""
     if policy.new_state is not None:
         state: State[Any] = policy.new_state(engine, players, seed, variant, person)
         return state
-    return engine.new_state(players, seed, variant)
-
-
-def from_top(state: State[Any], card: str) -> tuple[str, int]:
-    """A card's zone and its place from the top of it (piles are lists whose top card is the end)."""
-    zone = zone_of(state).get(card, "")
-    cards = state.zones().get(zone, [card])
-    return zone, len(cards) - cards.index(card)
+    state = engine.new_state(players, seed, variant)
+    if policy.prepare is not None:
+        policy.prepare(state, person)
+    return state
 
 
 def place_in(state: State[Any], zone: str, card: str) -> int:

@@ -28,6 +28,7 @@ from wizprint.files import FileProblem, read_file
 from .agents import make_agent
 from .kernel import Action, Checks, Engine, State, engine
 from .kernel.checks import reason
+from .kernel.screen import TwoStep
 from .kernel.table import TablePolicy, relabel
 from .play import MAX_SEED, TABLE_LOG_HEAD, _what, _whole, check_seed, claim_names, random_seed, read_save
 from .table import Ask, Entry, Stop, TableGame, parse_cards, table_state
@@ -38,8 +39,9 @@ TABLE_KEYS = ("format", "game", "person", "bots", "dice", "seed", "known", "told
 HELP = ("Type the number of a choice, or the id or name of the card you play when the prompt says so. At a card "
         "or die prompt, type what you see on the table. Other commands: 'look X' shows a card's whole text; 'log' "
         "the game so far; 'note TEXT' writes a note into the playtest record at this point; 'undo' takes back your "
-        "last choice (the screen says what to put back); 'save [FILE]' saves the session; 'quit' saves and stops; "
-        "'help' or '?' this text. Ctrl-D or Ctrl-C also save and stop.")
+        "last choice (the screen says what to put back); 'back', in the second list of a long choice, shows the first "
+        "again; 'save [FILE]' saves the session; 'quit' saves and stops; 'help' or '?' this text. Ctrl-D or Ctrl-C "
+        "also save and stop.")
 
 
 def policy_of(eng: Engine) -> TablePolicy:
@@ -85,8 +87,26 @@ class TerminalTable:
 
     def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
                cards_hint: str | None) -> Entry | None:
+        two = two_steps(self.game.belief, actions)
+        if two is None:
+            return self.choose(question, options, cards_hint)
+        keys = [a.key for a in actions]
+        while True:  # a long list asked in two steps, as the game groups it (as in solo play)
+            first = self.choose(two.question, [g.label for g in two.groups], cards_hint)
+            if first is None or first.kind != "option":
+                return first
+            group = two.groups[first.index]
+            second = self.choose(group.question, [t for _, t in group.options], None, back=True)
+            if second is None or second.kind == "option":
+                return second if second is None else Entry("option", keys.index(group.options[second.index][0].key))
+
+    def choose(self, question: str, options: Sequence[str], cards_hint: str | None, back: bool = False
+               ) -> Entry | None:
+        """A numbered question (``back``: the second step of two, where 'back' asks the first again)."""
         rows = decision_rows(self.term.console, question, list(options))
         show(self.term, rows)
+        if back:
+            self.term.say("(or 'back' to choose again from the first list)")
         if cards_hint:
             alone = cards_hint.removeprefix("or ")
             self.term.say(f"({cards_hint})" if options else f"{alone[0].upper()}{alone[1:]}.")
@@ -104,13 +124,31 @@ class TerminalTable:
                 else:
                     self.term.say(f"There is no choice {k + 1}: type a number from 1 to {len(options)}.")
                 continue
+            if back and answer.strip().lower() == "back":
+                return Entry("command", word="back")
             if self.command(answer):
                 show(self.term, rows)
                 continue
             if cards_hint:
                 self.transcript.append(f"{question}\nyour choice> {answer}")
                 return Entry("cards", cards=parse_cards(answer))
-            self.term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(options)}, or 'help'.")
+            self.term.say(f"{quote(answer, 40)} is not a choice: type a number from 1 to {len(options)}"
+                          f"{', back' if back else ''}, or 'help'.")
+
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        rows = decision_rows(self.term.console, question, list(options))
+        show(self.term, rows)
+        while True:
+            answer = self.ask("your answer> ")
+            if answer is None:
+                return None
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(options):
+                self.transcript.append(f"{question} {answer}: {options[int(answer) - 1]}")
+                return int(answer) - 1
+            if self.command(answer):
+                show(self.term, rows)
+                continue
+            self.term.say(f"Type a number from 1 to {len(options)}.")
 
     def card(self, prompt: str, ask: Ask) -> str | None:
         self.term.say(prompt)
@@ -185,6 +223,18 @@ class TerminalTable:
         else:
             return False
         return True
+
+
+def two_steps(state: State[Any], actions: Sequence[Action]) -> TwoStep | None:
+    """The game's two steps for a long list of moves (a group first, then its moves, as solo play asks them), when
+    it groups exactly these moves."""
+    if len(actions) < 2:
+        return None
+    two = state.two_step(list(actions))
+    if two is None or len(two.groups) < 2:
+        return None
+    grouped = sorted(a.key for g in two.groups for a, _ in g.options)
+    return two if grouped == sorted(a.key for a in actions) else None
 
 
 def log_head_line(g: TableGame) -> str:

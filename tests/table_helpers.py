@@ -25,10 +25,13 @@ import pyte
 
 from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
+from wizprint.solo.kernel.rng import derive
 from wizprint.solo.kernel.state import ChanceNeeded
 from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, seen_by, zone_of, zones_moved
-from wizprint.solo.kernel.values import LogEntry
 from wizprint.solo.table import Ask, Entry, TableGame, halted, table_state
+from wizprint.solo.tableplay import two_steps
+
+COPY = re.compile(r"(?<=[A-Za-z0-9])#[0-9]+(?![0-9])")  # a copy's number after its printed id: PW20#2
 
 
 def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
@@ -85,16 +88,18 @@ class SimulatedTable:
         self.player = RandomAgent(seed) if player == "random" else make_agent(player, engine, seed)
         self.secret: Action | None = None  # the real move behind a move taken in secret
         self.intended: Action | None = None
+        self.future: dict[int, int] = {}  # dice rolled on the table before the program asked for them, by index
+        self.taken: dict[str, list[int]] = {}  # the places in face-down piles of the cards taken in this move
+        self.asked_again = 0  # decisions asked since the last move
+        self.logs: list[tuple[int, list[str]]] = [(0, []), (0, [])]  # the public logs read: the program's, the table's
         self.lines: list[str] = []
         self.moves = 0
         self.decisions: list[str] = []  # the automaton's moves, in order (the honesty test compares them)
-        self.retyped = 0  # cards typed for the move intended now (refused ones are typed again)
-        self.answered: set[str] = set()  # the cards named in this move
-        self.logged = 0  # the log lines compared so far
-        self.last: tuple[Any, str] = ((), "")  # the last question about a card, and the card named
-        self.last_named = ""
         self.instances = frozenset(self.truth.data.instances)
         self.same = frozenset(c for c in self.instances if "#" in c and not self.game.home[c][1])  # (see printed)
+        self.answered: set[str] = set()  # the cards named in this move
+        self.last: tuple[Any, str] = ((), "")  # the last question about a card, and the card named
+        self.last_named = ""
 
     # -- the Table protocol --------------------------------------------------------------------------------------
     def tell(self, lines: Sequence[str]) -> None:
@@ -102,6 +107,8 @@ class SimulatedTable:
 
     def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
                cards_hint: str | None) -> Entry | None:
+        self.asked_again += 1
+        assert self.asked_again < 50, f"the program asks again and again: {question} {list(options)}"
         if self.intended is None:
             legal = self.truth.legal_actions()
             self.intended = legal[0] if len(legal) == 1 else self.player.choose(self.truth, self.person)
@@ -118,8 +125,6 @@ class SimulatedTable:
                 self.secret = want
                 return Entry("option", i)
         assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
-        self.retyped += 1
-        assert self.retyped < 5, f"{want.key}: the program refused the cards typed for it"
         return Entry("cards", cards=tuple(design_of(c) for c in self.cards_of(want)))
 
     def cards_of(self, want: Action) -> list[str]:
@@ -135,15 +140,6 @@ class SimulatedTable:
         trial.apply(want)
         return [c for c, z0, _ in zones_moved(self.truth, trial) if self.game.place(z0) == Place.PERSON]
 
-    def equivalent(self, action: Action, state: State[Any]) -> Action:
-        """The move of ``state`` that is ``action`` on the table: itself, or the one naming another copy of its
-        cards (a game offers one copy of a card held twice)."""
-        legal = state.legal_actions()
-        if action in legal:
-            return action
-        want = self.printed_key(action)
-        return next((a for a in legal if self.printed_key(a) == want), action)
-
     def printed_key(self, a: Action) -> str:
         return " ".join(self.pid(w) if w in self.instances else w for w in a.key.split())
 
@@ -155,36 +151,31 @@ class SimulatedTable:
         asked = (ask.card, ask.zone, ask.index, ask.source, ask.source_index)
         if self.last[0] == asked:  # asked again: the card named last was refused
             self.answered.discard(self.last[1])
-        got = self.named_card(prompt, ask)
+        got = self.named_card(ask)
         self.last = (asked, self.last_named)
         return got
 
-    def named_card(self, prompt: str, ask: Ask) -> str | None:
-        # a person reads the printed id (copies of a card are the same card on the table)
+    def named_card(self, ask: Ask) -> str:
         if ask.by == -1:  # set-up: the card lying there
             return self.answer(self.truth.zones()[ask.zone][ask.index])
-        trial = self.truth.clone()
-        self.align(ask.action, trial, self.game.belief)
-        action = self.equivalent(self.real(ask), trial)
-        trial.script(dice=ask.dice, picks=ask.picks, strict=True)
-        try:
-            if ask.steps >= 0:  # the card came to light in the middle of the move
-                halted(trial, action, ask.steps)
-            else:
-                trial.apply(action)
-        except ChanceNeeded as need:  # a random pick: made on the table, at random
-            assert need.options, need
-            return self.rng.choice(need.options)
+        z0 = zone_of(self.game.belief).get(ask.card, "")
+        hidden = bool(z0) and self.game.place(z0) == Place.HIDDEN
+        rolled = (self.rng.getstate(), dict(self.future))
+        after = self.after(ask)
+        if hidden and (isinstance(after, str) or not shuffled(self.truth, after, [z0])):
+            # taken from a face-down pile: the card lying there (where it goes may depend on which card it is; the
+            # table is read without rolling for it)
+            self.rng.setstate(rolled[0])
+            self.future = rolled[1]
+            return self.answer(self.take(z0, self.game.belief.zones()[z0].index(ask.card)))
+        if isinstance(after, str):  # a random pick: made on the table, at random
+            return after
         if ask.steps >= 0:  # (the move halted where the card came to light: the card there now)
-            return self.answer(trial.zones()[ask.zone][ask.index])
-        if (ask.source and ask.source_index >= 0 and self.game.place(ask.source) == Place.HIDDEN
-                and not shuffled(self.truth, trial, [ask.source])):
-            # the card at that place of a face-down pile (where it goes may depend on which card it is)
-            return self.answer(self.truth.zones()[ask.source][ask.source_index])
+            return self.answer(after.zones()[ask.zone][ask.index])
         # a card the move brings to light from that place, not named yet: the one landing where the program's does
         # if it is one (a hand's order, or a shuffled pile's, is not the program's)
-        light = self.light(trial, ask.source)
-        there = trial.zones().get(ask.zone, [])
+        light = self.light(after, ask.source)
+        there = after.zones().get(ask.zone, [])
         land = there[ask.index] if 0 <= ask.index < len(there) else ""
         return self.answer(land if land in light or not light else light[0])
 
@@ -217,39 +208,75 @@ class SimulatedTable:
         self.last_named = card
         return design_of(card)
 
+
+
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        """Where the card taken from a face-down pile went, by the rules, on the table."""
+        real = self.take(ask.zone, self.game.belief.zones()[ask.zone].index(ask.card))
+        after = self.after(ask)
+        assert not isinstance(after, str), after
+        zone = zone_of(after)[real]
+        assert zone in ask.options, f"{real} goes to {zone} on the table: not one of {ask.options}"
+        return ask.options.index(zone)
+
+    def take(self, zone: str, i: int) -> str:
+        """The card at place ``i`` of face-down pile ``zone`` on the table, taken now (the program must ask for
+        the cards of a pile from the top down)."""
+        taken = self.taken.setdefault(zone, [])
+        assert not taken or i in taken or i < min(taken), f"a card of {zone} asked for above one taken already"
+        if i not in taken:
+            taken.append(i)
+        return self.truth.zones()[zone][i]
+
+    def after(self, ask: Ask) -> State[Any] | str:
+        """The table after the move being asked about (the dice not asked for yet rolled now), or a random pick it
+        needs, made at random."""
+        action = self.real(ask)
+        extra: list[int] = []
+        while True:
+            trial = self.truth.clone()
+            self.align(ask.action, trial, self.game.belief)
+            trial.script(dice=(*ask.dice, *extra), picks=ask.picks, strict=True)
+            try:
+                if ask.steps >= 0:  # the card came to light in the middle of the move
+                    halted(trial, self.twin(action, trial), ask.steps)
+                else:
+                    trial.apply(self.twin(action, trial))
+            except ChanceNeeded as need:
+                if need.sides:  # the card on the table needs a die the program has not asked for yet
+                    extra.append(self.die(need.sides, len(ask.dice) + len(extra)))
+                    continue
+                assert need.options, need
+                return str(self.rng.choice(need.options))
+            return trial
+
+    def die(self, sides: int, k: int) -> int:
+        """The ``k``-th die of the move being made: as the program rolls it (``--dice app``), else rolled on the
+        table now and kept for when the program asks for it."""
+        if self.game.dice == "app":
+            return 1 + derive(self.game.seed, "die", self.game.belief.steps, k) % sides
+        return self.future.setdefault(k, self.rng.randint(1, sides))
+
     def roll(self, sides: int, why: str, ask: Ask) -> int | None:
-        return self.rng.randint(1, sides)
+        k = len(ask.dice)
+        return self.future.pop(k) if k in self.future else self.rng.randint(1, sides)
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         real = self.real(Ask(action, by))
         self.secret = self.intended = None
-        self.retyped = 0
+        self.future = {}
+        self.taken = {}
+        self.asked_again = 0
         self.answered = set()
         self.align(real, self.truth, prior)
+        real = self.twin(real, self.truth)
         self.truth.script(dice=dice, picks=picks, strict=True)
-        self.truth.apply(self.equivalent(real, self.truth))
+        self.truth.apply(real)
         self.truth.script(strict=False)
         if by != self.person:
             self.decisions.append(action.key)
         self.moves += 1
-        self.same_copies()
         self.check()
-
-    def same_copies(self) -> None:
-        """Where the program knows a copy of a card and the table holds another copy of it at that place, the
-        table's copies are renamed (they are the same card on the table): the engine's record of who saw which copy
-        then follows the program's."""
-        tz = self.truth.zones()
-        for z, cards in self.game.belief.zones().items():
-            for i, c in enumerate(cards):
-                if "#" not in c or c not in self.game.known or i >= len(tz.get(z, [])):
-                    continue
-                d = tz[z][i]
-                if d != c and design_of(d) == design_of(c) and self.game.interchangeable(c, d):
-                    new = relabel(self.truth, {c: d, d: c})
-                    new.log = [renamed(e, {c: d, d: c}) for e in new.log]  # (the engine may read its last lines)
-                    self.truth.__dict__.update(new.__dict__)
-                    tz = self.truth.zones()
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:
@@ -262,16 +289,30 @@ class SimulatedTable:
 
     def align(self, action: Action, state: State[Any], belief: State[Any]) -> None:
         """Copies of a card are the same on the table: where the program (``belief``, before the move) names another
-        copy than the one the truth holds there, the truth's copies take each other's places."""
-        bz, tz = zone_of(belief), zone_of(state)
+        copy than the one the truth holds in that place (the same place of the same zone, else the same zone), the
+        truth's copies take each other's places."""
+        bz, bzones = zone_of(belief), belief.zones()
         for c in cards_in(action.key, self.instances):
-            if bz.get(c) == tz.get(c) or "#" not in c:
+            z = bz.get(c)
+            if "#" not in c or z is None:
                 continue
-            twin = next((d for d, z in tz.items() if z == bz.get(c) and design_of(d) == design_of(c)
-                         and d != c), None)
+            here = state.zones().get(z, [])
+            i = bzones[z].index(c)
+            twin = here[i] if i < len(here) and here[i] != c and design_of(here[i]) == design_of(c) else None
+            if twin is None and zone_of(state).get(c) != z:
+                twin = next((d for d in here if design_of(d) == design_of(c) and d != c), None)
             if twin is not None:
                 new = relabel(state, {c: twin, twin: c})
                 state.__dict__.update(new.__dict__)
+
+    def twin(self, action: Action, state: State[Any]) -> Action:
+        """The move as the table can make it: where the rules offer one copy of a card among several in a zone (the
+        first), the program may name another (copies are the same card on the table)."""
+        legal = state.legal_actions()
+        if action in legal:
+            return action
+        want = self.printed_key(action)
+        return next((a for a in legal if self.printed_key(a) == want), action)
 
     def check(self) -> None:
         """The belief and the truth look the same to every automaton seat and to everyone."""
@@ -279,25 +320,25 @@ class SimulatedTable:
         for s in g.autos:
             vb = {k: v for k, v in b.observation(s).items() if k not in ("log", "heading")}
             vt = {k: v for k, v in t.observation(s).items() if k not in ("log", "heading")}
-            if json.dumps(vb, sort_keys=True, default=str) == json.dumps(vt, sort_keys=True, default=str):
-                continue  # (the same copies: no need to rename them)
+            if vb == vt:
+                continue
             pb, pt = printed(vb, self.instances, self.same), printed(vt, self.instances, self.same)
             assert pb == pt, f"after move {self.moves}, P{s + 1} would see otherwise than on the table:\n" + \
                 _diff(vb, vt)
-        n = t.players
-        assert len(b.log) == len(t.log), f"after move {self.moves}, the logs have {len(b.log)} and {len(t.log)} lines"
-        start, self.logged = self.logged, len(t.log)  # (the logs only grow: the lines since the last check)
-        lb = [self.printed_line(e) for e in b.log[start:] if all(readable(e, s) for s in range(n))]
-        lt = [self.printed_line(e) for e in t.log[start:] if all(readable(e, s) for s in range(n))]
+        lb, lt = self.public(b, 0), self.public(t, 1)
         assert lb == lt, f"after move {self.moves}, the public logs differ: {_first_diff(lb, lt)}"
 
-    def printed_line(self, e: Any) -> str:
-        text = line_text(e)
-        return printed(text, self.instances, self.same) if "#" in text else text
+    def public(self, state: State[Any], which: int) -> list[str]:
+        """The log lines every seat may read, cards named by their printed ids (read as the log grows: a simulated
+        table never takes a move back)."""
+        n, lines = self.logs[which]
+        seats = range(state.players)
+        lines.extend(COPY.sub("", line_text(e)) for e in state.log[n:] if all(readable(e, s) for s in seats))
+        self.logs[which] = (len(state.log), lines)
+        return lines
 
     def play(self, max_moves: int = 20_000) -> State[Any]:
         self.game.start(self)
-        self.same_copies()
         self.check()
         self.game.play(self)
         assert self.truth.is_terminal() and self.game.belief.is_terminal()
@@ -318,14 +359,6 @@ def shuffled(before: State[Any], after: State[Any], zones: Sequence[str]) -> set
         if [c for c in a if c in both] != [c for c in b if c in both]:
             out |= set(b)
     return out
-
-
-def renamed(line: Any, swap: dict[str, str]) -> Any:
-    """A log line with the cards of ``swap`` exchanged in its words."""
-    pat = re.compile("|".join(rf"(?<![A-Za-z0-9#]){re.escape(c)}(?![A-Za-z0-9#])" for c in swap))
-    if isinstance(line, str):
-        return pat.sub(lambda m: swap[m.group(0)], line)
-    return LogEntry(text=pat.sub(lambda m: swap[m.group(0)], line.text), seats=line.seats)
 
 
 def _diff(a: dict[str, Any], b: dict[str, Any]) -> str:
@@ -358,7 +391,7 @@ class Recorder(SimulatedTable):
                cards_hint: str | None) -> Entry | None:
         entry = super().decide(question, options, actions, cards_hint)
         assert entry is not None
-        self.typed.append(str(entry.index + 1) if entry.kind == "option" else ", ".join(entry.cards))
+        self.typed.extend(typed_for(self.game.belief, actions, entry))
         return entry
 
     def card(self, prompt: str, ask: Ask) -> str | None:
@@ -372,8 +405,28 @@ class Recorder(SimulatedTable):
         self.typed.append(str(got))
         return got
 
+    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
+        got = super().which(question, options, ask)
+        assert got is not None
+        self.typed.append(str(got + 1))
+        return got
 
-PROMPTS = ("your choice> ", "card> ", "die> ")
+
+PROMPTS = ("your choice> ", "card> ", "die> ", "your answer> ")
+
+
+def typed_for(state: State[Any], actions: Sequence[Action], entry: Entry) -> list[str]:
+    """What a person types at the terminal for ``entry``: the cards; or the option's number, in two steps (its
+    group's, then its own) where the terminal asks a long list in two."""
+    if entry.kind != "option":
+        return [", ".join(entry.cards)]
+    two = two_steps(state, actions)
+    if two is None:
+        return [str(entry.index + 1)]
+    key = actions[entry.index].key
+    g, i = next((g, i) for g, group in enumerate(two.groups) for i, (a, _) in enumerate(group.options)
+                if a.key == key)
+    return [str(g + 1), str(i + 1)]
 
 
 def play_on_terminal(game: str, args: list[str], typed: list[str], cwd: Path, rows: int = 24,

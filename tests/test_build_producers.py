@@ -36,7 +36,7 @@ def test_the_built_in_kinds_are_registered_in_the_order_the_manifest_lists_them(
 def test_a_kind_registered_before_the_built_in_ones_is_listed_after_them() -> None:
     """The manifest's order is that of the modules named in build.py's OUTPUT_KINDS, whichever module was
     imported (and so registered its kinds) first."""
-    from wizprint.generator import producers
+    from wizprint.generator.build import OUTPUT_KINDS
     from wizprint.generator.producing import Producer, in_order
 
     saved = dict(REGISTRY)
@@ -44,7 +44,7 @@ def test_a_kind_registered_before_the_built_in_ones_is_listed_after_them() -> No
     try:
         REGISTRY.clear()
         REGISTRY.update({"early": early, **saved})
-        in_order((producers,))
+        in_order(OUTPUT_KINDS)
         assert list(REGISTRY) == [*saved, "early"]
     finally:
         REGISTRY.clear()
@@ -52,9 +52,11 @@ def test_a_kind_registered_before_the_built_in_ones_is_listed_after_them() -> No
 
 
 def test_the_help_of_only_and_skip_names_every_kind(tmp_path: Path) -> None:
-    from wizprint.cli import KINDS
+    from wizprint.cli import EXPORTS, KINDS
+    from wizprint.generator.producing import exports
 
-    assert KINDS.split(", ") == [name for name, p in REGISTRY.items() if not p.always]
+    assert KINDS.split(", ") == [name for name, p in REGISTRY.items() if not p.always and not p.asked]
+    assert EXPORTS.split(", ") == exports()
     res = run_here("build", "--help")
     assert "--only" in res.stdout and "--skip" in res.stdout and "dial-boards" in res.stdout
 

@@ -1,154 +1,94 @@
-"""The printer's shortcuts give what the long ways give, to the byte: the PDF operators written directly
-and the objects written out by wizprint (generator/pdf.py) against reportlab's own canvas, the quick and simple
-ways of running face templates (generator/layout.py) against jinja2's, the faces a builder draws once and uses
-again (generator/faces.py) against faces drawn afresh, and the text layout's joined runs against the runs joined
-afterwards."""
+"""The printer's shortcuts (generator/shortcuts.py) give what the plain ways give, to the byte: every file of every
+game built with the shortcuts and without them, what a template reads as found in jinja2's parse tree, the faces a
+builder draws once and uses again against faces drawn afresh and faces drawn the plain way, and the text layout's
+joined runs against the runs joined afterwards."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from reportlab.pdfgen.canvas import Canvas
 
 from wizprint.cards.loader import load_game
-from wizprint.generator import calibrate, components, deckpdf, playmap, poster, textlayout
+from wizprint.generator import calibrate, shortcuts, textlayout
 from wizprint.generator.build import BuildOptions, build_game
-from wizprint.generator.faces import FaceBuilder, card_context
-from wizprint.generator.layout import (
-    FACE_ENV,
-    expression,
-    is_template,
-    load_layout,
-    render_template,
-    run_expression,
-    simple_expression,
-    simple_template,
-    template,
-)
-from wizprint.generator.pdf import new_canvas
+from wizprint.generator.deckpdf import PrintOptions
+from wizprint.generator.faces import FaceBuilder
+from wizprint.generator.layout import deck_constant, load_layout, reads
 from wizprint.generator.textlayout import ICON_EM, ICON_PAD, Run, TextLayout, layout_text
 from wizprint.generator.units import PT
 
 GAMES = ("covenant", "wizards-and-relics", "wizards-cup", "wizard-cards", "relic")
 
 
-def _plain_canvas(target: Any, pagesize: tuple[float, float], title: str, author: str = "wizprint") -> Canvas:
-    """pdf.new_canvas with reportlab's own Canvas: every shortcut of pdf.py and deckpdf.py off."""
-    return new_canvas(target, pagesize, title, author, kind=Canvas)
-
-
-def _pdfs(game: str, root: Any, **print_opts: Any) -> dict[str, bytes]:
-    from wizprint.generator.deckpdf import PrintOptions
-
-    out = root / game
-    result = build_game(game, out, BuildOptions(print=PrintOptions(**print_opts), svg=False, png=False, csv=False))
-    return {o.file: (out / o.file).read_bytes() for o in result.outputs if o.file.endswith(".pdf")}
+def _files(game: str, out: Path, **print_opts: Any) -> dict[str, bytes]:
+    """Every file of a build (PDFs, SVGs, the manifest; no previews, which are drawn from the PDFs), by name."""
+    build_game(game, out, BuildOptions(print=PrintOptions(**print_opts), png=False, csv=False))
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_direct_pdf_operators_match_reportlab(game: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every PDF of a game, built the quick way and with reportlab's plain canvas, is the same to the byte."""
+def test_every_file_is_the_same_without_the_shortcuts(game: str, tmp_path: Path) -> None:
+    """Every file of a game, built with the shortcuts and with every shortcut off, is the same to the byte."""
     opts: dict[str, Any] = {"layout": "gutterfold"} if game == "covenant" else {}
-    quick = _pdfs(game, tmp_path / "quick", **opts)
-    with monkeypatch.context() as m:
-        for module in (deckpdf, components, playmap, poster, calibrate):
-            m.setattr(module, "new_canvas", _plain_canvas)
-        plain = _pdfs(game, tmp_path / "plain", **opts)
+    quick = _files(game, tmp_path / "quick", **opts)
+    with shortcuts.disabled():
+        plain = _files(game, tmp_path / "plain", **opts)
     assert quick.keys() == plain.keys()
+    assert any(name.endswith(".pdf") for name in quick) and any(name.endswith(".svg") for name in quick)
     for name in quick:
-        assert quick[name] == plain[name], f"{game}: {name} differs from reportlab's own"
+        assert quick[name] == plain[name], f"{game}: {name} differs without the shortcuts"
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_calibration_sheet_matches_reportlab(paper: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_calibration_sheet_is_the_same_without_the_shortcuts(paper: str) -> None:
     quick = calibrate.calibration_pdf(paper, "long", (0.0, 0.0))
-    monkeypatch.setattr(calibrate, "new_canvas", _plain_canvas)
-    assert calibrate.calibration_pdf(paper, "long", (0.0, 0.0)) == quick
+    with shortcuts.disabled():
+        assert calibrate.calibration_pdf(paper, "long", (0.0, 0.0)) == quick
 
 
-def _templates(value: Any) -> Iterator[str]:
-    if isinstance(value, list):
-        for v in value:
-            yield from _templates(v)
-    elif is_template(value):
-        yield value
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_quick_templates_match_jinja(game: str) -> None:
-    """Each face template and expression of a shipped layout, for each of (some of) its game's cards, gives what
-    jinja2's ordinary render gives, or raises the same error."""
-    g = load_game(game)
-    layout = load_layout(g)
-    sources: set[str] = set()
-    expressions: set[str] = set()
-    for face in layout.faces.values():
-        sources.update(_templates(face.background))
-        for el in face.elements:
-            for key, value in el.props.items():
-                if key in ("when", "repeat") and isinstance(value, str) and not is_template(value):
-                    expressions.add(value)
-                else:
-                    sources.update(_templates(value))
-    assert sources
-    for deck in g.decl.decks:
-        size = layout.size_of(deck)
-        for card in g.cards(deck)[:12]:
-            ctx = card_context(g, layout, card, size, deck)
-            for i in (0, 1):
-                local = dict(ctx, i=i)
-                for src in sorted(sources):
-                    _same(lambda s=src, v=local: render_template(s, v),
-                          lambda s=src, v=local: FACE_ENV.render(template(s), v))
-                for src in sorted(expressions):
-                    _same(lambda s=src, v=local: run_expression(s, v),
-                          lambda s=src, v=local: FACE_ENV.run(expression(s), **v))
-
-
-def _same(quick: Any, ordinary: Any) -> None:
-    try:
-        want: Any = ordinary()
-    except Exception as exc:
-        with pytest.raises(type(exc)) as got:
-            quick()
-        assert str(got.value) == str(exc)
-        return
-    assert quick() == want
-
-
-def test_simple_templates_fail_as_jinja_does() -> None:
-    g = load_game("covenant")
-    layout = load_layout(g)
-    card = g.cards("main")[0]
-    ctx = card_context(g, layout, card, layout.size_of("main"), "main")
-    for src in ("{{ style.nope }}", "{{ card.nope }}", "{{ c.nope }}", "{{ part.player }}", "{{ style.colour[c.x] }}",
-                "{{ style.colour[card.type].x }}", "{{ style }}", "{{ c.vp }}", "{{ W }}"):
-        assert simple_template(src) is not None, src
-        _same(lambda s=src: render_template(s, ctx), lambda s=src: FACE_ENV.render(template(s), ctx))
-    for src in ("c.nope", "card.type == 'wizard'", "card.nope != 'x'", "part", "c.vp", "style.colour"):
-        assert simple_expression(src) is not None, src
-        _same(lambda s=src: run_expression(s, ctx), lambda s=src: FACE_ENV.run(expression(s), **ctx))
-    # not simple: a keyword, a name starting with _, an unknown name, an index that is a number
-    for src in ("{{ none }}", "{{ style._x }}", "{{ nope.x }}", "{{ style.colour[0] }}", "{{ style.ink|upper }}"):
-        assert simple_template(src) is None, src
+def test_what_a_template_reads() -> None:
+    """A template that does nothing but read its variables is found so (a builder may work it out once per card,
+    or once per deck for the deck's own variables); one that calls anything is not."""
+    assert reads("{{ style.ink }}") == {"style"}
+    assert reads("**{{ style.name[c.colour]|upper }}** {{ short }}") == {"style", "c", "short"}
+    assert reads("{% if card.copies > 1 %}x{{ card.copies }}{% endif %} {{ W - 6 }}") == {"card", "W"}
+    assert reads("{% for x in effects %}{{ x.word }}{% endfor %}") == {"effects"}
+    assert reads("c.vp and card.type == 'wizard'", is_expression=True) == {"c", "card"}
+    assert reads("(c.threat_icons or [])|length", is_expression=True) == {"c"}
+    for calls in ("**Reward:** {{ fx(c.reward) }}", "{{ style.colour.get(card.type) }}",
+                  "{{ style.seen.setdefault(card.id, 1) }}"):
+        assert reads(calls) is None, calls
+    assert reads("{{ name_of(c.start) }}", is_expression=False) is None
+    assert reads("fx(c.reward)", is_expression=True) is None
+    assert reads("{{ nope }}") is None  # does not compile: unknown name
+    assert deck_constant("{{ game.name }} v{{ version }}")
+    assert not deck_constant("{{ game.name }} {{ card.id }}")
+    assert not deck_constant("{{ style.colour.get('x') }}")
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_faces_drawn_once_match_faces_drawn_afresh(game: str) -> None:
+def test_faces_drawn_once_match_faces_drawn_afresh_and_plainly(game: str) -> None:
     """A builder that uses again the items and values it worked out draws the same scenes as a new builder for
-    every card."""
+    every card, and as a builder without the shortcuts."""
     g = load_game(game)
     layout = load_layout(g)
     shared = FaceBuilder(g, layout, 3.0)
+    with shortcuts.disabled():
+        plain = FaceBuilder(g, layout, 3.0)
+    assert shared.quick and not plain.quick
     for deck in g.decl.decks:
         for card in g.cards(deck)[:40]:
             face = layout.front_face(deck, card.type)
-            assert shared.scene(face, card, deck) == FaceBuilder(g, layout, 3.0).scene(face, card, deck)
+            got = shared.scene(face, card, deck)
+            assert got == FaceBuilder(g, layout, 3.0).scene(face, card, deck)
+            assert got == plain.scene(face, card, deck)
         for face in layout.back_faces(deck).values():
-            assert shared.scene(face, None, deck) == FaceBuilder(g, layout, 3.0).scene(face, None, deck)
+            got = shared.scene(face, None, deck)
+            assert got == FaceBuilder(g, layout, 3.0).scene(face, None, deck)
+            assert got == plain.scene(face, None, deck)
 
 
 def _reference_place(broken: Any, fam: Any, s: float, asc: float, desc: float, leading: float, para_gap: float,
@@ -222,8 +162,8 @@ def _fits(text: str, kw: dict[str, Any]) -> bool:
 
 def test_pdf_bytes_of_a_deck_are_reproducible() -> None:
     """Two builds of a deck in one process (the second with every cache of the first) give the same bytes."""
+    from wizprint.generator.build import deck_sequence, front_scenes
     from wizprint.generator.deckpdf import PrintOptions, deck_pdf
-    from wizprint.generator.drawing import deck_sequence, front_scenes
 
     g = load_game("wizards-cup")
     layout = load_layout(g)

@@ -110,6 +110,17 @@ def test_magical_vortex_throws_each_hand_away_in_id_order() -> None:
     assert p(s, "discard_pile")[-5:] == ["R01", "S02", "D01#1", "W03", "E06"]
 
 
+def test_who_saw_a_card_held_twice_cannot_tell_which_copy_left_the_hand() -> None:
+    """P2 looks at P1's hand holding two Wizards Duels; P1 plays one: P2 no longer knows a Wizards Duel is left (on
+    the table the copies are the same card, so which copy P2 saw cannot be told)."""
+    s = mk(hands=[["D01", "D01", "R01"], ["S04"]], in_play=[["W10"], ["W06"]], turn=1, phase="event",
+           deck=["R02", "R03"])
+    do(s, "cast S04 0", "pass")  # Divination on P1's hand; P1 lets it resolve (then P2's turn ends)
+    assert s.observation(1)["seen"] == {"D01#1": "h0", "D01#2": "h0", "R01": "h0"}
+    do(s, "duel W10 1", dice=(6, 6, 6, 1, 1, 1))  # P1's Duel phase: W10 challenges with a Wizards Duel
+    assert s.observation(1)["seen"] == {"R01": "h0"}
+
+
 def test_a_die_the_table_must_roll_says_what_it_is_for() -> None:
     s = mk(hands=[["Q01"], []], in_play=[["W10"], []], phase="adventure")
     s.script(strict=True)
@@ -217,14 +228,15 @@ class Watched(SimulatedTable):
         if state is self.truth:
             self.before = self.truth.clone()  # (the table before the move: its copies named as the program's)
 
-    def same_copies(self) -> None:
+    def check(self) -> None:  # (right after the table made the move)
         g = self.game
         if self.before is not None:
             by = self.by
             self.expected = [(design_of(c), g.policy.name(z0, g.person), g.policy.name(z1, g.person))
                              for c, z0, z1 in zones_moved(self.before, self.truth)
                              if not (by == g.person and g.place(z0) != Place.KEPT and g.place(z1) == Place.PERSON)]
-        super().same_copies()
+            self.before = None
+        super().check()
 
     def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
         self.by = by

@@ -454,8 +454,8 @@ class State(Declared, ABC, Generic[D]):
 
     # -- helpers for games ------------------------------------------------------------------------------------
     def roll(self, sides: int = 6, what: str = "") -> int:
-        """A die: the next scripted one, else from the generator (an error in strict mode; ``what``: what it is
-        rolled for, in words, for the question put to a person in table mode)."""
+        """A die: the next scripted one, else from the generator (an error in strict mode; ``what``: the die in
+        words, where the move does not say whose or what for, as a table asks it)."""
         ch = self.chance
         if ch.dice:
             v = ch.dice[0]

@@ -30,8 +30,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
+from wizprint.errors import EngineError
+
 from .fields import ROLE
-from .state import State
+from .state import ChanceNeeded, State
+from .values import Action
 
 S = TypeVar("S", bound=State[Any])
 
@@ -66,11 +69,16 @@ class TablePolicy:
       person does it all on the table at once); None for a move that is not secret;
     - ``question(state, person)``: a decision of the person's in words, where the engine's words would name cards
       the program does not know (None: the engine's);
+    - ``prepare(state, person)``: what the engine must know of a game played on a table, set on the new game
+      (e.g. the person's seat, where what the engine offers depends on cards the program cannot know);
+    - ``may_play(state, person)``: the person may play one of their secret cards now, though no option the
+      program's samples give names one (a window of play whose cards the program cannot know): they are asked;
+    - ``by_face(zone, person)``: a face-down pile whose cards, when the person takes one in secret, land by what
+      they are (a card that activates face up, else lies face down): the person is asked where it went, not
+      which card it is;
     - ``new_state(engine, players, seed, variant, person)``: a new game for the table, where the rules run
-      otherwise when a seat's cards lie on a real table (the program does not know them); None: the engine's own;
-    - ``free_cards(state, person)``: whether the person may type a card at this decision though no move the
-      program lists names one (a response window, a phase, a search: what the person may play depends on cards
-      the program does not know); None: only where a listed move names one of the person's secret cards.
+      otherwise from its very start when a seat's cards lie on a real table (the program does not know them);
+      None: the engine's own (then ``prepare``).
     """
 
     place: Callable[[str, int], Place]
@@ -82,8 +90,10 @@ class TablePolicy:
     arranged: Callable[[str, int], bool] | None = None
     secret: Callable[[Any, Any, int], str | None] | None = None
     question: Callable[[Any, int], str | None] | None = None
+    prepare: Callable[[Any, int], None] | None = None
+    may_play: Callable[[Any, int], bool] | None = None
+    by_face: Callable[[str, int], bool] | None = None
     new_state: Callable[[Any, int, int, str, int], Any] | None = None
-    free_cards: Callable[[Any, int], bool] | None = None
 
 
 # -- card identities --------------------------------------------------------------------------------------------
@@ -100,7 +110,13 @@ def cards_in(value: Any, instances: frozenset[str]) -> set[str]:
     out: set[str] = set()
 
     def walk(v: Any) -> None:
-        if isinstance(v, str):
+        t = type(v)
+        if t is int or t is bool or v is None:
+            return
+        if t is list or t is tuple:  # the common containers first (an abstract class check is slow)
+            for x in v:
+                walk(x)
+        elif isinstance(v, str):
             if v in instances:
                 out.add(v)
             elif " " in v:
@@ -208,6 +224,26 @@ def swap_places(state: S, x: str, y: str) -> S:
     new._legal = None  # noqa: SLF001 - the legal moves were those of the old places
     new.next_legal = None
     return new
+
+
+def made(state: S, action: Action, dice: Sequence[int], picks: Sequence[str]) -> tuple[S, bool]:
+    """``action`` made on a copy of ``state`` with the dice and random picks given; where it needs more, with a 1
+    and the first option (to see where the cards go). Returns the copy after it, and whether it needed more."""
+    more_dice: list[int] = []
+    more_picks: list[str] = []
+    for _ in range(500):
+        trial = state.clone()
+        trial.script(dice=[*dice, *more_dice], picks=[*picks, *more_picks], strict=True)
+        try:
+            trial.apply(action)
+        except ChanceNeeded as need:
+            if need.sides:
+                more_dice.append(1)
+            else:
+                more_picks.append(sorted(need.options)[0])
+            continue
+        return trial, bool(more_dice or more_picks)
+    raise EngineError("a move could not be made with the dice and picks given")
 
 
 def designs(state: State[Any]) -> dict[str, list[str]]:

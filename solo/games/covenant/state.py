@@ -342,6 +342,12 @@ class CovenantState(State[CovenantData]):
     def from_hand(self, seat: int, card: str) -> None:
         self.hands[seat].remove(card)
         self.forget(card)
+        if "#" in card:  # a copy of a card held twice: who saw one copy cannot tell which copy left the hand
+            design = card.partition("#")[0]
+            held = IN_HAND[seat]
+            for k in self.seen:
+                for x in [x for x, z in k.items() if z == held and x.partition("#")[0] == design]:
+                    del k[x]
 
     def discard_from_hand(self, seat: int, card: str) -> None:
         self.from_hand(seat, card)

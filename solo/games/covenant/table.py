@@ -80,7 +80,7 @@ def new_state(engine: Any, players: int, seed: int, variant: str, person: int) -
 WINDOWS = (Negation, Roll, Slaying, BonusWindow, TrapsWindow)
 
 
-def free_cards(state: CovenantState, person: int) -> bool:
+def may_play(state: CovenantState, person: int) -> bool:
     """Where the person may play a card the program does not list: in their phases and in the response windows
     (what they may play depends on their hand), and in a search of the deck (what they find there)."""
     top = state.pending
@@ -94,4 +94,4 @@ def free_cards(state: CovenantState, person: int) -> bool:
 
 
 POLICY = TablePolicy(place=place, name=name, setup=setup, policy=POLICY_TEXT, new_state=new_state,
-                     free_cards=free_cards)
+                     may_play=may_play)

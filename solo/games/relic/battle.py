@@ -46,7 +46,7 @@ from .pending import (
     TakeTrophies,
     Threats,
 )
-from .plays import evadable, evade_abilities, evade_source, play, plays
+from .plays import evadable, evade_abilities, evade_source, may_play, play, plays
 from .state import RULES, RelicState
 from .texts import battle_cause, enemy_parts, player_parts, sum_words
 
@@ -324,11 +324,11 @@ def _can_prepare(s: RelicState, f: Battle) -> bool:
     C = s.data.cards
     assets = s.assets[seat]
     if not assets:
-        return bool(s.hands[seat]) and bool(plays(s, seat, "battle", f))  # (``plays`` offers nothing without cards)
+        return bool(s.hands[seat]) and may_play(s, seat, "battle", f)  # (``plays`` offers nothing without cards)
     for gear, current, locked in (("weapon", f.weapon, f.weapon_locked), ("armour", f.armour, f.armour_locked)):
         if not locked and any(C[a].gear == gear and a != current for a in assets):
             return True
-    return bool(plays(s, seat, "battle", f))
+    return may_play(s, seat, "battle", f)
 
 
 def left_of(s: RelicState, seat: int) -> int:
@@ -365,11 +365,12 @@ def run_battle(s: RelicState, f: Battle) -> bool:
             f.step = BATTLE_ENEMY_ROLL
         elif st == BATTLE_ENEMY_ROLL:
             n = 1 + sum([C[x].enemy_dice for x in f.foes])
-            dice = [s.roll()] if n == 1 else [s.roll() for _ in range(n)]
+            what = f"the enemy's battle roll, made by {s.who(left_of(s, seat))}"
+            dice = [s.roll(6, what)] if n == 1 else [s.roll(6, what) for _ in range(n)]
             extra = []
             pend = dice.count(6)
             while pend:
-                v = s.roll()
+                v = s.roll(6, what)
                 extra.append(v)
                 pend += (v == 6) - 1
             f.enemy_roll = sum(dice) + sum(extra)

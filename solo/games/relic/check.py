@@ -54,6 +54,8 @@ def check_state(s: RelicState, chk: Checks) -> None:
     for name in PER_SEAT:
         if len(getattr(s, name)) != n:
             chk.fail(f"state.{name}", f"expected one entry per seat ({n})")
+    if not -1 <= s.table_seat < n:
+        chk.fail("state.table_seat", f"expected -1 or a seat from 0 to {n - 1}")
     if s.scenario and s.scenario not in D.scenarios:
         chk.fail("state.scenario", f"no scenario {s.scenario[:20]!r}")
     if any(c and c not in D.characters for c in s.characters + s.unused_characters + s.retired_characters):

@@ -36,7 +36,7 @@ from .pending import (
     LevelUp,
     TakeRelic,
 )
-from .plays import play, plays
+from .plays import may_hold, play, plays
 from .state import RULES, RelicState
 
 
@@ -78,8 +78,8 @@ def _options(s: RelicState, f: Experience) -> list[Action]:
     limits."""
     seat = f.seat
     chosen = _chosen(s, f)
-    if not chosen:
-        return [END]
+    if not chosen and (seat != s.table_seat or not _chosen(s, f, opening=True)):
+        return [END]  # (at a table, the phase asks by the cards the person may hold: its discards come with it)
     out = [END, *[a for a in chosen if a.kind in ("level", "spend", "unspend", "relic")], *plays(s, seat, "exp")]
     hand, assets = s.hands[seat], s.assets[seat]
     if hand:
@@ -89,14 +89,15 @@ def _options(s: RelicState, f: Experience) -> list[Action]:
     return out
 
 
-def _chosen(s: RelicState, f: Experience) -> list[Action]:
+def _chosen(s: RelicState, f: Experience, opening: bool = False) -> list[Action]:
     """The Experience phase's real choices: levels for trophies (and the trophies set aside), three completed missions
     for a relic, the Power cards, charges and uses whose ability belongs to this phase, and, over a limit, the Power
     cards and uses of any time (played rather than discarded). An ability of any time was offered in the windows of
     the turn already, and comes again next turn: alone it is no reason to stop, nor is removing Corruption without
     any. A discard below the limits ("a player may also choose to discard Power cards and assets", relic.txt,
     Discard Excess Cards) is almost never worth a card (the limits themselves are enforced after, the player choosing
-    the discards): it is offered only with these."""
+    the discards): it is offered only with these. ``opening``: whether the phase asks at all, the Power cards counted
+    as ``may_hold`` counts them."""
     seat = f.seat
     out = _trophy_options(s, f)
     if _relic_ok(s, seat):
@@ -106,7 +107,7 @@ def _chosen(s: RelicState, f: Experience) -> list[Action]:
         over_p = len(hand) > s.power_limit(seat)
         over_a = len(assets) > s.asset_limit(seat)
         D = s.data
-        for a in plays(s, seat, "exp"):
+        for a in plays(s, seat, "exp", hand=may_hold(s, seat) if opening else None):
             c = D.cards[a.a]
             if a.kind == "play":
                 lids, own, over = [c.effects], c.timing == "experience", over_p
@@ -127,7 +128,7 @@ def run_experience(s: RelicState, f: Experience) -> bool:
     while True:
         st = f.step
         if st == EXPERIENCE_SPEND:
-            if _chosen(s, f):
+            if _chosen(s, f, opening=True):
                 return True
             f.step = EXPERIENCE_MISSION
         elif st == EXPERIENCE_MISSION:

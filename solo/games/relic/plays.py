@@ -85,9 +85,10 @@ def evadable(s: RelicState, seat: int, power: bool) -> list[str]:
     return out
 
 
-def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> list[Action]:
-    """Power cards played for their ability, charges and one-shot uses that the seat may play now."""
-    hand = s.hands[seat]
+def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None, hand: list[str] | None = None) -> list[Action]:
+    """Power cards played for their ability, charges and one-shot uses that the seat may play now (``hand``: the
+    Power cards to consider, the seat's own by default)."""
+    hand = s.hands[seat] if hand is None else hand
     assets = s.assets[seat]
     if not hand and not assets:
         return []
@@ -117,6 +118,21 @@ def plays(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> list
         if use:
             out.append(Action("use", a))
     return out
+
+
+def may_hold(s: RelicState, seat: int) -> list[str]:
+    """The Power cards to consider when a window opens for the seat (or not): its hand; but at a table
+    (``table_seat``), where the program does not know the person's hand, one of each Power card they may hold as
+    the other seats see it (the deck's and their hand's), so that a window opening says nothing of their hand."""
+    hand = s.hands[seat]
+    if seat != s.table_seat or not hand:
+        return hand
+    return one_per_design(s.decks["power"] + hand)
+
+
+def may_play(s: RelicState, seat: int, win: str, bat: Battle | None = None) -> bool:
+    """A window opens for the seat: it may play something now (its Power cards as ``may_hold`` counts them)."""
+    return bool(plays(s, seat, win, bat, may_hold(s, seat)))
 
 
 def _hand_offer(D: RelicData, x: str, win: str, free: bool) -> str:

@@ -14,7 +14,7 @@ from dataclasses import field
 from typing import Self, TypeVar
 
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Commitments, Outcome, Rng, Rules, State, declare, transient, zone, zone_map
+from wizprint.solo.kernel import Commitments, Outcome, Rng, Rules, State, added, declare, transient, zone, zone_map
 
 from .data import (
     ATTRS,
@@ -117,6 +117,9 @@ class RelicState(State[RelicData]):
     turn_cut_short: bool = False  # the turn player's turn ends at once (vanquished, corrupted...)
     after_turn: list[RelicPending] = field(default_factory=list)  # work to run once a turn cut short is cleared
     last: LastResult | None = None
+    # the person's seat at a real table (``wizprint solo table``), -1 otherwise: the program does not know their
+    # Power cards, so its windows open by the cards they may hold (``plays.may_hold``)
+    table_seat: int = added(lambda: -1)
     # the effect list resolving now, for the causes the log gives (set by ``run_effects``; never saved)
     cause_src: str = transient("")
     cause_why: str = transient("")

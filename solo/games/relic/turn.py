@@ -54,7 +54,7 @@ from .pending import (
     NextTurn,
     Turn,
 )
-from .plays import play, plays
+from .plays import may_play, play, plays
 from .state import RULES, RelicState
 
 
@@ -243,7 +243,7 @@ def run_movement(s: RelicState, f: Movement) -> bool:
                     f.box = to
                 if f.box or f.step != MOVE_MOVING:
                     return bool(f.box)
-            if f.extra > 0 or (not f.late and f.direction and plays(s, seat, "move_end")):
+            if f.extra > 0 or (not f.late and f.direction and may_play(s, seat, "move_end")):
                 return True
             f.step = MOVE_END
         elif st == MOVE_END:
