@@ -21,7 +21,7 @@ from typing import Any
 from wizprint.errors import EngineError, UsageError, quote
 
 from .agents import Agent, make_agent
-from .kernel import Action, Engine, State, design_of, line_text, readable
+from .kernel import Action, Engine, State, design_of, line_text
 from .kernel.rng import derive
 from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
@@ -52,18 +52,20 @@ from .tableparts import (
     place_in,
     reachable,
     sentence,
+    shuffled_on_table,
     table_state,
 )
+from .tabletell import Telling
 
 __all__ = ["DICE", "Ask", "Entry", "Halt", "Mixing", "Stop", "Table", "TableError", "TableGame", "follow", "halted",
            "parse_cards", "reachable", "table_state"]
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
-MANY = 5  # more cards than this moving between the same two places are told as one line
+
 
 
 @dataclass
-class TableGame:
+class TableGame(Telling):
     """A game on a real table: the belief, the seats, and which cards the program knows."""
 
     engine: Engine
@@ -115,6 +117,8 @@ class TableGame:
             self.known -= self.in_arranged(self.belief)
         self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
         self.ruled = False  # the move's own card moves told: what moved since, the rules moved
+        self.hid: set[str] = set()  # the cards the program knew that went face down into a pile in the last move
+        self.was_known: set[str] = set()  # the cards the program knew when the last move began
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def where(self) -> dict[str, str]:
@@ -211,6 +215,7 @@ class TableGame:
         (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
         not where; ``mixed``: cards shuffled on the way there, whose places it knew before)."""
         seen = seen_by(state, self.autos)
+        mixed = shuffled_on_table(set(mixed), zone_of(state), self.where(), self.place) if mixed else mixed
         public: set[str] = set()
         for z, cards in state.zones().items():
             if self.place(z) == Place.PUBLIC:
@@ -315,23 +320,29 @@ class TableGame:
             text = text.replace(self.label(c), "a card").replace(self.names[c], "a card").replace(c, "a card")
         return text
 
-    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table) -> list[Action]:
+    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table,
+                 quiet: bool = False) -> list[Action]:
         """The actions that play the cards the person typed: each card is brought where a move of theirs takes it
         from (their secret zone, or a face-down pile they look through) by relabelling it with a sample there (the
-        automata cannot tell). Empty when they cannot be played."""
+        automata cannot tell). Empty when they cannot be played (why, told to the table unless ``quiet``)."""
         chosen: list[str] = []
         before = {a.key for a in self.belief.legal_actions()}
         for text in designs:
-            pool = sorted(self.instances - self.known - set(chosen))
+            zones = zone_of(self.belief)
+            held = {c for c, z in zones.items() if self.place(z) == Place.PERSON}  # (theirs the program knows, too)
+            pool = sorted((self.instances - self.known | held) - set(chosen))
             found, why = self.match(text, pool)
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
-                table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else sentence(why)])
+                if not quiet:
+                    table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where "
+                                f"it is." if known else sentence(why)])
                 return []
             got = self.place_card(found, chosen, typed, before)
             if got is None:
-                table.tell([f"{self.label(found[0])} cannot be played now by typing it: choose a move from the list."])
+                if not quiet:
+                    table.tell([f"{self.label(found[0])} cannot be played now by typing it: choose a move from the "
+                                f"list."])
                 return []
             chosen.append(got)
         acts = self.plays(self.belief, chosen, before)
@@ -363,7 +374,7 @@ class TableGame:
             samples += sorted(c for c, z in zones.items() if self.place(z) == where and c not in self.known)
             for x in found:
                 for smp in dict.fromkeys(samples):
-                    if smp in chosen or smp == x or smp in self.known or not self.interchangeable(smp, x):
+                    if smp in chosen or smp == x or {smp, x} & self.known or not self.interchangeable(smp, x):
                         continue
                     if self.arranged(zones.get(smp, "")) or self.arranged(zones.get(x, "")):  # (moved, not relabelled)
                         if self.exchange(smp, x) and self.plays(self.belief, [*chosen, x], before):
@@ -391,8 +402,11 @@ class TableGame:
         mixing = Mixing(0, swaps)
         if self.shown is None:
             self.shown = zone_of(self.belief)
+            self.hid = set()
+            self.was_known = set(self.known)
         steps = 0
         clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+        passed: set[str] = set()  # the cards seen in a face-down pile in the move (once shuffled, who knows where)
         settled: set[str] = set()  # the cards taken in secret whose place on the table is settled
 
         def watch(state: State[Any]) -> None:
@@ -400,9 +414,16 @@ class TableGame:
             steps += 1
             if steps <= clean:
                 return
-            fresh = [c for c in self.to_learn(state, mixing.mixed) if c not in picks and c not in named]
+            # (a card shown while still in the person's hand, as a card laid face down is once every seat has
+            # chosen, is asked where it goes: a hand has no order)
+            zones = zone_of(state)
+            fresh = [c for c in self.to_learn(state, mixing.mixed)
+                     if c not in picks and c not in named and self.place(zones[c]) != Place.PERSON]
             if fresh:
-                raise Halt(steps, fresh)
+                raise Halt(steps, self.in_order(state, fresh))
+            passed.update(c for c, z in zones.items() if self.place(z) == Place.HIDDEN)
+            if len(zones) < len(self.instances):
+                return  # (in the middle of a piece, cards in hand between two places: told when they land)
             clean = steps
             self.tell_step(state, by, steps == 1, table)
 
@@ -469,7 +490,15 @@ class TableGame:
         for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
-        self.known -= mixing.mixed  # (shuffled on the table: where each lies is unknown, but for those turned up)
+        # (shuffled on the table: where each lies is unknown, but for those turned up)
+        self.known -= shuffled_on_table(mixing.mixed, zone_of(trial), self.where(), self.place)
+        # a card that comes into the person's secret cards in a move, or is shown in it and ends there, unseen by
+        # the automata, may have come through a face-down pile (their deck, shuffled, drawn from): unknown again
+        seen, before, learned = seen_by(trial, self.autos), zone_of(self.belief), self.known - self.was_known
+        for card, z in zone_of(trial).items():
+            if self.place(z) == Place.PERSON and card not in seen and (
+                    card in learned or card in passed or self.place(before.get(card, "")) != Place.PERSON):
+                self.known.discard(card)
         self.known |= set(learn) | set(picks)
         self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
@@ -552,24 +581,6 @@ class TableGame:
 
         return min(cards, key=order)
 
-    def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
-        """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
-        person was last told, with what to do with the components (the move is then told in pieces). ``first``:
-        before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
-        they move themselves); what moves after it, the rules move."""
-        public = [self.printed(x) for x in self.public_log(state)]
-        if len(public) <= self.told and not first:
-            return
-        lines = public[self.told:]
-        self.told = len(public)
-        now = zone_of(state)
-        if self.shown is not None:
-            lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
-        self.shown = now
-        self.ruled = True
-        if lines:
-            table.tell(lines)
-
     def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> str:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
         takes it in (before the move, so the move is made again with it). Returns the card entered."""
@@ -598,19 +609,19 @@ class TableGame:
             if not self.takes(ask.action, card, x):
                 return "this move cannot take it" + (" (type 'undo' to take back your choice)"
                                                      if ask.by == self.person else "")
+            old, mark, shown = self.belief, len(self.swaps), dict(self.shown or {})
             if not self.exchange(card, x):
                 return "that card cannot be there, by what the automaton has seen"
-            return ""
+            why = self.refused(follow(ask.action, self.swaps[mark:]), ask)
+            if why:  # (taken back)
+                self.belief, self.shown = old, (shown if self.shown is not None else None)
+                del self.swaps[mark:]
+            return why
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        self.hid.discard(got)
         return got
-
-    def context(self, ask: Ask) -> str:
-        """An automaton's move that brings cards to light, said before the question (the log says it after)."""
-        if ask.by < 0 or ask.by == self.person or ask.steps >= 0 or self.ruled:
-            return ""  # (a move told in pieces says itself as it goes)
-        return f"P{ask.by + 1}: {self.belief.describe(ask.action)}. "
 
     def takes(self, action: Action, card: str, x: str) -> bool:
         """Whether ``action`` can be made with card ``x`` where the program's ``card`` lies (a Wizards Duel)."""
@@ -641,6 +652,7 @@ class TableGame:
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        self.hid.discard(got)
         return got
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
@@ -666,73 +678,6 @@ class TableGame:
 
         self.enter_card(table, prompt, ask, ok)
         return got[-1]
-
-    # -- what the person is told --------------------------------------------------------------------------------
-    def printed(self, text: str) -> str:
-        """A line with each copy of a card named by its printed id (``D01#3`` is ``D01`` on the table)."""
-        return text if self.copies is None else self.copies.sub(lambda m: design_of(m.group(0)), text)
-
-    def public_log(self, state: State[Any] | None = None) -> list[str]:
-        """The log lines every seat may read, of the belief (or of ``state``, a move being made on it); kept as they
-        are read: a log only grows, but at an undo."""
-        log = (self.belief if state is None else state).log
-        n, lines, last = self.public
-        if n > len(log) or (n and log[n - 1] is not last):
-            n, lines = 0, []
-        seats = range(self.belief.players)
-        lines = lines + [line_text(e) for e in log[n:] if all(readable(e, s) for s in seats)]
-        self.public = (len(log), lines, log[-1] if log else None)
-        return lines
-
-    def new_log(self) -> list[str]:
-        """The log lines every seat may read, since the last told (a line only the person may read speaks of the
-        belief's samples: the person holds the real cards)."""
-        public = self.public_log()
-        out = [self.printed(x) for x in public[self.told:]]
-        self.told = len(public)
-        return out
-
-    def instructions(self, before: State[Any], by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words (the person moves
-        every component on the table, whoever's move it is; since they were last told, in the middle of a move)."""
-        start = self.shown if self.shown is not None else zone_of(before)
-        words = self.moves_words(start, zone_of(self.belief), skip_own=by == self.person and not self.ruled)
-        self.shown, self.ruled = None, False
-        return words
-
-    def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
-        """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
-        told in pieces, from where the person was last told the cards are)."""
-        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), skip_own=False)
-
-    def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
-        """Each card that changed zone (each card's zone before and after), in words; many cards between the same
-        two places (a pile shuffled into a deck, a hand thrown away) in one line."""
-        groups: dict[tuple[str, str], list[str]] = {}
-        for card, z1 in after.items():
-            z0 = before.get(card, "")
-            if z0 == z1:
-                continue
-            p0, p1 = self.place(z0), self.place(z1)
-            if p0 == Place.KEPT and p1 == Place.KEPT:
-                continue
-            if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
-                continue  # the person takes their own cards
-            src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
-            if src == dst:
-                continue  # two zones of the rules' that are one place on the table
-            groups.setdefault((src, dst), []).append(card)
-        out = []
-        for (src, dst), cards in groups.items():
-            if len(cards) > MANY:
-                out.append(f"Move {len(cards)} cards from {src} to {dst}.")
-                continue
-            for card in cards:
-                known = card in self.known or card in self.known_before or self.place(before.get(card, "")) == \
-                    Place.PUBLIC
-                out.append(f"Move {self.label(card)} from {src} to {dst}." if known
-                           else f"Take a card from {src} to {dst}.")
-        return out
 
     # -- the game -----------------------------------------------------------------------------------------------
     def start(self, table: Table) -> None:
@@ -804,30 +749,93 @@ class TableGame:
             self.commit(legal[0], self.person, table)
         raise EngineError("a secret move did not end")
 
+    def offered(self, legal: Sequence[Action]) -> tuple[list[tuple[Action, str]], list[Action], dict[Action, str]]:
+        """The options listed at the person's decision (with the moves the policy says are made in secret, one for
+        each of their words), the moves played by typing cards, and the moves said in secret."""
+        said = self.said_in_secret(legal)
+        shown, typed = self.options([a for a in legal if a not in said])
+        for words in dict.fromkeys(w for w in said.values() if w):
+            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
+        return shown, typed, said
+
+    def arrangements(self) -> list[tuple[State[Any], list[tuple[str, str]]]]:
+        """The belief with the person's unknown cards lying otherwise, as the policy proposes (a hand with no card of
+        a kind, or with one), and the exchanges that make it: only relabellings of cards the program does not know
+        that no automaton can tell."""
+        if self.policy.arrangements is None:
+            return []
+        out = []
+        for pairs in self.policy.arrangements(self.belief, self.person, frozenset(self.known)):
+            if not pairs or any(x in self.known or pairs.get(y) != x or not self.interchangeable(x, y)
+                                for x, y in pairs.items()):
+                continue
+            alt = relabel(self.belief, pairs)
+            if same_view(self.belief, alt, self.autos):
+                out.append((alt, [(x, y) for x, y in sorted(pairs.items()) if x < y]))
+        return out
+
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
-        """The person's decision; False when a command was typed instead (asked again)."""
+        """The person's decision; False when a command was typed instead (asked again). Where the moves depend on
+        cards the program does not know, the moves of other arrangements of them (the policy's) are offered too:
+        the person's real cards allow one of them, and the one chosen is taken as how they lie."""
         said = self.said_in_secret(legal)
         if said and len(said) == len(legal) and not any(said.values()):
             self.continue_secret(table)  # (a session saved in the middle of a secret move)
             return True
-        shown, typed = self.options([a for a in legal if a not in said])
-        for words in dict.fromkeys(w for w in said.values() if w):
-            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
-        free = not typed and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
-        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]) and not said:
+        shown, typed, said = self.offered(legal)
+        here = self.belief
+        texts = {t for _, t in shown}
+        Way = tuple[State[Any], list[tuple[str, str]]]  # an arrangement: the belief, and the exchanges that make it
+        other: list[tuple[Action, str, Way]] = []  # the options only another arrangement offers
+        typed_in: list[tuple[Way, list[Action]]] = [((here, []), typed)] if typed else []
+        for way in self.arrangements():
+            self.belief = way[0]
+            try:
+                offers, offers_typed, _ = self.offered(way[0].legal_actions())
+            finally:
+                self.belief = here
+            for a, t in offers:
+                if t not in texts:
+                    texts.add(t)
+                    other.append((a, t, way))
+            if offers_typed:
+                typed_in.append((way, offers_typed))
+        free = not typed_in and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
+        if len(shown) == 1 and not typed_in and not other and not free and not self.secret_cards(shown[0][0]) \
+                and not said:
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed and not free else "or type the id or name of the card you play"
+        every = shown + [(a, t) for a, t, _ in other]
+        hint = None if not typed_in and not free else "or type the id or name of the card you play"
         ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
-        entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
+        entry = table.decide(ask or self.belief.question(), [t for _, t in every], [a for a, _ in every], hint)
         if entry is None:
             raise Stop
-        if entry.kind == "option" and 0 <= entry.index < len(shown):
-            self.commit(shown[entry.index][0], self.person, table)
+        if entry.kind == "option" and 0 <= entry.index < len(every):
+            if entry.index >= len(shown):  # the cards lie as that arrangement has them
+                self.belief, swaps = other[entry.index - len(shown)][2]
+                self.told_places(swaps)
+            self.commit(every[entry.index][0], self.person, table)
             self.continue_secret(table)
             return True
-        if entry.kind == "cards" and (typed or free):
-            acts = self.bring_in(entry.cards, typed, table)
+        if entry.kind == "cards" and (typed_in or free):
+            acts: list[Action] = []
+            if not typed_in:  # (a card the samples do not show, in a window of play the policy says is open)
+                typed_in = [((here, []), typed)]
+            part = False  # the cards typed are part of a move (not all of its cards)
+            for i, ((where, swaps), cards) in enumerate(typed_in):  # as the cards lie, else as another has them
+                known, mark = set(self.known), len(self.swaps)
+                self.belief = where
+                self.told_places(swaps)
+                found = self.bring_in(entry.cards, cards, table, quiet=i + 1 < len(typed_in))
+                acts = [a for a in found if not self.secret_cards(a)]  # (none that plays a card they did not type)
+                part = part or bool(found)
+                if acts:
+                    break
+                self.belief, self.known = here, known
+                del self.swaps[mark:]
+            if not acts and part:
+                table.tell(["Type every card you play, separated by commas."])
             if len(acts) == 1:
                 self.commit(acts[0], self.person, table)
                 return True
@@ -839,11 +847,3 @@ class TableGame:
                     self.commit(acts[more.index], self.person, table)
                     return True
         return False
-
-    def outcome_words(self) -> str:
-        o = self.belief.outcome()
-        if o is None:
-            return ""
-        mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
-                                                             else "You lose")
-        return f"Game over. {o.reason}. {mine}."

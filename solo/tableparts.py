@@ -14,7 +14,7 @@ from wizprint.errors import WizprintError
 from .kernel import Action, Engine, State
 from .kernel.rng import Rng
 from .kernel.stack import WATCH
-from .kernel.table import TablePolicy
+from .kernel.table import Place, TablePolicy
 
 T = TypeVar("T")
 
@@ -122,6 +122,13 @@ class Mixing(Rng):
             self.swaps[card] = x
             return ""
         return "it is not in that pile"
+
+
+def shuffled_on_table(mixed: set[str], now: dict[str, str], before: dict[str, str],
+                      place: Callable[[str], Place]) -> set[str]:
+    """The cards of ``mixed`` shuffled on the table: not those the program keeps before the move and after it
+    (``before``, ``now``: each card's zone), whose shuffle is the program's own."""
+    return {c for c in mixed if place(now.get(c, "")) != Place.KEPT or place(before.get(c, "")) != Place.KEPT}
 
 
 class Halt(Exception):

@@ -27,18 +27,18 @@ from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
 from wizprint.solo.kernel.rng import derive
 from wizprint.solo.kernel.state import ChanceNeeded
-from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, seen_by, zone_of, zones_moved
+from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
 from wizprint.solo.table import Ask, Entry, TableGame, halted, table_state
 from wizprint.solo.tableplay import two_steps
 
 COPY = re.compile(r"(?<=[A-Za-z0-9])#[0-9]+(?![0-9])")  # a copy's number after its printed id: PW20#2
 
 
-def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
+def ignorance(truth: State[Any], game: TableGame, rng: random.Random, keep: set[str] | None = None) -> State[Any]:
     """The truth as the program starts from it: every card it does not know (not kept for the automaton) given the
     place of another card of its kind, at random; but for a card the automaton has seen that the program does not
-    ask for (it knows it is among the person's arranged cards, not where)."""
-    told = set(seen_by(truth, game.autos)) - set(game.to_learn(truth))
+    ask for (it knows it is among the person's arranged cards, not where), and those of ``keep``."""
+    told = set(seen_by(truth, game.autos)) - set(game.to_learn(truth)) | (keep or set())
     classes: dict[tuple[str, str], list[str]] = {}
     for c in sorted(truth.data.instances):
         if c not in game.known and c not in told:
@@ -49,6 +49,14 @@ def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[A
         rng.shuffle(shuffled)
         mapping.update(zip(cards, shuffled, strict=True))
     return relabel(truth, mapping)
+
+
+def pinned(state: State[Any]) -> set[str]:
+    """The cards a state names outside its zones (a card laid face down, a card set aside in a choice under way):
+    what the program's samples there stand for is settled (a wizard laid as the wizard), so drawn anew they stay."""
+    zones = {f for f, _, _ in state.zone_shapes()}
+    js = {k: v for k, v in state.to_json().items() if k not in zones and k != "log"}
+    return cards_in(js, frozenset(state.data.instances))
 
 
 def printed(value: Any, instances: frozenset[str], same: frozenset[str] | None = None) -> str:
@@ -84,6 +92,9 @@ class SimulatedTable:
         # what the program starts from: the cards it does not know, elsewhere among their kind (``samples``: the
         # seed of that, the truth's by default)
         self.game.belief = ignorance(self.truth, self.game, random.Random(seed if samples is None else samples))
+        # with ``samples``, the program's samples are drawn anew after every move too (a game whose hidden piles are
+        # shuffled after the start, as a deck a player takes, would otherwise keep the table's order in them)
+        self.sampler = random.Random(samples) if samples is not None else None
         self.person = person
         self.player = RandomAgent(seed) if player == "random" else make_agent(player, engine, seed)
         self.secret: Action | None = None  # the real move behind a move taken in secret
@@ -120,10 +131,10 @@ class SimulatedTable:
         for i, a in enumerate(actions):
             if self.printed_key(a) == printed_want and "(in secret" not in options[i]:
                 return Entry("option", i)
-        for i, a in enumerate(actions):
-            if a.kind == want.kind and "(in secret" in options[i]:
-                self.secret = want
-                return Entry("option", i)
+        secret = [i for i, a in enumerate(actions) if "(in secret" in options[i] and self.fits(want, a)]
+        if secret:  # the most particular of the moves taken in secret that the real one is
+            self.secret = want
+            return Entry("option", min(secret, key=lambda i: len(self.unknown(actions[i]))))
         assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
         return Entry("cards", cards=tuple(design_of(c) for c in self.cards_of(want)))
 
@@ -139,6 +150,19 @@ class SimulatedTable:
         trial.script(strict=False)
         trial.apply(want)
         return [c for c, z0, _ in zones_moved(self.truth, trial) if self.game.place(z0) == Place.PERSON]
+
+    def unknown(self, action: Action) -> set[str]:
+        """The cards a move names that the program does not know (its samples)."""
+        return {c for c in cards_in(action.key, self.instances) if c not in self.game.known}
+
+    def fits(self, want: Action, option: Action) -> bool:
+        """Whether the real move ``want`` is the move ``option`` (taken in secret) with the cards the program does not
+        know in its place: the same words, and where the option names a sample, a card unknown to the program."""
+        secret = self.unknown(option)
+        ow, ww = option.key.split(), want.key.split()
+        return len(ow) == len(ww) and all(
+            (o in secret and w in self.instances and w not in self.game.known) or design_of(o) == design_of(w)
+            for o, w in zip(ow, ww, strict=True))
 
     def printed_key(self, a: Action) -> str:
         return " ".join(self.pid(w) if w in self.instances else w for w in a.key.split())
@@ -171,7 +195,12 @@ class SimulatedTable:
         if isinstance(after, str):  # a random pick: made on the table, at random
             return after
         if ask.steps >= 0:  # (the move halted where the card came to light: the card there now)
-            return self.answer(after.zones()[ask.zone][ask.index])
+            there = after.zones()[ask.zone]
+            land = there[ask.index] if 0 <= ask.index < len(there) else ""
+            # a card of the program's there instead (cards from a hand, which has no order, may land in another
+            # order than the program's samples): one of the others that came there
+            others = [c for c in there if c not in self.game.known]
+            return self.answer(land if (land and land not in self.game.known) or not others else others[0])
         # a card the move brings to light from that place, not named yet: the one landing where the program's does
         # if it is one (a hand's order, or a shuffled pile's, is not the program's)
         light = self.light(after, ask.source)
@@ -277,6 +306,10 @@ class SimulatedTable:
             self.decisions.append(action.key)
         self.moves += 1
         self.check()
+        if self.sampler is not None:
+            before = self.game.belief
+            self.game.belief = ignorance(before, self.game, self.sampler, keep=pinned(before))
+            assert same_view(before, self.game.belief, self.game.autos), "the samples drawn anew show otherwise"
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:

@@ -244,25 +244,41 @@ class Watched(SimulatedTable):
 
     def tell(self, lines: Sequence[str]) -> None:
         super().tell(lines)
-        told = [x for x in lines if x.startswith(("Move ", "Take a card from "))]
+        told = [x for x in lines if re.match(r"(Move |Take (a card|\d+ cards) from )", x)]
         if not told and not self.expected:
             return
         pairs = Counter((a, b) for _, a, b in self.expected)
         named = Counter(self.expected)
         for line in told:
-            a, b = next(((a, b) for a, b in pairs if line.endswith(f" from {a} to {b}.")), ("", ""))
+            head, _, ids = line.partition(": ")  # (Move these N cards from A to B: ids.)
+            head = head + "." if ids else head
+            a, b = next(((a, b) for a, b in pairs if head.endswith(f" from {a} to {b}.")), ("", ""))
             assert a, f"after move {self.moves}, the program says {line!r}: nothing moved so on the table"
-            what = line[: -len(f" from {a} to {b}.")].removeprefix("Move ").removeprefix("Take ")
-            n = int(what.split()[0]) if re.fullmatch(r"\d+ cards", what) else 1
+            what = head[: -len(f" from {a} to {b}.")]
+            cards = ids.rstrip(".").split(", ") if ids else [] if what.startswith("Take ") else self.labels(what)
+            n = len(cards) or (1 if what == "Take a card" else int(what.split()[1]))
             assert pairs[(a, b)] >= n, f"after move {self.moves}, {line!r}: fewer cards moved so on the table"
             pairs[(a, b)] -= n
-            if what != "a card" and n == 1:
-                card = (what.split()[0], a, b)
-                assert named[card] > 0, f"after move {self.moves}, {line!r}: another card moved so on the table"
-                named[card] -= 1
+            for c in cards:
+                assert named[(c, a, b)] > 0, f"after move {self.moves}, {line!r}: another card moved so on the table"
+                named[(c, a, b)] -= 1
         assert not +pairs, f"after move {self.moves}, moved on the table but not said: {dict(+pairs)}"
         self.expected = []
         self.checked += len(told)
+
+    def labels(self, what: str) -> list[str]:
+        """The printed ids of the cards a line names (``X``, ``X and Y``, ``X, Y and Z``, each by the program's
+        label), the longest label first where one is the start of another."""
+        g = self.game
+        by_label = {g.label(c): design_of(c) for c in g.instances}
+        out, rest = [], what.removeprefix("Move ")
+        while rest:
+            got = max((x for x in by_label if rest.startswith(x) and rest[len(x):][:2] in ("", ", ", " a")), key=len,
+                      default="")
+            assert got, f"after move {self.moves}: {what!r} names no card"
+            out.append(by_label[got])
+            rest = rest[len(got):].removeprefix(", ").removeprefix(" and ")
+        return out
 
 
 def test_what_the_program_says_to_move_is_what_moves_on_the_table() -> None:
