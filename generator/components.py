@@ -22,9 +22,9 @@ from wizprint.cards.schema import ListOf, Number, Rec, Str, Table, TableOf, Whol
 from wizprint.errors import BuildError, DataErrors, FitError, Issue
 from wizprint.resources import layouts_dir
 
-from .fonts import family
+from .deckpdf import page_label
 from .icons import ICON_NAME, icon_problem
-from .impose import PAPERS, Slot, mirror_slot
+from .impose import DRAW_EDGE, PAPERS, Slot, mirror_slot
 from .layout import colour_problem, read_layout_file, shown_path
 from .pdf import PdfPainter, new_canvas
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
@@ -32,6 +32,8 @@ from .textlayout import layout_text
 from .units import MM
 
 MAX_TOKENS = 10_000  # tokens of a game
+NOTE_SIZE = 7.0  # pt, the note at the foot of a page of boards or tokens
+NOTE_COLOUR = HexColor("#000000")
 
 
 def _icon(value: str) -> str | None:
@@ -319,17 +321,20 @@ def dial_boards_pdf(game: Game, spec: Mapping[str, Any], paper_name: str) -> tup
         what = "cut along the outline; cut out the four windows and the two slits"
         if under is None:
             _centred_on_page(c, painter, items, w, h, paper)
+            drawn = [((pw - w) / 2, (ph - h) / 2, (pw + w) / 2, (ph + h) / 2)]
         else:
             c.saveState()
             c.translate((pw - w) / 2 * MM, (ph - BOARD_TOP - h) * MM)
             painter.draw_items(items, h)
             c.restoreState()
+            drawn = [((pw - w) / 2, ph - BOARD_TOP - h, (pw + w) / 2, ph - BOARD_TOP)]
             top = ph - BOARD_TOP - h - 2 * WHEEL_GAP
             for dial, (cx, cy) in zip(spec["dials"], _wheel_rows(len(spec["dials"]), under[0], d, pw, top)):
                 _wheel_at(c, painter, spec, dial, f"{dial['name']} dial - {name} board", cx, cy)
+                drawn.append((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2))
             what += "; cut out its wheels and fix each behind its window with a paper fastener"
-        c.setFont(family("text").face(), 7)
-        c.drawString(8 * MM, 5 * MM, f"{game.name} - {spec.get('title', 'board')} ({name}): {what}")
+        page_label(c, f"{game.name} - {spec.get('title', 'board')} ({name}): {what}", drawn, paper, size=NOTE_SIZE,
+                   colour=NOTE_COLOUR)
         c.showPage()
         pages += 1
     if under is not None:
@@ -342,11 +347,12 @@ def dial_boards_pdf(game: Game, spec: Mapping[str, Any], paper_name: str) -> tup
     per = cols * rows
     for p0 in range(0, len(wheels), per):
         chunk = wheels[p0:p0 + per]
+        drawn = []
         for (dl, label), (cx, cy) in zip(chunk, _wheel_rows(len(chunk), cols, d, pw, ph - 8)):
             _wheel_at(c, painter, spec, dl, label, cx, cy)
-        c.setFont(family("text").face(), 7)
-        c.drawString(8 * MM, 5 * MM, f"{game.name} - dial wheels: cut each circle; push a paper fastener through the "
-                                     "board's hole and the wheel's centre, wheel behind the board")
+            drawn.append((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2))
+        page_label(c, f"{game.name} - dial wheels: cut each circle; push a paper fastener through the board's hole "
+                   "and the wheel's centre, wheel behind the board", drawn, paper, size=NOTE_SIZE, colour=NOTE_COLOUR)
         c.showPage()
         pages += 1
     c.save()
@@ -395,9 +401,8 @@ def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str, duple
             items.append(Ellipse(cx, cy, r, r, Paint(stroke="#000000", stroke_width=0.2, dash=(1.2, 0.8))))
         n += len(slots)
         painter.draw_items(items, paper[1])
-        c.setFont(family("text").face(), 7)
-        c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens: cut along the dashed circles "
-                                                f"(page {pno} of {len(pages)})")
+        page_label(c, f"{game.name} - tokens: cut along the dashed circles (page {pno} of {len(pages)})",
+                   _token_extents(slots), paper, size=NOTE_SIZE, colour=NOTE_COLOUR)
         c.showPage()
     c.save()
     return buf.getvalue(), len(pages), counts
@@ -523,6 +528,12 @@ def token_pages(paper: tuple[float, float], diameters: list[float], top: float, 
     return pages
 
 
+def _token_extents(slots: list[Slot]) -> list[tuple[float, float, float, float]]:
+    """What the tokens in ``slots`` cover of the page (their bleed included), for placing the page's label."""
+    b = TOKEN_BLEED
+    return [(s.x - b, s.y - b, s.x + s.w + b, s.y + s.h + b) for s in slots]
+
+
 def _token_boxes(c: Any, slots: list[Slot]) -> None:
     x1, y1 = min(s.x for s in slots), min(s.y for s in slots)
     x2, y2 = max(s.x + s.w for s in slots), max(s.y + s.h for s in slots)
@@ -549,7 +560,6 @@ def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name:
     buf = io.BytesIO()
     c = new_canvas(buf, (pw * MM, ph * MM), f"{game.name} - tokens")
     painter = PdfPainter(c)
-    face = family("text").face()
     b = TOKEN_BLEED
     n = 0
     out_pages = 0
@@ -563,28 +573,29 @@ def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name:
         else:
             backs = [mirror_slot(s, paper, flip, back_offset) for s in slots]
             _token_boxes(c, slots)
-            c.setFont(face, 7)
-            c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens, fronts (sheet {pno} of {len(pages)}): "
-                                                    "cut along the dashed circles once the backs are printed")
+            page_label(c, f"{game.name} - tokens, fronts (sheet {pno} of {len(pages)}): cut along the dashed circles "
+                       "once the backs are printed", _token_extents(slots), paper, size=NOTE_SIZE, colour=NOTE_COLOUR)
             c.showPage()
             out_pages += 1
         for (front, back, _), s in zip(chunk, backs):
             painter.place(back or front, (s.x - b) * MM, (s.y - b) * MM, s.rotate)
+        drawn = _token_extents(slots + backs if fold else backs)
         if fold:
             c.saveState()
             c.setStrokeColor(HexColor("#888888"))
             c.setLineWidth(0.5)
             c.setDash([4, 3])
-            c.line(0, ph / 2 * MM, pw * MM, ph / 2 * MM)
+            c.line(DRAW_EDGE * MM, ph / 2 * MM, (pw - DRAW_EDGE) * MM, ph / 2 * MM)
             c.restoreState()
+            drawn.append((DRAW_EDGE, ph / 2, pw - DRAW_EDGE, ph / 2))
             _token_boxes(c, slots + backs)
             what = "fold on the dashed line, glue, then cut along the dashed circles"
         else:
             _token_boxes(c, backs)
             what = (f"backs ({flip}-edge duplex): print on the back of the fronts, then cut along the dashed "
                     "circles")
-        c.setFont(face, 7)
-        c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens (sheet {pno} of {len(pages)}): {what}")
+        page_label(c, f"{game.name} - tokens (sheet {pno} of {len(pages)}): {what}", drawn, paper, back=not fold,
+                   size=NOTE_SIZE, colour=NOTE_COLOUR)
         c.showPage()
         out_pages += 1
     c.save()

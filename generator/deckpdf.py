@@ -16,17 +16,22 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 
 from .fonts import family
 from .impose import (
-    MARK_GAP,
-    MARK_LEN,
+    DRAW_EDGE,
     PAPERS,
+    SIDES,
+    Box,
     Grid,
+    Line,
     Slot,
+    bleed_ticks,
     butted_grid,
     cell_clip,
     crop_marks,
+    free_runs,
     gutterfold,
     mirror_slot,
     page_grid,
@@ -271,24 +276,37 @@ def _boxes(c: Any, slots: list[Slot], bleed: float) -> None:
     c.setBleedBox([(x1 - bleed) * MM, (y1 - bleed) * MM, (x2 + bleed) * MM, (y2 + bleed) * MM])
 
 
-def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> None:
+def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> list[Line]:
+    """Draw the crop marks, and the ticks in the outer bleed for the cut lines without a mark at an end (a fine
+    black line on a white one, seen on any colour); the lines drawn."""
+    marks, ticks = crop_marks(slots, bleed, paper), bleed_ticks(slots, bleed, paper)
     c.saveState()
     c.setStrokeColor(MARK_COLOUR)
     c.setLineWidth(0.25)
-    for x1, y1, x2, y2 in crop_marks(slots, bleed, paper):
+    for x1, y1, x2, y2 in marks:
         c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+    if ticks:
+        c.setStrokeColor(HexColor("#ffffff"))
+        c.setLineWidth(1.0)
+        for x1, y1, x2, y2 in ticks:
+            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+        c.setStrokeColor(MARK_COLOUR)
+        c.setLineWidth(0.3)
+        for x1, y1, x2, y2 in ticks:
+            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
     c.restoreState()
+    return marks + ticks
 
 
 LABEL_SIZE = 6.5  # pt
-LABEL_BAND = 5.6  # mm the page label needs between the paper's edge and the nearest mark or bleed
 
 
-def _label(c: Any, text: str, x: float, y: float, align: str = "left", rotate: float = 0.0) -> None:
+def _label(c: Any, text: str, x: float, y: float, align: str = "left", rotate: float = 0.0,
+           size: float = LABEL_SIZE, colour: Any = LABEL_COLOUR) -> None:
     face = family("text").face()
     c.saveState()
-    c.setFillColor(LABEL_COLOUR)
-    c.setFont(face, LABEL_SIZE)
+    c.setFillColor(colour)
+    c.setFont(face, size)
     if rotate:
         c.translate(x * MM, y * MM)
         c.rotate(rotate)
@@ -302,25 +320,74 @@ def _label(c: Any, text: str, x: float, y: float, align: str = "left", rotate: f
     c.restoreState()
 
 
-def _sheet_label(c: Any, text: str, slots: list[Slot], bleed: float, paper: tuple[float, float], marks: bool,
+def _fill_runs(pieces: list[str], runs: list[tuple[str, float, float]], width: Any
+               ) -> list[tuple[str, float, float, str]] | None:
+    """The pieces in order, as many of them to a run as fit (joined by ' - '): [(side, from, to, text)], or None
+    when they do not all fit."""
+    out: list[tuple[str, float, float, str]] = []
+    k = 0
+    for side, a, b in runs:
+        if k == len(pieces):
+            break
+        n = k
+        while n < len(pieces) and width(" - ".join(pieces[k:n + 1])) <= b - a:
+            n += 1
+        if n > k:
+            out.append((side, a, b, " - ".join(pieces[k:n])))
+            k = n
+    return out if k == len(pieces) else None
+
+
+def page_label(c: Any, text: str, obstacles: list[Box], paper: tuple[float, float], back: bool = False,
+               size: float = LABEL_SIZE, colour: Any = LABEL_COLOUR) -> None:
+    """The page's label along an edge, just inside DRAW_EDGE where printers print, clear of the cards' bleed, the
+    marks and the ticks (``obstacles``): at the foot when it has room (from the left on a page of fronts, from the
+    right on a page of backs), else at the top, else up the left side or down the right side; a label longer than
+    the free stretch is cut at its ' - ' (then between words) and goes on in the next stretch."""
+    face = family("text").face()
+    asc, desc = (v / MM for v in getAscentDescent(face, size))
+
+    def width(t: str) -> float:
+        return float(stringWidth(t, face, size)) / MM
+
+    runs = free_runs(paper, obstacles, asc - desc)
+    order = ("bottom", "top", "right", "left") if back else SIDES
+    every = [(side, a, b) for side in order for a, b in (reversed(runs[side]) if back and side in ("bottom", "top")
+                                                         else runs[side])]
+    placed = None
+    for pieces in ([text], text.split(" - "), text.split()):
+        for side in order:  # on one side of the page if it can, else across them
+            placed = placed or _fill_runs(pieces, [r for r in every if r[0] == side], width)
+        placed = placed or _fill_runs(pieces, every, width)
+        if placed:
+            break
+    pw, ph = paper
+    for side, a, b, t in placed or []:
+        if side == "bottom":
+            _label(c, t, b if back else a, DRAW_EDGE - desc, "right" if back else "left", 0.0, size, colour)
+        elif side == "top":
+            _label(c, t, b if back else a, ph - DRAW_EDGE - asc, "right" if back else "left", 0.0, size, colour)
+        elif side == "left":  # reading up the page, the glyphs' tops towards the edge
+            _label(c, t, DRAW_EDGE + asc, a, "left", 90.0, size, colour)
+        else:  # reading down the page
+            _label(c, t, pw - DRAW_EDGE - asc, b, "left", -90.0, size, colour)
+
+
+def _sheet_label(c: Any, text: str, slots: list[Slot], bleed: float, paper: tuple[float, float], drawn: list[Line],
                  back: bool) -> None:
-    """The page's label in the margin, clear of the cards, their bleed and the crop marks: along the foot (left
-    on a page of fronts, right on a page of backs) when the foot has room, else up the left (fronts) or right
-    (backs) side, turned a quarter (a butted block of 3 x 3 poker cards on Letter leaves 7.7 mm at the foot)."""
-    reach = bleed + (MARK_GAP + MARK_LEN if marks else 0.0)
-    foot = min(s.y for s in slots) - reach
-    if foot >= LABEL_BAND:
-        if back:
-            _label(c, text, paper[0] - 4, 3.0, align="right")
-        else:
-            _label(c, text, 4, 3.0)
-        return
-    side = (paper[0] - max(s.x + s.w for s in slots) if back else min(s.x for s in slots)) - reach
-    inset = min(4.0, side - 0.6)  # the baseline; the glyphs' tops point to the paper's edge
-    if back:  # down the right side, from the top of the block
-        _label(c, text, paper[0] - inset, max(s.y + s.h for s in slots), rotate=-90)
-    else:  # up the left side, from the foot of the block
-        _label(c, text, inset, min(s.y for s in slots), rotate=90)
+    """The label of a sheet of cards, clear of the cards with their bleed and of the marks ``drawn``."""
+    boxes: list[Box] = [(s.x - bleed, s.y - bleed, s.x + s.w + bleed, s.y + s.h + bleed) for s in slots]
+    boxes += [(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)) for x1, y1, x2, y2 in drawn]
+    page_label(c, text, boxes, paper, back)
+
+
+def _fold_line(fold: tuple[tuple[float, float], tuple[float, float]], paper: tuple[float, float]) -> Line:
+    """A gutterfold's fold line across the page, stopping DRAW_EDGE short of the paper's edges."""
+    (x1, y1), (x2, y2) = fold
+    e = DRAW_EDGE
+    if x1 == x2:
+        return (x1, max(min(y1, y2), e), x2, min(max(y1, y2), paper[1] - e))
+    return (max(min(x1, x2), e), y1, min(max(x1, x2), paper[0] - e), y2)
 
 
 def _group(label: str) -> str:
@@ -382,14 +449,13 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             c.setStrokeColor(HexColor("#888888"))
             c.setLineWidth(0.5)
             c.setDash([4, 3])
-            (fx1, fy1), (fx2, fy2) = fl.fold
-            c.line(fx1 * MM, fy1 * MM, fx2 * MM, fy2 * MM)
+            fold = _fold_line(fl.fold, paper)
+            c.line(*(v * MM for v in fold))
             c.restoreState()
-            if opts.marks:
-                _marks(c, fslots + bslots, bleed, paper)
+            drawn = _marks(c, fslots + bslots, bleed, paper) if opts.marks else []
             _boxes(c, fslots + bslots, bleed)
-            _label(c, f"{title} - page {pno + 1} of {npages}{_group(group)} - fold on the dashed line, glue, then cut",
-                   4, 3.0)
+            _sheet_label(c, f"{title} - page {pno + 1} of {npages}{_group(group)} - fold on the dashed line, glue, "
+                         "then cut", fslots + bslots, bleed, paper, [*drawn, fold], back=False)
             placed.append(PlacedPage("fold", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots)) +
                                      tuple((s, "back", "back") for s in bslots)))
             c.showPage()
@@ -403,11 +469,10 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             chunk = fronts[start:end]
             fslots = list(grid.slots[:len(chunk)])
             _place_all(c, painter, [sc for _, sc in chunk], fslots, bleed, plan.butted)
-            if opts.marks:
-                _marks(c, fslots, bleed, paper)
+            drawn = _marks(c, fslots, bleed, paper) if opts.marks else []
             _boxes(c, fslots, bleed)
             _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", fslots, bleed, paper,
-                         opts.marks, back=False)
+                         drawn, back=False)
             placed.append(PlacedPage("fronts", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots)),
                                      plan.butted))
             c.showPage()
@@ -415,11 +480,10 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
                 continue
             bslots = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in fslots]
             _place_all(c, painter, backs[start:end], bslots, bleed, plan.butted)
-            if opts.marks:
-                _marks(c, bslots, bleed, paper)
+            drawn = _marks(c, bslots, bleed, paper) if opts.marks else []
             _boxes(c, bslots, bleed)
             _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - backs ({opts.duplex}-edge "
-                         "duplex)", bslots, bleed, paper, opts.marks, back=True)
+                         "duplex)", bslots, bleed, paper, drawn, back=True)
             placed.append(PlacedPage("backs", tuple((s, cid, "back") for (cid, _), s in zip(chunk, bslots)),
                                      plan.butted))
             c.showPage()

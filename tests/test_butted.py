@@ -23,10 +23,10 @@ from progress_helpers import Recorder
 from wizprint.generator.build import BuildOptions, build_game
 from wizprint.generator.deckpdf import Run, edge_colour, plan_sheets
 from wizprint.generator.impose import (
-    EDGE_CLEAR,
     MARK_GAP,
     PAPERS,
     SEAM,
+    bleed_ticks,
     butted_grid,
     cell_clip,
     crop_marks,
@@ -64,16 +64,27 @@ def test_nine_poker_cards_butted_on_a4_and_letter(paper: str) -> None:
     assert [b - a for a, b in itertools.pairwise(ys)] == pytest.approx([88, 88])
     left, bottom = min(xs) - 3, min(ys) - 3
     assert left == pytest.approx(pw - (max(xs) + 63 + 3)) and bottom == pytest.approx(ph - (max(ys) + 88 + 3))
-    # the crop marks lie in the paper's margin: beyond the bleed and the gap, at least EDGE_CLEAR from the edge
-    marks = crop_marks(g.slots, 3.0, PAPERS[paper])
-    assert len(marks) == 2 * (4 + 4)  # 4 vertical and 4 horizontal cut lines, two marks each
-    for x1, y1, x2, y2 in marks:
+    # each of the 4 vertical and 4 horizontal cut lines is marked at both ends where a home printer prints (at least
+    # 5 mm from the paper's edge): by a crop mark beyond the bleed where the margin has room for one, else by a tick
+    # across the block's outer bleed (the column cuts on Letter, 7.7 mm from the edge; the row cuts on A4, 10.5 mm)
+    marks, ticks = crop_marks(g.slots, 3.0, PAPERS[paper]), bleed_ticks(g.slots, 3.0, PAPERS[paper])
+    vertical = (paper == "letter")  # the cut lines that have ticks
+    assert len(marks) == len(ticks) == 8 and all((t[0] == t[2]) == vertical for t in ticks)
+    last = max(xs) + 63 if vertical else max(ys) + 88
+    cut_at = {round(v, 6) for v in (xs if vertical else ys)} | {round(last, 6)}
+    assert {round(t[0] if vertical else t[1], 6) for t in ticks} == cut_at
+    for x1, y1, x2, y2 in marks + ticks:
         for x, y in ((x1, y1), (x2, y2)):
-            assert EDGE_CLEAR - 1e-9 <= x <= pw - EDGE_CLEAR + 1e-9 and EDGE_CLEAR - 1e-9 <= y <= ph - EDGE_CLEAR + 1e-9
-        assert abs(x2 - x1) + abs(y2 - y1) >= 3.0  # long enough to cut along
+            assert 5.0 <= x <= pw - 5.0 and 5.0 <= y <= ph - 5.0
+        assert abs(x2 - x1) + abs(y2 - y1) >= 1.5  # long enough to cut along
+    for x1, y1, x2, y2 in marks:  # beyond the bleed and the gap
         lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
         assert (hi_y <= bottom - MARK_GAP + 1e-9 or lo_y >= ph - bottom + MARK_GAP - 1e-9 or
                 hi_x <= left - MARK_GAP + 1e-9 or lo_x >= pw - left + MARK_GAP - 1e-9)
+    for x1, y1, x2, y2 in ticks:  # never on a card: outside the block's cut lines
+        lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
+        assert (hi_y <= bottom + 3 - 0.2 or lo_y >= ph - bottom - 3 + 0.2 or
+                hi_x <= left + 3 - 0.2 or lo_x >= pw - left - 3 + 0.2)
     # spaced, as before: 8 on A4, 6 on Letter
     assert page_grid(PAPERS[paper], (63, 88), 3.0).count == (8 if paper == "a4" else 6)
 
