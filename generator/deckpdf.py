@@ -174,9 +174,10 @@ class SheetPlan:
 def plan_sheets(runs: Sequence[Run], per_butted: int, per_spaced: int, layout: str,
                 edges: Sequence[Hashable | None] | None = None) -> list[SheetPlan]:
     """Cut the cards into sheets, in order; a sheet never crosses the start of a ``new_sheet`` run. ``layout``
-    butted or spaced (gutterfold: spaced) fills every sheet in that style. ``auto`` may butt the cards of a sheet
-    when their ``edges`` (one key per card: its edge colours; None: unknown) are equal, and spaces them otherwise,
-    choosing the sheets so that there are as few as possible (the fullest sheet first, butted on a tie)."""
+    butted or spaced (gutterfold: spaced) fills every sheet in that style. ``auto`` lays every sheet of the file
+    out in one grid, so that the sheets stack and cut together: butted when that takes no more sheets than spaced
+    and every butted sheet can hold cards of equal known ``edges`` (one key per card: its edge colours; None:
+    unknown), a sheet then ending where the edges change; spaced otherwise."""
     bounds: list[tuple[int, int]] = []
     labels: list[tuple[int, int, str]] = []
     pos = 0
@@ -188,43 +189,35 @@ def plan_sheets(runs: Sequence[Run], per_butted: int, per_spaced: int, layout: s
         labels.append((pos, pos + r.n, r.label))
         pos += r.n
     keys = list(edges) if edges is not None else [None] * pos
-    same = [0] * (pos + 1)  # how many cards from i on have the same known edges as card i
-    for i in range(pos - 1, -1, -1):
-        same[i] = 0 if keys[i] is None else 1 + (same[i + 1] if i + 1 < pos and keys[i + 1] == keys[i] else 0)
-    out: list[SheetPlan] = []
-    for a, b in bounds:
-        # best[i]: (sheets for cards i..b, cards on the sheet at i, butted) - fewest sheets from the back
-        best: dict[int, tuple[int, int, bool]] = {b: (0, 0, False)}
-        for i in range(b - 1, a - 1, -1):
-            choices: list[tuple[int, int, bool]] = []
-            if layout == "butted" or (layout == "auto" and per_spaced <= 0):
-                choices.append((1 + best[min(i + per_butted, b)][0], min(per_butted, b - i), True))
-            elif layout != "auto":
-                choices.append((1 + best[min(i + per_spaced, b)][0], min(per_spaced, b - i), False))
-            else:
-                # the choices below, in this order, and the first of the least (sheets, -cards, not butted) among
-                # them: min(choices, key=...) without making the list
-                t = min(per_spaced, b - i)
-                pick = (1 + best[i + t][0], t, False)
-                least = (pick[0], -t, True)
-                for k in range(1, min(per_butted, b - i, same[i]) + 1):
-                    n = 1 + best[i + k][0]
-                    if (n, -k, False) < least:
-                        pick, least = (n, k, True), (n, -k, False)
-                if t <= 0:
-                    raise ValueError("no card fits the sheet")
-                best[i] = pick
-                continue
-            if choices[0][1] <= 0:
-                raise ValueError("no card fits the sheet")
-            best[i] = min(choices, key=lambda c: (c[0], -c[1], not c[2]))
-        i = a
-        while i < b:
-            _, k, butt = best[i]
-            names = [lab for s0, s1, lab in labels if lab and s0 < i + k and s1 > i]
-            out.append(SheetPlan(i, i + k, butt, ", ".join(dict.fromkeys(names))))
-            i += k
-    return out
+
+    def chunks(per: int, split_at_edges: bool) -> list[tuple[int, int]] | None:
+        if per <= 0:
+            return None
+        out: list[tuple[int, int]] = []
+        for a, b in bounds:
+            i = a
+            while i < b:
+                k = min(per, b - i)
+                if split_at_edges:
+                    if keys[i] is None:
+                        return None
+                    k = next((j - i for j in range(i + 1, i + k) if keys[j] != keys[i]), k)
+                out.append((i, i + k))
+                i += k
+        return out
+
+    if layout == "butted":
+        picked, butt = chunks(per_butted, False), True
+    elif layout != "auto":
+        picked, butt = chunks(per_spaced, False), False
+    else:
+        butted, spaced = chunks(per_butted, per_spaced > 0), chunks(per_spaced, False)
+        butt = butted is not None and (spaced is None or len(butted) <= len(spaced))
+        picked = butted if butt else spaced
+    if picked is None:
+        raise ValueError("no card fits the sheet")
+    return [SheetPlan(i, j, butt, ", ".join(dict.fromkeys(lab for s0, s1, lab in labels if lab and s0 < j and s1 > i)))
+            for i, j in picked]
 
 
 def sheet_count(n: int, groups: Sequence[tuple[str, int]] | None, card: tuple[float, float], opts: PrintOptions,

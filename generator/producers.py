@@ -23,6 +23,7 @@ from .csvio import export_csv
 from .deckpdf import PrintOptions, deck_pdf, sheet_count
 from .drawing import DeckSequence, Drawn, RecordSheets
 from .impose import Slot
+from .layout import GameLayout
 from .playmap import PlayMap, check_paper, map_pdf
 from .poster import poster_pdf
 from .producing import BuildOptions, Job, Made, Output, Plan, made, name_part, register
@@ -48,7 +49,7 @@ def decks(drawn: Drawn, opts: BuildOptions) -> Plan:
     seqs = {d: drawn.sequence(d) for d in game.decl.decks}
     previews = opts.makes("previews")
     jobs = []
-    for host, guests in shared_sheets(game, seqs, opts.print).items():
+    for host, guests in shared_sheets(game, seqs, opts.print, drawn.layout).items():
         printed = [host, *guests]
         cards = sum(len(seqs[d].cards) for d in printed)
         designs = sum(len(drawn.fronts[d]) for d in printed)
@@ -58,11 +59,19 @@ def decks(drawn: Drawn, opts: BuildOptions) -> Plan:
     return Plan(jobs, listed=[j.files[0] for j in jobs], preload=preload if previews else None)
 
 
-def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions) -> dict[str, list[str]]:
+def deck_options(po: PrintOptions, layout: GameLayout, deck: str) -> PrintOptions:
+    """The print options of a deck's file: ``--layout auto`` lays it out as the deck's layout says (its
+    ``sheets``)."""
+    sheets = layout.decks[deck].sheets if deck in layout.decks else "auto"
+    return dataclasses.replace(po, layout=sheets) if po.imposition == "auto" and sheets != "auto" else po
+
+
+def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions, layout: GameLayout
+                  ) -> dict[str, list[str]]:
     """Which decks print in which deck's file: {host: [guests]}, every deck once. A deck with one back whose
     cards all fit the free slots of an earlier deck's last sheet (same card size) prints there instead of on a
-    sheet of its own, each card with its own back (Wizard Cards' 2 reference cards after the 54 spells); a sheet
-    of cards whose edge colours then disagree is spaced, so the guests must fit the spaced sheet."""
+    sheet of its own, each card with its own back (Wizard Cards' 2 reference cards after the 54 spells), laid out
+    as the host's sheets are."""
     decks = list(game.decl.decks)
     plan: dict[str, list[str]] = {}
     taken: set[str] = set()
@@ -80,7 +89,8 @@ def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions)
                       and seqs[g].card_size == size]
         if not candidates:  # no deck could share its sheets (planning them is a tenth of a big deck's build)
             continue
-        alone = sheet_count(len(seq.cards), seq.groups, size, opts, fronts, backs)
+        po = deck_options(opts, layout, d)
+        alone = sheet_count(len(seq.cards), seq.groups, size, po, fronts, backs)
         guests: list[tuple[str, int]] = []
         for g in candidates:
             guest = seqs[g]
@@ -88,7 +98,7 @@ def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions)
                 continue
             with_g = [*guests, (g, len(guest.cards))]
             n = len(fronts) + len(guest.cards)
-            if sheet_count(n, seq.groups, size, opts, fronts + [sc for _, sc in guest.cards],
+            if sheet_count(n, seq.groups, size, po, fronts + [sc for _, sc in guest.cards],
                            backs + list(guest.backs), with_g) == alone:
                 guests, fronts, backs = with_g, fronts + [sc for _, sc in guest.cards], backs + list(guest.backs)
                 plan[d].append(g)
@@ -111,8 +121,8 @@ def _deck_files(drawn: Drawn, po: PrintOptions, host: str, guests: list[str], se
         shared.append((f"with the {game.decl.decks[g].name}", len(seqs[g].cards)))
     title = " and ".join([f"{game.name} - {deck.name}", *(game.decl.decks[g].name for g in guests)])
     groups = seq.groups
-    pdf = deck_pdf(title, fronts, backs, po, [(f"{name} backs", n) for name, n in groups] if groups else None,
-                   shared)
+    pdf = deck_pdf(title, fronts, backs, deck_options(po, drawn.layout, host),
+                   [(f"{name} backs", n) for name, n in groups] if groups else None, shared)
     extra: dict[str, Any] = {"backs": dict(groups)} if groups else {}  # only decks whose copies have their own backs
     if guests:  # the decks printed in this file, and how many cards each
         extra["decks"] = {host: len(seq.cards), **{g: len(seqs[g].cards) for g in guests}}

@@ -20,8 +20,10 @@ from PIL import Image
 from producer_helpers import add_producer
 from progress_helpers import Recorder
 
+from wizprint.cards.loader import load_game
 from wizprint.generator.build import BuildOptions, build_game
-from wizprint.generator.deckpdf import Run, edge_colour, plan_sheets
+from wizprint.generator.deckpdf import PrintOptions, Run, deck_pdf, edge_colour, plan_sheets
+from wizprint.generator.drawing import draw
 from wizprint.generator.impose import (
     MARK_GAP,
     PAPERS,
@@ -33,6 +35,7 @@ from wizprint.generator.impose import (
     mirror_slot,
     page_grid,
 )
+from wizprint.generator.layout import load_layout
 from wizprint.generator.scene import Paint, Rect, Scene
 from wizprint.progress import Plain
 
@@ -242,38 +245,82 @@ def test_spaced_keeps_the_old_imposition(build) -> None:  # type: ignore[no-unty
     assert sum(o.pages for o in result.outputs if o.kind == "cards") == 86
 
 
-def test_auto_spaces_sheets_of_mixed_edges_and_butted_forces_them(build) -> None:  # type: ignore[no-untyped-def]
-    """Covenant's cards are framed in their type's colour: auto butts only the sheets of one colour; butted butts
-    every sheet (9 a page), spaced none."""
+def test_a_deck_of_mixed_edges_is_laid_out_in_one_grid_as_its_layout_says(build) -> None:  # type: ignore[no-untyped-def]
+    """Covenant's cards are framed in their type's colour. Its layout butts every sheet (``sheets = "butted"``:
+    11 sheets of 9); ``--layout spaced`` spaces them whatever the layout says. Without its layout's word, ``auto``
+    lays the deck out in one grid all the same: on A4 spaced (12 sheets of 8), as butting would end a sheet at each
+    change of colour (16 sheets); on Letter butted so (16 sheets, as many as spaced sheets of 6)."""
     auto = build("covenant")
     out = next(o for o in auto.outputs if o.file == "cards-main.pdf")
-    assert out.extra["layout"] == "butted+spaced"
-    forced = build("covenant", layout="butted")
-    per_sheet = fronts_per_sheet(forced.out_dir / "cards-main.pdf")
-    assert per_sheet == [9] * 10 + [1]
-    assert next(o for o in forced.outputs if o.file == "cards-main.pdf").extra["layout"] == "butted"
+    assert out.extra["layout"] == "butted" and fronts_per_sheet(auto.out_dir / "cards-main.pdf") == [9] * 10 + [1]
+    spaced = build("covenant", layout="spaced")
+    assert fronts_per_sheet(spaced.out_dir / "cards-main.pdf") == [8] * 11 + [3]
+    game = load_game("covenant")
+    layout = load_layout(game)
+    drawn = draw(game, layout, 3.0)
+    seq = drawn.sequence("main")
+    colours = [edge_colour(sc) for _, sc in seq.cards]
+    for paper, layout_name, sheets in (("a4", "spaced", 12), ("letter", "butted", 16)):
+        pdf = deck_pdf("t", seq.cards, seq.backs, PrintOptions(paper=paper))  # the deck's layout not asked
+        assert (pdf.layout, pdf.sheets) == (layout_name, sheets), paper
+        fronts = [p for p in pdf.placed if p.role == "fronts"]
+        if layout_name == "butted":  # a butted sheet holds cards of one colour
+            ids = iter(range(len(seq.cards)))
+            for p in fronts:
+                assert len({colours[next(ids)] for _ in p.slots}) == 1
 
 
 # -- decks sharing the last sheet -----------------------------------------------------------------------------------
-def test_the_reference_cards_share_the_spell_decks_last_sheet(build) -> None:  # type: ignore[no-untyped-def]
-    result = build("wizard-cards")
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_friend_cards_share_the_last_sheet_of_wizards_and_relics(build, paper: str  # type: ignore[no-untyped-def]
+                                                                      ) -> None:
+    result = build("wizards-and-relics", paper=paper)
     files = {o.file: o for o in result.outputs}
-    assert "cards-reference.pdf" not in files
-    spells = files["cards-spells.pdf"]
-    assert spells.extra["decks"] == {"spells": 54, "reference": 2} and spells.extra["cards"] == 54
-    with pikepdf.open(result.out_dir / "cards-spells.pdf") as pdf:
+    assert "cards-friends.pdf" not in files
+    duel = files["cards-duel.pdf"]
+    assert duel.extra["decks"] == {"duel": 120, "friends": 4} and duel.extra["cards"] == 120
+    with pikepdf.open(result.out_dir / "cards-duel.pdf") as pdf:
         pages = list(pdf.pages)
-        assert len(pages) == spells.pages == 14  # 7 sheets: without sharing, 7 + 1 for the reference cards
+        assert len(pages) == duel.pages == 28  # 14 sheets: without sharing, 14 + 1 for the Friend cards
         last_fronts, last_backs = cards_on(pages[-2]), cards_on(pages[-1])
         first_backs = {p.name for p in cards_on(pages[1])}
-        # the last sheet holds spells and the two reference cards, each with its own back
-        assert len(last_fronts) == len(last_backs) == 4
+        # the last sheet holds 3 relics and the 4 Friend cards, each with its own back
+        assert len(last_fronts) == len(last_backs) == 7
         assert len({p.name for p in last_backs}) == 2 and len({p.name for p in last_backs} & first_backs) == 1
-    text = pdfium.PdfDocument(result.out_dir / "cards-spells.pdf")
+    text = pdfium.PdfDocument(result.out_dir / "cards-duel.pdf")
     try:
-        assert "with the Reference cards" in text[len(text) - 2].get_textpage().get_text_range()
+        assert "with the Friend cards" in text[len(text) - 2].get_textpage().get_text_range()
     finally:
         text.close()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_file_of_cards_is_laid_out_in_one_grid(build, paper: str) -> None:  # type: ignore[no-untyped-def]
+    """The sheets of a file stack and cut together: every page of fronts places its cards in slots of one grid (the
+    fullest page's), and so does every page of backs."""
+    from wizprint.resources import game_ids
+
+    checked = 0
+    for game in game_ids():
+        result = build(game, paper=paper)
+        for o in result.outputs:
+            if o.kind != "cards" and not (o.kind == "sheets" and "records" in o.extra):
+                continue
+            with pikepdf.open(result.out_dir / o.file) as pdf:
+                grids = [{(round(c.x0), round(c.y0), round(c.x1), round(c.y1)) for c in cards_on(p)}
+                         for p in pdf.pages]
+            for side in (grids[::2], grids[1::2]):  # the pages of fronts, and of backs
+                full = max(side, key=len)
+                assert all(g <= full for g in side), (game, o.file, [len(g) for g in grids])
+            checked += 1
+    assert checked == 17
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_wizards_cup_prints_its_36_cards_on_8_pages(build, paper: str) -> None:  # type: ignore[no-untyped-def]
+    result = build("wizards-cup", paper=paper)
+    out = next(o for o in result.outputs if o.file == "cards-wizards.pdf")
+    assert out.pages == 8 and fronts_per_sheet(result.out_dir / out.file) == [9, 9, 9, 9]
 
 
 def test_decks_that_do_not_fit_keep_their_own_file(build) -> None:  # type: ignore[no-untyped-def]

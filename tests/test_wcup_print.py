@@ -329,7 +329,7 @@ def test_a_deck_in_one_group_prints_as_it_did_without_groups() -> None:
         plain = deck_pdf("t", fronts, back, opts)
         grouped = deck_pdf("t", fronts, back, opts, [("", 11)])
         assert plain.data == grouped.data and plain.pages == grouped.pages
-    two = deck_pdf("t", fronts, back, PrintOptions(), [("black backs", 9), ("white backs", 2)])
+    two = deck_pdf("t", fronts, back, PrintOptions(layout="spaced"), [("black backs", 9), ("white backs", 2)])
     assert two.pages == 6 and [len(p.slots) for p in two.placed] == [8, 8, 1, 1, 2, 2]  # 9 = 8 + 1, then 2
 
 
@@ -432,7 +432,7 @@ def test_build_makes_every_component(wcup) -> None:  # type: ignore[no-untyped-d
     assert "svg/wizards/back.svg" not in files
     assert files["svg/wizards/back-white.svg"].extra == {"card": "back", "back": "white"}
     assert sum(1 for f in files if f.startswith("svg/")) == len(GAME.cards()) + 3
-    assert files["cards-wizards.pdf"].pages == 12  # 3 sheets for each set on A4, fronts and backs
+    assert files["cards-wizards.pdf"].pages == 8  # 2 butted sheets of 9 for each set, fronts and backs
     assert files["cards-aids.pdf"].pages == 2 and files["tokens.pdf"].pages == 2
     with Image.open(wcup.out_dir / "preview-wizards.png") as im:
         assert im.size[0] > 500

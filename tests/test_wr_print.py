@@ -224,7 +224,7 @@ def test_the_friend_card_is_a_two_sided_reference_with_the_wording_of_friends_to
 # -- the build ----------------------------------------------------------------------------------------------------
 def test_build_makes_every_component(wr) -> None:  # type: ignore[no-untyped-def]
     files = {o.file: o for o in wr.outputs}
-    for name in ("cards-duel.pdf", "cards-shrines.pdf", "cards-friends.pdf", "map.svg", "map.pdf", "tokens.pdf",
+    for name in ("cards-duel.pdf", "cards-shrines.pdf", "map.svg", "map.pdf", "tokens.pdf",
                  "wizards-and-relics.csv", "preview-duel.png", "preview-shrines.png", "preview-friends.png",
                  "svg/duel/back.svg", "svg/shrines/back.svg", "svg/friends/back.svg"):
         assert name in files, name
@@ -232,6 +232,9 @@ def test_build_makes_every_component(wr) -> None:  # type: ignore[no-untyped-def
     assert files["tokens.pdf"].kind == "tokens" and files["tokens.pdf"].extra["tokens"] == {"power-tokens": 12}
     assert sum(1 for f in files if f.startswith("svg/")) == len(GAME.cards()) + 3
     assert files["map.pdf"].pages == 6 and files["tokens.pdf"].pages == 2
+    # the 4 Friend cards fill free slots of the last sheet of wizards and relics (120 cards: 13 sheets of 9 and 3)
+    assert "cards-friends.pdf" not in files and files["cards-duel.pdf"].extra["decks"] == {"duel": 120, "friends": 4}
+    assert files["cards-duel.pdf"].pages == 28
 
 
 def test_csv_lists_every_design_with_its_copies() -> None:
