@@ -22,7 +22,7 @@ from wizprint.cards.schema import ListOf, Number, Rec, Str, Table, TableOf, Whol
 from wizprint.errors import BuildError, DataErrors, FitError, Issue
 from wizprint.resources import layouts_dir
 
-from .deckpdf import page_label
+from .deckpdf import Riders, page_label
 from .icons import ICON_NAME, icon_problem
 from .impose import DRAW_EDGE, PAPERS, Slot, mirror_slot
 from .layout import colour_problem, read_layout_file, shown_path
@@ -455,6 +455,19 @@ def _token_faces(game: Game, sets: list[Mapping[str, Any]]) -> tuple[list[tuple[
             out.extend((front, back, comp) for _ in range(n))
             counts[comp] = counts.get(comp, 0) + n
     return out, counts
+
+
+def token_riders(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> tuple[Riders, dict[str, int]]:
+    """A game's tokens as riders on the empty rows of a sheet of cards (see deckpdf.Riders), and their counts by
+    component: packed as on a page of tokens, from the top of the area down."""
+    faces, counts = _token_faces(game, sets)
+    diameters = [f.w for f, _, _ in faces]
+    pw = PAPERS[paper_name][0]
+
+    def pack(top: float, bottom: float) -> list[Slot]:
+        return _pack(diameters, 0, pw, top, bottom)
+
+    return Riders([(f, b) for f, b, _ in faces], pack, "with the tokens"), counts
 
 
 def _pack(diameters: list[float], start: int, pw: float, top: float, bottom: float) -> list[Slot]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -21,6 +21,8 @@ from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from .fonts import family
 from .impose import (
     DRAW_EDGE,
+    MARK_GAP,
+    MARK_LEN,
     PAPERS,
     SIDES,
     Box,
@@ -228,6 +230,43 @@ def sheet_count(n: int, groups: Sequence[tuple[str, int]] | None, card: tuple[fl
     return len(_plan(runs, card, opts, fronts, backs))
 
 
+RIDER_CLEAR = 1.0  # mm between the tokens riding on a last sheet and the cards' bleed and marks above them
+
+
+@dataclass(frozen=True)
+class Riders:
+    """Round pieces (a game's tokens) printed on the empty rows of a file's last sheet: each one's front and back
+    (None: nothing behind it), ``pack`` placing them in an area (its top and bottom, mm from the page's foot: the
+    slots of as many as fit, PDF coordinates), and the words the sheet's label adds for them."""
+
+    faces: Sequence[tuple[Scene, Scene | None]]
+    pack: Callable[[float, float], list[Slot]]
+    label: str
+
+
+def free_rows(grid: Grid, used: int, bleed: float, marks: bool) -> tuple[float, float] | None:
+    """The rows a sheet of ``used`` cards leaves empty at the foot of its grid, clear of the cards' bleed and crop
+    marks: (top, bottom) in mm from the page's foot; None when the cards reach the grid's last row."""
+    if used <= 0 or -(-used // grid.cols) >= grid.rows:
+        return None
+    top = min(s.y for s in grid.slots[:used]) - bleed - (MARK_GAP + MARK_LEN if marks else 0.0) - RIDER_CLEAR
+    bottom = min(s.y for s in grid.slots)
+    return (top, bottom) if top > bottom else None
+
+
+def rider_room(n: int, groups: Sequence[tuple[str, int]] | None, card: tuple[float, float], opts: PrintOptions,
+               fronts: Sequence[Scene] | None = None, backs: Sequence[Scene] | None = None,
+               guests: Sequence[tuple[str, int]] = ()) -> tuple[float, float] | None:
+    """The empty rows of the last sheet ``deck_pdf`` prints for these cards (see :func:`free_rows`), or None
+    (gutterfold has none)."""
+    if opts.imposition == "gutterfold":
+        return None
+    runs = _make_runs(n - sum(k for _, k in guests), groups, guests)
+    last = _plan(runs, card, opts, fronts, backs)[-1]
+    grid = (butted_grid if last.butted else page_grid)(opts.paper_size, card, opts.bleed)
+    return free_rows(grid, last.end - last.start, opts.bleed, opts.marks)
+
+
 def _make_runs(n: int, groups: Sequence[tuple[str, int]] | None, guests: Sequence[tuple[str, int]]) -> list[Run]:
     if groups is None:
         groups = [("", n)]
@@ -383,6 +422,17 @@ def _fold_line(fold: tuple[tuple[float, float], tuple[float, float]], paper: tup
     return (max(min(x1, x2), e), y1, min(max(x1, x2), paper[0] - e), y2)
 
 
+def _ride(c: Any, painter: PdfPainter, riders: Riders, grid: Grid, used: int, opts: PrintOptions) -> list[Slot]:
+    """Place the riders' fronts on the empty rows of a sheet of ``used`` cards; their slots."""
+    room = free_rows(grid, used, opts.bleed, opts.marks)
+    slots = riders.pack(*room) if room is not None else []
+    if len(slots) != len(riders.faces):
+        raise ValueError("the riders do not fit the last sheet")
+    for (front, _), s in zip(riders.faces, slots):
+        painter.place(front, (s.x - front.bleed) * MM, (s.y - front.bleed) * MM)
+    return slots
+
+
 def _group(label: str) -> str:
     return f" ({label})" if label else ""
 
@@ -405,14 +455,16 @@ def _place_all(c: Any, painter: PdfPainter, scenes: Sequence[Scene], slots: list
 
 
 def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Scene], opts: PrintOptions,
-             groups: Sequence[tuple[str, int]] | None = None, guests: Sequence[tuple[str, int]] = ()) -> DeckPdf:
+             groups: Sequence[tuple[str, int]] | None = None, guests: Sequence[tuple[str, int]] = (),
+             riders: Riders | None = None) -> DeckPdf:
     """A deck as PDF bytes. ``fronts`` has one entry per physical card (design id, scene); equal scenes share
     one form. ``back`` is the deck's one back, or a list with each card's own back (sheets with a story on the
     back, the Black and White sets of Wizards Cup, a deck sharing its last sheet). ``groups`` splits the deck's
     cards into runs of (label, number of cards) that each start on a new sheet, so that no sheet mixes two backs
     (its label is printed on the sheet). ``guests`` are the cards of other decks at the end of ``fronts``, as
     (label, number of cards): they follow the deck on its sheets (the caller checks with :func:`sheet_count` that
-    they fit the last one)."""
+    they fit the last one). ``riders`` go on the empty rows of the last sheet (the caller checks with
+    :func:`rider_room` that there are some, and that they fit: ValueError otherwise), their backs behind them."""
     backs = back if isinstance(back, list) else [back] * len(fronts)
     if len(backs) != len(fronts):
         raise ValueError("one back per front is needed")
@@ -463,9 +515,13 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             fslots = list(grid.slots[:len(chunk)])
             _place_all(c, painter, [sc for _, sc in chunk], fslots, bleed, plan.butted)
             drawn = _marks(c, fslots, bleed, paper) if opts.marks else []
+            rslots: list[Slot] = []
+            if riders is not None and sheet == nsheets - 1:
+                rslots = _ride(c, painter, riders, grid, len(chunk), opts)
+                group = ", ".join(g for g in (group, riders.label) if g)
             _boxes(c, fslots, bleed)
-            _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", fslots, bleed, paper,
-                         drawn, back=False)
+            _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", fslots + rslots,
+                         bleed, paper, drawn, back=False)
             placed.append(PlacedPage("fronts", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots)),
                                      plan.butted))
             c.showPage()
@@ -474,9 +530,14 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             bslots = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in fslots]
             _place_all(c, painter, backs[start:end], bslots, bleed, plan.butted)
             drawn = _marks(c, bslots, bleed, paper) if opts.marks else []
+            rbacks = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in rslots]
+            if riders is not None:
+                for (_, rb), s in zip(riders.faces, rbacks):
+                    if rb is not None:
+                        painter.place(rb, (s.x - rb.bleed) * MM, (s.y - rb.bleed) * MM, s.rotate)
             _boxes(c, bslots, bleed)
             _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - backs ({opts.duplex}-edge "
-                         "duplex)", bslots, bleed, paper, drawn, back=True)
+                         "duplex)", bslots + rbacks, bleed, paper, drawn, back=True)
             placed.append(PlacedPage("backs", tuple((s, cid, "back") for (cid, _), s in zip(chunk, bslots)),
                                      plan.butted))
             c.showPage()

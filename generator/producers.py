@@ -17,10 +17,10 @@ from typing import Any
 from wizprint.cards.model import Game
 from wizprint.errors import WizprintError
 
-from .components import dial_boards_pdf, tokens_pdf
+from .components import dial_boards_pdf, token_riders, tokens_pdf
 from .contact import contact_png, preload
 from .csvio import export_csv
-from .deckpdf import PrintOptions, deck_pdf, sheet_count
+from .deckpdf import PrintOptions, deck_pdf, rider_room, sheet_count
 from .drawing import DeckSequence, Drawn, RecordSheets
 from .impose import Slot
 from .layout import GameLayout
@@ -49,12 +49,13 @@ def decks(drawn: Drawn, opts: BuildOptions) -> Plan:
     seqs = {d: drawn.sequence(d) for d in game.decl.decks}
     previews = opts.makes("previews")
     jobs = []
+    carrier = token_host(drawn, opts)
     for host, guests in shared_sheets(game, seqs, opts.print, drawn.layout).items():
         printed = [host, *guests]
         cards = sum(len(seqs[d].cards) for d in printed)
         designs = sum(len(drawn.fronts[d]) for d in printed)
         files = (f"cards-{host}.pdf", *((f"preview-{d}.png" for d in printed) if previews else ()))
-        jobs.append(Job(files, partial(_deck_files, drawn, opts.print, host, guests, seqs, previews),
+        jobs.append(Job(files, partial(_deck_files, drawn, opts.print, host, guests, seqs, previews, host == carrier),
                         cost=designs * (6.0 if previews else 4.0) + cards))
     return Plan(jobs, listed=[j.files[0] for j in jobs], preload=preload if previews else None)
 
@@ -106,10 +107,37 @@ def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions,
     return plan
 
 
+def token_host(drawn: Drawn, opts: BuildOptions) -> str | None:
+    """The deck whose file prints the game's tokens on the empty rows of its last sheet (the first in the game's
+    order of decks where they all fit), or None: the tokens then have tokens.pdf. Not in gutterfold, nor with
+    ``--duplex off`` for tokens with a back, nor in a build that makes only one of the two kinds of file."""
+    sets = drawn.components.get("tokens")
+    po = opts.print
+    if not sets or po.imposition == "gutterfold" or not (opts.makes("decks") and opts.makes("tokens")):
+        return None
+    game = drawn.game
+    riders, _ = token_riders(game, list(sets), po.paper)
+    if po.duplex == "off" and any(b is not None for _, b in riders.faces):
+        return None
+    seqs = {d: drawn.sequence(d) for d in game.decl.decks}
+    for host, guests in shared_sheets(game, seqs, po, drawn.layout).items():
+        seq = seqs[host]
+        if not seq.cards:
+            continue
+        fronts = [sc for _, sc in seq.cards] + [sc for g in guests for _, sc in seqs[g].cards]
+        backs = list(seq.backs) + [b for g in guests for b in seqs[g].backs]
+        room = rider_room(len(fronts), seq.groups, seq.card_size, deck_options(po, drawn.layout, host), fronts,
+                          backs, [(g, len(seqs[g].cards)) for g in guests])
+        if room is not None and len(riders.pack(*room)) == len(riders.faces):
+            return host
+    return None
+
+
 def _deck_files(drawn: Drawn, po: PrintOptions, host: str, guests: list[str], seqs: dict[str, DeckSequence],
-                previews: bool) -> list[Made]:
-    """``cards-<host>.pdf``: the host deck, then the decks that share its last sheet; and, with ``previews``, the
-    contact sheet of each of those decks, cut from that PDF (so each face is drawn once)."""
+                previews: bool, tokens: bool = False) -> list[Made]:
+    """``cards-<host>.pdf``: the host deck, then the decks that share its last sheet (and with ``tokens``, the
+    game's tokens on its empty rows); and, with ``previews``, the contact sheet of each of those decks, cut from
+    that PDF (so each face is drawn once)."""
     game = drawn.game
     deck = game.decl.decks[host]
     seq = seqs[host]
@@ -121,11 +149,14 @@ def _deck_files(drawn: Drawn, po: PrintOptions, host: str, guests: list[str], se
         shared.append((f"with the {game.decl.decks[g].name}", len(seqs[g].cards)))
     title = " and ".join([f"{game.name} - {deck.name}", *(game.decl.decks[g].name for g in guests)])
     groups = seq.groups
+    riders, counts = token_riders(game, list(drawn.components["tokens"]), po.paper) if tokens else (None, {})
     pdf = deck_pdf(title, fronts, backs, deck_options(po, drawn.layout, host),
-                   [(f"{name} backs", n) for name, n in groups] if groups else None, shared)
+                   [(f"{name} backs", n) for name, n in groups] if groups else None, shared, riders)
     extra: dict[str, Any] = {"backs": dict(groups)} if groups else {}  # only decks whose copies have their own backs
     if guests:  # the decks printed in this file, and how many cards each
         extra["decks"] = {host: len(seq.cards), **{g: len(seqs[g].cards) for g in guests}}
+    if counts:  # the tokens on its last sheet, by component
+        extra["tokens"] = counts
     out = [made(f"cards-{host}.pdf", "cards", pdf.data, pdf.pages, deck=host, cards=len(seq.cards),
                 per_page=pdf.per_page, paper=po.paper, duplex="gutterfold" if po.imposition == "gutterfold"
                 else po.duplex, bleed=po.bleed, layout=_layout_name(po, pdf.layout), **extra)]
@@ -230,7 +261,7 @@ def _dial_board_files(drawn: Drawn, po: PrintOptions, spec: Any) -> list[Made]:
 @register("tokens", "tokens.pdf: the round tokens, fronts and backs")
 def tokens(drawn: Drawn, opts: BuildOptions) -> Plan:
     sets = drawn.components.get("tokens")
-    if not sets:
+    if not sets or token_host(drawn, opts) is not None:  # none, or on the last sheet of a deck's file
         return Plan()
     return Plan([Job(("tokens.pdf",), partial(_token_files, drawn, opts.print, list(sets)), cost=30.0)])
 
