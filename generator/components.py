@@ -465,80 +465,136 @@ def token_riders(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> 
     pw = PAPERS[paper_name][0]
 
     def pack(top: float, bottom: float) -> list[Slot]:
-        return _pack(diameters, 0, pw, top, bottom)
+        try:
+            pages = token_pages((pw, 0.0), diameters, top, bottom)
+        except BuildError:
+            return []
+        return pages[0] if len(pages) == 1 else []
 
     return Riders([(f, b) for f, b, _ in faces], pack, "with the tokens"), counts
 
 
-def _pack(diameters: list[float], start: int, pw: float, top: float, bottom: float) -> list[Slot]:
-    """Tokens from ``start`` on one page, in rows from ``top`` down to ``bottom`` (mm from the page's foot): the
-    rows of one diameter staggered like a honeycomb, each row as full as the width allows; a row holds tokens of
-    one diameter. The rows are centred across the page."""
-    slots: list[Slot] = []
-    prev: tuple[float, float, bool] | None = None  # the last row's diameter, centre height, and whether shifted
-    i = start
-    x1 = pw - TOKEN_MARGIN
-    while i < len(diameters):
-        d = diameters[i]
-        pitch = d + TOKEN_GAP
-        if prev is not None and prev[0] == d:  # nest in the hollows of the row above
-            tries = [(prev[1] - pitch * math.sqrt(3) / 2, not prev[2]), (prev[1] - pitch, prev[2])]
-        elif prev is not None:
-            tries = [(prev[1] - (prev[0] + d) / 2 - TOKEN_GAP, False)]
-        else:
-            tries = [(top - d / 2, False)]
-        row: list[Slot] = []
-        for cy, shifted in tries:  # a shifted row too narrow for one token: the row right under the last
-            if cy - d / 2 < bottom - 1e-9:
-                break
-            x = TOKEN_MARGIN + (pitch / 2 if shifted else 0.0)
-            k = i
-            while k < len(diameters) and diameters[k] == d and x + d <= x1 + 1e-9:
-                row.append(Slot(x, cy - d / 2, d, d))
-                x += pitch
-                k += 1
-            if row:
-                prev = (d, cy, shifted)
-                break
-        if not row:
-            break
-        slots += row
-        i += len(row)
-    if slots:
-        dx = (pw - (min(s.x for s in slots) + max(s.x + s.w for s in slots))) / 2
-        slots = [Slot(s.x + dx, s.y, s.w, s.h) for s in slots]
+ROW_RISE = math.sqrt(3) / 2  # a honeycomb's rows are this many pitches apart
+
+
+def _caps(d: float, pw: float) -> tuple[int, int]:
+    """How many tokens ``d`` mm across a row holds between the page's margins: (a row, a row shifted half a
+    pitch to nest in its hollows)."""
+    pitch, width = d + TOKEN_GAP, pw - 2 * TOKEN_MARGIN
+    return (max(0, math.floor((width - d) / pitch + 1e-9) + 1) if width >= d else 0,
+            max(0, math.floor((width - d - pitch / 2) / pitch + 1e-9) + 1) if width >= d + pitch / 2 else 0)
+
+
+def _row_counts(n: int, caps: tuple[int, int]) -> list[int]:
+    """``n`` tokens in as few honeycomb rows as hold them (rows of caps[0] and caps[1] places in turn), as evenly
+    as the rows' places allow: no row nearly empty, no token alone on a row when the others are full."""
+    rows, room = 0, 0
+    while room < n:
+        room += caps[rows % 2]
+        rows += 1
+    counts = [0] * rows
+    for _ in range(n):  # one token at a time to the emptiest row that has a place
+        i = min((i for i in range(rows) if counts[i] < caps[i % 2]), key=lambda i: (counts[i], i))
+        counts[i] += 1
+    return counts
+
+
+def _block_height(d: float, rows: int) -> float:
+    return d + (rows - 1) * (d + TOKEN_GAP) * ROW_RISE if rows else 0.0
+
+
+def _block(d: float, counts: list[int], pw: float, top: float) -> list[Slot]:
+    """The slots of a honeycomb block of tokens ``d`` mm across, ``counts[i]`` on row i, its top at ``top`` (mm
+    from the page's foot): each row on the middle places of its row of the lattice, the lattice centred across
+    the page."""
+    pitch = d + TOKEN_GAP
+    caps = _caps(d, pw)
+    extent = max((caps[0] - 1) * pitch, pitch / 2 + (caps[1] - 1) * pitch) + d
+    left = (pw - extent) / 2
+    slots = []
+    for i, k in enumerate(counts):
+        shift, cap = (pitch / 2, caps[1]) if i % 2 else (0.0, caps[0])
+        first = (cap - k) // 2
+        y = top - d - i * pitch * ROW_RISE
+        slots += [Slot(left + shift + (first + j) * pitch, y, d, d) for j in range(k)]
     return slots
 
 
-def token_pages(paper: tuple[float, float], diameters: list[float], top: float, bottom: float
-                ) -> list[list[Slot]]:
-    """Where the tokens go: each page's slots (trim boxes, PDF coordinates) in rows from the top of the area
-    [bottom, top] (mm from the page's foot), honeycombed (see ``_pack``). The tokens are spread evenly over the
-    fewest pages: the area's height is cut down as far as it can be without needing another page, so that no
-    page is left nearly empty. BuildError for a token too big for the area."""
-    def paginate(low: float) -> list[list[Slot]]:
-        pages: list[list[Slot]] = []
-        i = 0
-        while i < len(diameters):
-            slots = _pack(diameters, i, paper[0], top, low)
-            if not slots:
-                raise BuildError(f"a token {diameters[i]:g} mm across does not fit the paper")
-            pages.append(slots)
-            i += len(slots)
-        return pages
+def _groups(diameters: list[float]) -> list[tuple[float, int]]:
+    """The tokens as runs of one diameter, in order: (diameter, how many)."""
+    out: list[tuple[float, int]] = []
+    for d in diameters:
+        if out and out[-1][0] == d:
+            out[-1] = (d, out[-1][1] + 1)
+        else:
+            out.append((d, 1))
+    return out
 
-    pages = paginate(bottom)
+
+def _paginate(groups: list[tuple[float, int]], pw: float, height: float) -> list[list[tuple[float, list[int]]]]:
+    """The tokens on as few pages as hold them, each page a list of blocks (diameter, tokens on each row) whose
+    heights, with TOKEN_GAP between blocks, fit ``height``; a run of one diameter goes on to the next page where
+    a page is full. BuildError for a token too big for the area."""
+    pages: list[list[tuple[float, list[int]]]] = [[]]
+    used = 0.0
+    for d, n in groups:
+        caps = _caps(d, pw)
+        if caps[0] == 0 or d > height:
+            raise BuildError(f"a token {d:g} mm across does not fit the paper")
+        while n:
+            gap = TOKEN_GAP if pages[-1] else 0.0
+            rows = 0  # the most rows of this diameter that fit what is left of the page
+            while rows < 10_000 and used + gap + _block_height(d, rows + 1) <= height + 1e-9:
+                rows += 1
+            if rows == 0:
+                pages.append([])
+                used = 0.0
+                continue
+            take = min(n, sum(caps[i % 2] for i in range(rows)))
+            counts = _row_counts(take, caps)
+            pages[-1].append((d, counts))
+            used += gap + _block_height(d, len(counts))
+            n -= take
+    return [p for p in pages if p]
+
+
+def _place_blocks(blocks: list[tuple[float, list[int]]], pw: float, top: float, bottom: float, spread: bool
+                  ) -> list[Slot]:
+    """A page's blocks from the top of the area [bottom, top] down, TOKEN_GAP apart; with ``spread``, the area's
+    spare height shared out evenly above, between and below them."""
+    heights = [_block_height(d, len(counts)) for d, counts in blocks]
+    spare = max(0.0, (top - bottom) - sum(heights) - TOKEN_GAP * (len(blocks) - 1))
+    step = spare / (len(blocks) + 1) if spread else 0.0
+    y = top - step
+    slots: list[Slot] = []
+    for (d, counts), h in zip(blocks, heights):
+        slots += _block(d, counts, pw, y)
+        y -= h + TOKEN_GAP + step
+    return slots
+
+
+def token_pages(paper: tuple[float, float], diameters: list[float], top: float, bottom: float, spread: bool = True
+                ) -> list[list[Slot]]:
+    """Where the tokens go: each page's slots (trim boxes, PDF coordinates) in the area [bottom, top] (mm from the
+    page's foot), in order, honeycombed in blocks of one diameter with rows as even as they can be. The tokens go
+    on the fewest pages, spread evenly over them: the area's height is cut down as far as it can be without
+    needing another page; with ``spread``, each page's blocks then share out its spare height. BuildError for a
+    token too big for the area."""
+    pw = paper[0]
+    groups = _groups(diameters)
+    height = top - bottom
+    pages = _paginate(groups, pw, height)
     if len(pages) > 1:
-        lo, hi = bottom, top  # the lowest foot that still needs no more pages: a bisection to 0.5 mm
+        lo, hi = 0.0, height  # the lowest height that needs no more pages: a bisection to 0.5 mm
         while hi - lo > 0.5:
             mid = (lo + hi) / 2
             try:
-                fits = len(paginate(mid)) == len(pages)
+                fits = len(_paginate(groups, pw, mid)) == len(pages)
             except BuildError:
                 fits = False
-            lo, hi = (mid, hi) if fits else (lo, mid)
-        pages = paginate(lo)
-    return pages
+            lo, hi = (lo, mid) if fits else (mid, hi)
+        pages = _paginate(groups, pw, hi)
+    return [_place_blocks(blocks, pw, top, bottom, spread) for blocks in pages]
 
 
 def _token_extents(slots: list[Slot]) -> list[tuple[float, float, float, float]]:
@@ -564,7 +620,7 @@ def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name:
     gap = max(TOKEN_BLEED, 1.0) + 1.0
     top, bottom = ph - TOKEN_MARGIN, (ph / 2 + gap if fold else TOKEN_FOOT)
     try:
-        pages = token_pages(paper, [f.w for f, _, _ in faces], top, bottom)
+        pages = token_pages(paper, [f.w for f, _, _ in faces], top, bottom, spread=not fold)
     except BuildError:
         raise BuildError(f"a token does not fit {paper_name} paper") from None
     if fold:  # fronts close to the fold, so that each front and its back meet it at the same distance

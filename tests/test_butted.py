@@ -375,6 +375,25 @@ def test_token_slots_never_overlap(paper: str) -> None:
                 assert d >= (a.w + b.w) / 2 + 2 * TOKEN_BLEED - 1e-6  # bleeds meet, never a cut circle
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_token_rows_are_even_and_no_token_is_alone_on_a_row(paper: str) -> None:
+    """Relic's 150 tokens (40 of 20 mm, 55 of 16 mm, 55 of 18 mm) on their two pages: on each page the rows of a
+    diameter hold as many tokens as each other, give or take one (the page once ended on a row of one)."""
+    from wizprint.generator.components import TOKEN_FOOT, TOKEN_MARGIN, token_pages
+
+    ph = PAPERS[paper][1]
+    pages = token_pages(PAPERS[paper], [20.0] * 40 + [16.0] * 55 + [18.0] * 55, ph - TOKEN_MARGIN, TOKEN_FOOT)
+    assert len(pages) == 2
+    for slots in pages:
+        rows: dict[tuple[float, float], int] = {}
+        for sl in slots:
+            key = (sl.w, round(sl.y, 3))
+            rows[key] = rows.get(key, 0) + 1
+        for d in {w for w, _ in rows}:
+            counts = [n for (w, _), n in rows.items() if w == d]
+            assert max(counts) - min(counts) <= 1 and min(counts) > 1, (d, counts)
+
+
 # -- the build's report, progress and -o ----------------------------------------------------------------------------
 @pytest.mark.parametrize("game", ["wizard-cards", "relic"])
 def test_the_progress_counts_every_file_exactly(game: str, tmp_path: Path) -> None:
