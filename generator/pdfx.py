@@ -23,7 +23,7 @@ from typing import Any
 
 from wizprint.errors import WizprintBug
 
-from .services import Placement, Service
+from .servicefigures import Placement, Service
 
 LUT_SIZE = 33  # points of the colour table along each of R, G and B (Pillow interpolates between them)
 INK_MARGIN = 2.0  # percent kept below the ink limit, for the table's rounding to 8 bits a channel

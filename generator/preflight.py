@@ -30,7 +30,17 @@ from wizprint.errors import DataErrors, Issue, WizprintError, one_line, quote
 from .drawing import Drawn
 from .fonts import ascent, descent
 from .scene import Group, Item, Scene, Text
-from .services import MM_PER_IN, CardSize, Placement, Service, figures, placement, service, service_decks, sizes_text
+from .servicefigures import (
+    MM_PER_IN,
+    CardSize,
+    Placement,
+    Service,
+    figures,
+    placement,
+    service,
+    service_decks,
+    sizes_text,
+)
 from .textlayout import icon_box
 from .units import PT
 
@@ -395,7 +405,7 @@ def preflight(game_ref: str | Path, sid: str, parent: Path | None = None, bleed:
     folder = (parent or Path("output")) / game.id / sid
     if sid != "tts":
         svc = service(sid)
-        from .services import needed_bleed
+        from .servicefigures import needed_bleed
 
         use = bleed if bleed is not None else needed_bleed(svc, [layout.decks[d].size for d in game.decl.decks])
         drawn = draw(game, layout, use, sheets=False)

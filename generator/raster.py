@@ -18,7 +18,7 @@ from .scene import Scene
 from .units import MM
 
 if TYPE_CHECKING:
-    from .services import Placement
+    from .servicefigures import Placement
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from .drawing import Drawn
 from .producing import BuildOptions, Job, Made, Plan, made, name_part, register
 from .raster import Page, Place, png_bytes, render, trim_page
 from .scene import Scene
-from .services import TtsFigures, figures
+from .servicefigures import TtsFigures, figures
 
 TABLE_FILE = "table.toml"  # layouts/<game>/table.toml, or a game folder's own table-layout.toml
 OWN_TABLE_FILE = "table-layout.toml"

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from wizprint.errors import EngineError, UsageError, WizprintError, quote
+from wizprint.errors import EngineError, UsageError, quote
 
 from .agents import Agent, make_agent
-from .kernel import Action, Engine, State, design_of, line_text, readable
+from .kernel import Action, Engine, State, design_of, line_text
 from .kernel.rng import derive
 from .kernel.stack import WATCH
 from .kernel.state import ChanceNeeded
@@ -36,112 +37,35 @@ from .kernel.table import (
     zone_of,
     zones_moved,
 )
+from .tableparts import (
+    Ask,
+    Entry,
+    Halt,
+    Mixing,
+    Stop,
+    Table,
+    TableError,
+    follow,
+    halted,
+    ordinal,
+    parse_cards,
+    place_in,
+    reachable,
+    sentence,
+    shuffled_on_table,
+    table_state,
+)
+from .tabletell import Telling
 
+__all__ = ["DICE", "Ask", "Entry", "Halt", "Mixing", "Stop", "Table", "TableError", "TableGame", "follow", "halted",
+           "parse_cards", "reachable", "table_state"]
 DICE = ("physical", "app")
 MAX_ENTRIES = 500  # entries asked for one move before it is an error (a move that cannot settle)
 
 
-class TableError(WizprintError):
-    """What the person entered cannot be: not a card of the game, not where it was said to be."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """The person's answer at a decision: an option's number (0-based), the cards they play, or a command."""
-
-    kind: str  # "option", "cards" or "command"
-    index: int = -1
-    cards: tuple[str, ...] = ()
-    word: str = ""
-    rest: str = ""
-
-
-@dataclass(frozen=True)
-class Ask:
-    """What a question to the table is about, for a simulated table (the terminal shows only the prompt): the
-    move being made, by which seat, the dice and picks given for it so far; for a card brought to light, the
-    sample in the belief and where it lands (zone and index), and ``steps``: how many pieces of the move's pending
-    work had begun when it came to light (-1: the card lies there when the move is over); for a random pick, the
-    options."""
-
-    action: Action
-    by: int
-    dice: tuple[int, ...] = ()
-    picks: tuple[str, ...] = ()
-    card: str = ""
-    zone: str = ""
-    index: int = -1
-    options: tuple[str, ...] = ()
-    steps: int = -1
-
-
-class Table(Protocol):
-    """The person at the table: the terminal, or a simulated person in the tests."""
-
-    def tell(self, lines: Sequence[str]) -> None:
-        """Say something (log lines, what to do with the components)."""
-
-    def decide(self, question: str, options: Sequence[str], actions: Sequence[Action],
-               cards_hint: str | None) -> Entry | None:
-        """A decision: an option, or the cards the person plays (``cards_hint`` says which; None: none can be
-        typed), or a command. None: the session ends."""
-
-    def card(self, prompt: str, ask: Ask) -> str | None:
-        """The card the person found on the table (its id or name as typed); None: the session ends."""
-
-    def roll(self, sides: int, why: str, ask: Ask) -> int | None:
-        """A die the person rolled; None: the session ends."""
-
-    def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
-        """Where the rules sent a card the person took in secret, of ``options`` (0-based; ``ask``: its sample, the
-        pile and place it came from, in ``options`` the zones it may go to). None: the session ends."""
-
-    def moved(self, action: Action, by: int, dice: Sequence[int], picks: Sequence[str], prior: State[Any]) -> None:
-        """A move was made (its dice and picks as they fell; ``prior``: the belief before it): for a simulated
-        table to follow."""
-
-
-class Halt(Exception):
-    """A card came to light in the middle of a move: the move stops there (``steps``: the pieces of pending work
-    begun; ``cards``: those that came to light)."""
-
-    def __init__(self, steps: int, cards: Sequence[str] = ()) -> None:
-        super().__init__()
-        self.steps = steps
-        self.cards = list(cards)
-
-
-def halted(state: State[Any], action: Action, steps: int) -> None:
-    """Apply ``action`` to ``state`` and stop where its pending work has begun ``steps`` pieces (a stack game
-    runs its pending work one piece at a time; the state is then as the program saw it when a card came to
-    light)."""
-    count = 0
-
-    def watch(_s: Any) -> None:
-        nonlocal count
-        count += 1
-        if count >= steps:
-            raise Halt(count)
-
-    token = WATCH.set(watch)
-    try:
-        state.apply(action)
-    except Halt:
-        pass
-    finally:
-        WATCH.reset(token)
-
-
-class Stop(Exception):
-    """The person ended the session (end of input, quit; ``saved``: the session was saved already)."""
-
-    def __init__(self, saved: bool = False) -> None:
-        super().__init__()
-        self.saved = saved
-
 
 @dataclass
-class TableGame:
+class TableGame(Telling):
     """A game on a real table: the belief, the seats, and which cards the program knows."""
 
     engine: Engine
@@ -166,6 +90,7 @@ class TableGame:
         self.zoned: tuple[Any, dict[str, str]] = (None, {})  # (the belief, each card's zone in it)
         self.public: tuple[int, list[str], Any] = (0, [], None)  # log entries read, the public lines, the last read
         self.swaps: list[tuple[str, str]] = []  # the exchanges made, in order (an undo's words relabel by them)
+        self.known_before: set[str] = set()  # the cards known before the last move (one it shuffles away is named)
         if not self.agents:
             self.agents = [None if not b else make_agent(b, self.engine, derive(self.seed, "bot", i))
                            for i, b in enumerate(self.bots)]
@@ -182,6 +107,9 @@ class TableGame:
             copy = x.partition("#")[2] if deck in decks and decks[deck].backs else ""
             self.home[x] = (deck, copy)
         self.names = {x: (records[design_of(x)].name if design_of(x) in records else x) for x in self.instances}
+        copies = sorted((x for x in self.instances if "#" in x), key=len, reverse=True)  # (D01#3: printed D01)
+        self.copies = re.compile("|".join(rf"(?<![A-Za-z0-9#]){re.escape(x)}(?![A-Za-z0-9#])" for x in copies)) \
+            if copies else None
         if not self.known:
             self.known = {c for c, z in zone_of(self.belief).items() if self.place(z) == Place.KEPT}
             if self.policy.laid_out is not None:
@@ -189,6 +117,8 @@ class TableGame:
             self.known -= self.in_arranged(self.belief)
         self.shown: dict[str, str] | None = None  # where the cards were when the person was last told (in a move)
         self.ruled = False  # the move's own card moves told: what moved since, the rules moved
+        self.hid: set[str] = set()  # the cards the program knew that went face down into a pile in the last move
+        self.was_known: set[str] = set()  # the cards the program knew when the last move began
 
     # -- what the program knows ---------------------------------------------------------------------------------
     def where(self) -> dict[str, str]:
@@ -280,18 +210,19 @@ class TableGame:
         out: dict[str, Any] = strip(self.belief.observation(self.person), self.belief.observation(self.autos[0]))
         return out
 
-    def to_learn(self, state: State[Any]) -> list[str]:
+    def to_learn(self, state: State[Any], mixed: set[str] | frozenset[str] = frozenset()) -> list[str]:
         """The cards of ``state`` an automaton sees, or that lie face up, whose place the program does not know
         (a card in the person's arranged zones is not to learn: the automaton may know it is among them, but
-        not where)."""
+        not where; ``mixed``: cards shuffled on the way there, whose places it knew before)."""
         seen = seen_by(state, self.autos)
+        mixed = shuffled_on_table(set(mixed), zone_of(state), self.where(), self.place) if mixed else mixed
         public: set[str] = set()
         for z, cards in state.zones().items():
             if self.place(z) == Place.PUBLIC:
                 public.update(cards)
             elif self.policy.arranged is not None and self.arranged(z):
                 seen.difference_update(cards)
-        return sorted((seen | public) - self.known)
+        return sorted((seen | public) - (self.known - mixed))
 
     # -- entries ------------------------------------------------------------------------------------------------
     def match(self, text: str, pool: Sequence[str]) -> tuple[list[str], str]:
@@ -305,7 +236,9 @@ class TableGame:
         if exact:
             return exact, ""
         low = want.casefold()
-        named = [x for x in pool if low in self.names[x].casefold()] if len(want) >= 3 else []
+        named = [x for x in pool if low == self.names[x].casefold()]  # a whole name first ("Mentalist", not
+        if not named and len(want) >= 3:  # "Elementalist"), then part of one
+            named = [x for x in pool if low in self.names[x].casefold()]
         found = {design_of(x) for x in named}
         if len(found) == 1:
             return named, ""
@@ -337,11 +270,12 @@ class TableGame:
         raise EngineError("too many entries refused for one card")
 
     # -- the person's decision ----------------------------------------------------------------------------------
-    def secret_cards(self, action: Action) -> set[str]:
-        """The cards an action names that are the person's and unknown to the program (samples)."""
-        zones = self.where()
+    def secret_cards(self, action: Action, state: State[Any] | None = None) -> set[str]:
+        """The cards an action names that the program does not know (samples): the person's, or cards of a
+        face-down pile the person looks through (a search); in the belief, or in ``state``."""
+        zones = self.where() if state is None else zone_of(state)
         return {c for c in cards_in(action.key, self.instances)
-                if c not in self.known and self.place(zones.get(c, "")) == Place.PERSON}
+                if c not in self.known and self.place(zones.get(c, "")) in (Place.PERSON, Place.HIDDEN)}
 
     def auto_views(self, state: State[Any]) -> str:
         return json.dumps([{k: v for k, v in state.observation(x).items() if k not in ("log", "heading")}
@@ -386,43 +320,73 @@ class TableGame:
             text = text.replace(self.label(c), "a card").replace(self.names[c], "a card").replace(c, "a card")
         return text
 
-    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table) -> list[Action]:
-        """The actions that play the cards the person typed: each card is brought into the person's secret zone by
-        relabelling it with a sample there (the automata cannot tell). Empty when they cannot be played."""
+    def bring_in(self, designs: Sequence[str], typed: Sequence[Action], table: Table,
+                 quiet: bool = False) -> list[Action]:
+        """The actions that play the cards the person typed: each card is brought where a move of theirs takes it
+        from (their secret zone, or a face-down pile they look through) by relabelling it with a sample there (the
+        automata cannot tell). Empty when they cannot be played (why, told to the table unless ``quiet``)."""
         chosen: list[str] = []
-        zones = zone_of(self.belief)
-        person_zones = {z for z in zones.values() if self.place(z) == Place.PERSON}
+        before = {a.key for a in self.belief.legal_actions()}
         for text in designs:
             zones = zone_of(self.belief)
-            pool = sorted(self.instances - self.known - set(chosen))
+            held = {c for c, z in zones.items() if self.place(z) == Place.PERSON}  # (theirs the program knows, too)
+            pool = sorted((self.instances - self.known | held) - set(chosen))
             found, why = self.match(text, pool)
             if not found:
                 known = self.match(text, sorted(self.instances))[0]
-                table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where it "
-                            f"is." if known else sentence(why)])
+                if not quiet:
+                    table.tell([f"{self.label(known[0])} is not one of your secret cards: the program knows where "
+                                f"it is." if known else sentence(why)])
                 return []
-            here = [x for x in found if zones[x] in person_zones]
-            if here:
-                chosen.append(here[0])
-                self.known.add(here[0])
-                continue
-            samples = [c for a in typed for c in sorted(self.secret_cards(a))] + sorted(
-                c for c, z in zones.items() if z in person_zones and c not in self.known)
-            got = None
-            for x in found:
-                got = next((x for s in dict.fromkeys(samples) if s not in chosen and self.exchange(s, x)), None)
-                if got is not None:
-                    break
+            got = self.place_card(found, chosen, typed, before)
             if got is None:
-                table.tell([f"{self.label(found[0])} cannot be in your hand now."])
+                if not quiet:
+                    table.tell([f"{self.label(found[0])} cannot be played now by typing it: choose a move from the "
+                                f"list."])
                 return []
             chosen.append(got)
-            self.known.add(got)
-        self.known |= set(chosen)  # the person said these are in their hand
-        acts = [a for a in self.belief.legal_actions() if set(chosen) <= cards_in(a.key, self.instances)]
+        acts = self.plays(self.belief, chosen, before)
+        self.known |= set(chosen)  # the person said where these are
         if not acts:
             table.tell([f"{', '.join(self.label(c) for c in chosen)}: not playable now."])
         return acts
+
+    def plays(self, state: State[Any], chosen: Sequence[str], before: set[str]) -> list[Action]:
+        """The moves of ``state`` that play the cards ``chosen``: those naming them all, or, for a move taking a
+        card of a kind unnamed (one chosen card in the person's zone), the new moves naming no secret card."""
+        legal = state.legal_actions()
+        named = [a for a in legal if set(chosen) <= cards_in(a.key, self.instances)]
+        if named or len(chosen) != 1 or self.place(zone_of(state).get(chosen[0], "")) != Place.PERSON:
+            return named
+        return [a for a in legal if a.key not in before and not self.secret_cards(a, state)]
+
+    def place_card(self, found: Sequence[str], chosen: Sequence[str], typed: Sequence[Action],
+                   before: set[str]) -> str | None:
+        """One of the instances ``found`` (unknown), brought where a move plays it with the cards ``chosen`` before
+        it: in the person's secret zones, else in a face-down pile (a search): where it is, or exchanged with a
+        sample there (those the listed moves name first). None when no place lets it be played."""
+        for where in (Place.PERSON, Place.HIDDEN):
+            zones = zone_of(self.belief)
+            for x in found:
+                if self.place(zones.get(x, "")) == where and self.plays(self.belief, [*chosen, x], before):
+                    return x
+            samples = [c for a in typed for c in sorted(self.secret_cards(a)) if self.place(zones[c]) == where]
+            samples += sorted(c for c, z in zones.items() if self.place(z) == where and c not in self.known)
+            for x in found:
+                for smp in dict.fromkeys(samples):
+                    if smp in chosen or smp == x or {smp, x} & self.known or not self.interchangeable(smp, x):
+                        continue
+                    if self.arranged(zones.get(smp, "")) or self.arranged(zones.get(x, "")):  # (moved, not relabelled)
+                        if self.exchange(smp, x) and self.plays(self.belief, [*chosen, x], before):
+                            return x
+                        zones = zone_of(self.belief)
+                        continue
+                    trial = relabel(self.belief, {smp: x, x: smp})
+                    if self.plays(trial, [*chosen, x], before) and same_view(self.belief, trial, self.autos):
+                        self.belief = trial
+                        self.told_places([(smp, x)])
+                        return x
+        return None
 
     # -- a move, with what the table must tell the program ---------------------------------------------------------
     def commit(self, action: Action, by: int, table: Table) -> None:
@@ -433,10 +397,16 @@ class TableGame:
         with it."""
         dice: list[int] = []
         picks: list[str] = []
+        swaps: dict[str, str] = {}  # cards drawn from a pile the move shuffles, in place of the program's
+        named: set[str] = set()  # the cards so drawn
+        mixing = Mixing(0, swaps)
         if self.shown is None:
             self.shown = zone_of(self.belief)
+            self.hid = set()
+            self.was_known = set(self.known)
         steps = 0
         clean = 0  # the pieces of pending work begun before which nothing came to light (the same on every try)
+        passed: set[str] = set()  # the cards seen in a face-down pile in the move (once shuffled, who knows where)
         settled: set[str] = set()  # the cards taken in secret whose place on the table is settled
 
         def watch(state: State[Any]) -> None:
@@ -444,9 +414,16 @@ class TableGame:
             steps += 1
             if steps <= clean:
                 return
-            fresh = [c for c in self.to_learn(state) if c not in picks]
+            # (a card shown while still in the person's hand, as a card laid face down is once every seat has
+            # chosen, is asked where it goes: a hand has no order)
+            zones = zone_of(state)
+            fresh = [c for c in self.to_learn(state, mixing.mixed)
+                     if c not in picks and c not in named and self.place(zones[c]) != Place.PERSON]
             if fresh:
-                raise Halt(steps, fresh)
+                raise Halt(steps, self.in_order(state, fresh))
+            passed.update(c for c, z in zones.items() if self.place(z) == Place.HIDDEN)
+            if len(zones) < len(self.instances):
+                return  # (in the middle of a piece, cards in hand between two places: told when they land)
             clean = steps
             self.tell_step(state, by, steps == 1, table)
 
@@ -455,16 +432,22 @@ class TableGame:
             action = follow(action, self.swaps[mark:])  # a sample the move names may have moved
             mark = len(self.swaps)
             trial = self.belief.clone()
+            trial.rng = mixing = Mixing(trial.rng.state, swaps)
             trial.script(dice=dice, picks=picks, strict=True)
             steps = 0
             token = WATCH.set(watch)
             try:
                 trial.apply(action)
             except Halt as halt:
-                got = self.reveal(halt.cards[0], trial, Ask(action, by, tuple(dice), tuple(picks),
-                                                             steps=halt.steps), table)
+                first = halt.cards[0]
+                ask = Ask(action, by, tuple(dice), tuple(picks), steps=halt.steps)
+                if first in mixing.mixed:
+                    got = self.turn_shuffled(first, trial, mixing, ask, table)
+                    named.add(got)
+                else:
+                    got = self.reveal(first, trial, ask, table)
                 if self.shown is not None:  # the prompt said where it goes: the pieces told after go on from there
-                    self.shown[got] = zone_of(trial)[halt.cards[0]]
+                    self.shown[got] = zone_of(trial)[first]
                 continue
             except ChanceNeeded as need:
                 ask = Ask(action, by, tuple(dice), tuple(picks), options=need.options)
@@ -487,23 +470,35 @@ class TableGame:
                 continue
             finally:
                 WATCH.reset(token)
-            learn = self.to_learn(trial)
-            fresh = [c for c in learn if c not in picks]
+            learn = self.to_learn(trial, mixing.mixed)
+            fresh = [c for c in learn if c not in picks and c not in named]
             secret = self.taken_in_secret(trial, settled)
             if not fresh and not secret:
                 break
-            card = self.first_drawn(fresh + secret, trial)
+            card = self.first_drawn(fresh + secret, trial, mixing)
             ask = Ask(action, by, tuple(dice), tuple(picks))
             if card not in settled and self.secret_fate(card, trial, ask, settled, set(learn) - {card}, table):
                 continue
-            if card in fresh:
+            if card in mixing.mixed:
+                named.add(self.turn_shuffled(card, trial, mixing, ask, table))
+            elif card in fresh:
                 self.reveal(card, trial, ask, table)
         else:
             raise EngineError("a move could not be settled with the table")
+        self.known_before = set(self.known)
         moves = zones_moved(self.belief, trial)
         for card, _z0, z1 in moves:
             if self.place(z1) == Place.HIDDEN:
                 self.known.discard(card)  # shuffled into a face-down pile: its place is unknown again
+        # (shuffled on the table: where each lies is unknown, but for those turned up)
+        self.known -= shuffled_on_table(mixing.mixed, zone_of(trial), self.where(), self.place)
+        # a card that comes into the person's secret cards in a move, or is shown in it and ends there, unseen by
+        # the automata, may have come through a face-down pile (their deck, shuffled, drawn from): unknown again
+        seen, before, learned = seen_by(trial, self.autos), zone_of(self.belief), self.known - self.was_known
+        for card, z in zone_of(trial).items():
+            if self.place(z) == Place.PERSON and card not in seen and (
+                    card in learned or card in passed or self.place(before.get(card, "")) != Place.PERSON):
+                self.known.discard(card)
         self.known |= set(learn) | set(picks)
         self.known -= self.in_arranged(trial)
         prior, self.belief = self.belief, trial
@@ -567,9 +562,10 @@ class TableGame:
         settled.add(y)
         return True
 
-    def first_drawn(self, cards: Sequence[str], trial: State[Any]) -> str:
+    def first_drawn(self, cards: Sequence[str], trial: State[Any], mixing: Mixing | None = None) -> str:
         """Of the cards a move brings to light or takes in secret, the one to ask first: the first the move's log
-        mentions (a draw is said as it happens), then the one nearest the top of a face-down pile."""
+        mentions (a draw is said as it happens), then the one nearest the top of a face-down pile (of a pile the
+        move shuffled, the first drawn from it)."""
         zones = self.belief.zones()
         where = self.where()
         said: dict[str, int] = {}
@@ -579,27 +575,11 @@ class TableGame:
 
         def order(c: str) -> tuple[int, int]:
             z = where.get(c, "")
+            if mixing is not None and c in mixing.rank:
+                return said.get(c, len(trial.log)), mixing.rank[c]
             return said.get(c, len(trial.log)), -zones[z].index(c) if z and self.place(z) == Place.HIDDEN else 0
 
         return min(cards, key=order)
-
-    def tell_step(self, state: State[Any], by: int, first: bool, table: Table) -> None:
-        """In the middle of a move, where nothing new has come to light: the log lines everyone may read since the
-        person was last told, with what to do with the components (the move is then told in pieces). ``first``:
-        before the first piece of the rules' work, where what moved is the move itself (the person's own cards,
-        they move themselves); what moves after it, the rules move."""
-        public = self.public_log(state)
-        if len(public) <= self.told and not first:
-            return
-        lines = public[self.told:]
-        self.told = len(public)
-        now = zone_of(state)
-        if self.shown is not None:
-            lines += self.moves_words(self.shown, now, skip_own=first and by == self.person)
-        self.shown = now
-        self.ruled = True
-        if lines:
-            table.tell(lines)
 
     def reveal(self, card: str, trial: State[Any], ask: Ask, table: Table) -> str:
         """A sampled card the move brings to light: the person says which card it is on the table, and the belief
@@ -607,25 +587,72 @@ class TableGame:
         z0 = (self.shown or zone_of(self.belief)).get(card, "")
         z1 = zone_of(trial)[card]
         src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
-        if z0 == z1:
-            prompt = f"Show the card in {src}: which card is it?"
-        elif self.place(z0) == Place.HIDDEN:
-            prompt = f"Take the top card of {src} to {dst}: which card is it?"
+        if z0 == z1 and self.place(z0) == Place.HIDDEN:
+            n = len(trial.zones()[z1]) - trial.zones()[z1].index(card)
+            nth = "top card" if n == 1 else f"{ordinal(n)} card from the top"
+            prompt = f"Look at the {nth} of {src}: which card is it?"
+        elif z0 == z1:
+            prompt = f"Show a card of {src} (one not shown yet): which card is it?"
+        elif self.place(z0) == Place.HIDDEN:  # (where it goes may depend on which card it is: said after the move)
+            prompt = f"Turn over the top card of {src} for {dst}: which card is it?"
         else:
             prompt = f"The card from {src} goes to {dst}: which card is it?"
-        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card), steps=ask.steps)
+        prompt = self.context(ask) + prompt
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, z1, trial.zones()[z1].index(card), steps=ask.steps,
+                    source=z0, source_index=place_in(self.belief, z0, card))
 
         def ok(x: str) -> str:
             if x in self.known:
                 return "the program knows where that card is"
             if not self.interchangeable(x, card):
                 return "it cannot come from there"
+            if not self.takes(ask.action, card, x):
+                return "this move cannot take it" + (" (type 'undo' to take back your choice)"
+                                                     if ask.by == self.person else "")
+            old, mark, shown = self.belief, len(self.swaps), dict(self.shown or {})
             if not self.exchange(card, x):
                 return "that card cannot be there, by what the automaton has seen"
-            return ""
+            why = self.refused(follow(ask.action, self.swaps[mark:]), ask)
+            if why:  # (taken back)
+                self.belief, self.shown = old, (shown if self.shown is not None else None)
+                del self.swaps[mark:]
+            return why
 
         got = self.enter_card(table, prompt, where, ok)
         self.known.add(got)
+        self.hid.discard(got)
+        return got
+
+    def takes(self, action: Action, card: str, x: str) -> bool:
+        """Whether ``action`` can be made with card ``x`` where the program's ``card`` lies (a Wizards Duel)."""
+        if card == x:
+            return True
+        moved = follow(action, [(card, x)])  # (a move that names the card names the other one once relabelled)
+        return moved.key in {a.key for a in relabel(self.belief, {card: x, x: card}).legal_actions()}
+
+    def turn_shuffled(self, card: str, trial: State[Any], mixing: Mixing, ask: Ask, table: Table) -> str:
+        """A card the move draws from a pile it shuffled first: the person says which card it is (returned), and
+        the move is made again with that card in its place in the shuffled pile (the shuffle is the person's, as a
+        die is); a card the program did not know is relabelled into the pile first."""
+        zones = zone_of(trial)
+        piles = [zones[c] for c in mixing.mixed if c in zones and self.place(zones[c]) == Place.HIDDEN]
+        pile = self.policy.name(max(set(piles), key=piles.count), self.person) if piles else "the pile"
+        dst = self.policy.name(zones[card], self.person)
+        prompt = self.context(ask) + f"{pile[:1].upper()}{pile[1:]} is shuffled: turn over its top card for {dst}: " \
+            f"which card is it?"
+        z0 = zone_of(self.belief).get(card, "")
+        where = Ask(ask.action, ask.by, ask.dice, ask.picks, card, zones[card], trial.zones()[zones[card]].index(card),
+                    steps=ask.steps, source=z0, source_index=place_in(self.belief, z0, card))
+
+        def ok(x: str) -> str:
+            if x != card and x not in mixing.swaps.values() and card not in self.known and \
+                    self.takes(ask.action, card, x) and self.exchange(card, x):
+                return ""  # (where the program's card was before the shuffle)
+            return mixing.drawn(card, x, self.known, self.exchange)
+
+        got = self.enter_card(table, prompt, where, ok)
+        self.known.add(got)
+        self.hid.discard(got)
         return got
 
     def pick(self, options: Sequence[str], what: str, ask: Ask, table: Table) -> str:
@@ -651,59 +678,6 @@ class TableGame:
 
         self.enter_card(table, prompt, ask, ok)
         return got[-1]
-
-    # -- what the person is told --------------------------------------------------------------------------------
-    def public_log(self, state: State[Any] | None = None) -> list[str]:
-        """The log lines every seat may read, of the belief (or of ``state``, a move being made on it); kept as they
-        are read: a log only grows, but at an undo."""
-        log = (self.belief if state is None else state).log
-        n, lines, last = self.public
-        if n > len(log) or (n and log[n - 1] is not last):
-            n, lines = 0, []
-        seats = range(self.belief.players)
-        lines = lines + [line_text(e) for e in log[n:] if all(readable(e, s) for s in seats)]
-        self.public = (len(log), lines, log[-1] if log else None)
-        return lines
-
-    def new_log(self) -> list[str]:
-        """The log lines every seat may read, since the last told (a line only the person may read speaks of the
-        belief's samples: the person holds the real cards)."""
-        public = self.public_log()
-        out = public[self.told:]
-        self.told = len(public)
-        return out
-
-    def instructions(self, before: State[Any], by: int) -> list[str]:
-        """What to do with the components after a move: each card that changed place, in words (the person moves
-        every component on the table, whoever's move it is; since they were last told, in the middle of a move)."""
-        start = self.shown if self.shown is not None else zone_of(before)
-        words = self.moves_words(start, zone_of(self.belief), skip_own=by == self.person and not self.ruled)
-        self.shown, self.ruled = None, False
-        return words
-
-    def instructions_between(self, now: State[Any], then: State[Any]) -> list[str]:
-        """What to move back on the table to return from ``now`` to ``then`` (an undo; in the middle of a move
-        told in pieces, from where the person was last told the cards are)."""
-        return self.moves_words(self.shown if self.shown is not None else zone_of(now), zone_of(then), skip_own=False)
-
-    def moves_words(self, before: dict[str, str], after: dict[str, str], skip_own: bool) -> list[str]:
-        """Each card that changed zone (each card's zone before and after), in words."""
-        out = []
-        for card, z1 in after.items():
-            z0 = before.get(card, "")
-            if z0 == z1:
-                continue
-            p0, p1 = self.place(z0), self.place(z1)
-            if p0 == Place.KEPT and p1 == Place.KEPT:
-                continue
-            if skip_own and p0 != Place.KEPT and p1 == Place.PERSON:
-                continue  # the person takes their own cards
-            src, dst = self.policy.name(z0, self.person), self.policy.name(z1, self.person)
-            if src == dst:
-                continue  # two zones of the rules' that are one place on the table
-            out.append(f"Move {self.label(card)} from {src} to {dst}." if card in self.known or p0 == Place.PUBLIC
-                       else f"Take a card from {src} to {dst}.")
-        return out
 
     # -- the game -----------------------------------------------------------------------------------------------
     def start(self, table: Table) -> None:
@@ -775,30 +749,93 @@ class TableGame:
             self.commit(legal[0], self.person, table)
         raise EngineError("a secret move did not end")
 
+    def offered(self, legal: Sequence[Action]) -> tuple[list[tuple[Action, str]], list[Action], dict[Action, str]]:
+        """The options listed at the person's decision (with the moves the policy says are made in secret, one for
+        each of their words), the moves played by typing cards, and the moves said in secret."""
+        said = self.said_in_secret(legal)
+        shown, typed = self.options([a for a in legal if a not in said])
+        for words in dict.fromkeys(w for w in said.values() if w):
+            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
+        return shown, typed, said
+
+    def arrangements(self) -> list[tuple[State[Any], list[tuple[str, str]]]]:
+        """The belief with the person's unknown cards lying otherwise, as the policy proposes (a hand with no card of
+        a kind, or with one), and the exchanges that make it: only relabellings of cards the program does not know
+        that no automaton can tell."""
+        if self.policy.arrangements is None:
+            return []
+        out = []
+        for pairs in self.policy.arrangements(self.belief, self.person, frozenset(self.known)):
+            if not pairs or any(x in self.known or pairs.get(y) != x or not self.interchangeable(x, y)
+                                for x, y in pairs.items()):
+                continue
+            alt = relabel(self.belief, pairs)
+            if same_view(self.belief, alt, self.autos):
+                out.append((alt, [(x, y) for x, y in sorted(pairs.items()) if x < y]))
+        return out
+
     def person_move(self, legal: Sequence[Action], table: Table) -> bool:
-        """The person's decision; False when a command was typed instead (asked again)."""
+        """The person's decision; False when a command was typed instead (asked again). Where the moves depend on
+        cards the program does not know, the moves of other arrangements of them (the policy's) are offered too:
+        the person's real cards allow one of them, and the one chosen is taken as how they lie."""
         said = self.said_in_secret(legal)
         if said and len(said) == len(legal) and not any(said.values()):
             self.continue_secret(table)  # (a session saved in the middle of a secret move)
             return True
-        shown, typed = self.options([a for a in legal if a not in said])
-        for words in dict.fromkeys(w for w in said.values() if w):
-            shown.append((next(a for a, w in said.items() if w == words), f"{words} (in secret)"))
-        free = not typed and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
-        if len(shown) == 1 and not typed and not free and not self.secret_cards(shown[0][0]) and not said:
+        shown, typed, said = self.offered(legal)
+        here = self.belief
+        texts = {t for _, t in shown}
+        Way = tuple[State[Any], list[tuple[str, str]]]  # an arrangement: the belief, and the exchanges that make it
+        other: list[tuple[Action, str, Way]] = []  # the options only another arrangement offers
+        typed_in: list[tuple[Way, list[Action]]] = [((here, []), typed)] if typed else []
+        for way in self.arrangements():
+            self.belief = way[0]
+            try:
+                offers, offers_typed, _ = self.offered(way[0].legal_actions())
+            finally:
+                self.belief = here
+            for a, t in offers:
+                if t not in texts:
+                    texts.add(t)
+                    other.append((a, t, way))
+            if offers_typed:
+                typed_in.append((way, offers_typed))
+        free = not typed_in and self.policy.may_play is not None and self.policy.may_play(self.belief, self.person)
+        if len(shown) == 1 and not typed_in and not other and not free and not self.secret_cards(shown[0][0]) \
+                and not said:
             self.commit(shown[0][0], self.person, table)
             return True
-        hint = None if not typed and not free else "or type the id or name of the card you play"
+        every = shown + [(a, t) for a, t, _ in other]
+        hint = None if not typed_in and not free else "or type the id or name of the card you play"
         ask = self.policy.question(self.belief, self.person) if self.policy.question is not None else None
-        entry = table.decide(ask or self.belief.question(), [t for _, t in shown], [a for a, _ in shown], hint)
+        entry = table.decide(ask or self.belief.question(), [t for _, t in every], [a for a, _ in every], hint)
         if entry is None:
             raise Stop
-        if entry.kind == "option" and 0 <= entry.index < len(shown):
-            self.commit(shown[entry.index][0], self.person, table)
+        if entry.kind == "option" and 0 <= entry.index < len(every):
+            if entry.index >= len(shown):  # the cards lie as that arrangement has them
+                self.belief, swaps = other[entry.index - len(shown)][2]
+                self.told_places(swaps)
+            self.commit(every[entry.index][0], self.person, table)
             self.continue_secret(table)
             return True
-        if entry.kind == "cards" and (typed or free):
-            acts = self.bring_in(entry.cards, typed, table)
+        if entry.kind == "cards" and (typed_in or free):
+            acts: list[Action] = []
+            if not typed_in:  # (a card the samples do not show, in a window of play the policy says is open)
+                typed_in = [((here, []), typed)]
+            part = False  # the cards typed are part of a move (not all of its cards)
+            for i, ((where, swaps), cards) in enumerate(typed_in):  # as the cards lie, else as another has them
+                known, mark = set(self.known), len(self.swaps)
+                self.belief = where
+                self.told_places(swaps)
+                found = self.bring_in(entry.cards, cards, table, quiet=i + 1 < len(typed_in))
+                acts = [a for a in found if not self.secret_cards(a)]  # (none that plays a card they did not type)
+                part = part or bool(found)
+                if acts:
+                    break
+                self.belief, self.known = here, known
+                del self.swaps[mark:]
+            if not acts and part:
+                table.tell(["Type every card you play, separated by commas."])
             if len(acts) == 1:
                 self.commit(acts[0], self.person, table)
                 return True
@@ -810,41 +847,3 @@ class TableGame:
                     self.commit(acts[more.index], self.person, table)
                     return True
         return False
-
-    def outcome_words(self) -> str:
-        o = self.belief.outcome()
-        if o is None:
-            return ""
-        mine = "You win" if o.winners == (self.person,) else ("A shared result" if self.person in o.winners
-                                                             else "You lose")
-        return f"Game over. {o.reason}. {mine}."
-
-
-def sentence(text: str) -> str:
-    """``text`` as a sentence: its first letter a capital, a full stop at its end unless it asks."""
-    return text[0].upper() + text[1:] + ("" if text.endswith(("?", ".")) else ".")
-
-
-def follow(action: Action, pairs: Sequence[tuple[str, str]]) -> Action:
-    """The move that does on the table what ``action`` did before the belief exchanged the cards of ``pairs``
-    (each pair in turn: the second card is now where the first was)."""
-    for a, b in pairs:
-        action = Action(*(b if v == a else a if v == b else v for v in action))
-    return action
-
-
-def reachable(state: State[Any]) -> bool:
-    """Whether ``state`` is a position the game's rules can reach (it passes the checks of a loaded game)."""
-    try:
-        state.check_loaded()
-    except WizprintError:
-        return False
-    return True
-
-
-def parse_cards(text: str) -> tuple[str, ...]:
-    """Typed card ids or names: separated by commas, or by spaces when each word is an id."""
-    if "," in text:
-        return tuple(p.strip() for p in text.split(",") if p.strip())
-    words = text.split()
-    return tuple(words) if words and all(any(ch.isdigit() for ch in w) for w in words) else (text.strip(),)

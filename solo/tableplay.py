@@ -31,7 +31,7 @@ from .kernel.checks import reason
 from .kernel.screen import TwoStep
 from .kernel.table import TablePolicy, relabel
 from .play import MAX_SEED, TABLE_LOG_HEAD, _what, _whole, check_seed, claim_names, random_seed, read_save
-from .table import Ask, Entry, Stop, TableGame, parse_cards
+from .table import Ask, Entry, Stop, TableGame, parse_cards, table_state
 from .terminal import Terminal, WholeLines, decision_rows, interrupts_held, show
 
 TABLE_FORMAT = "wizprint-table-save/1"
@@ -322,9 +322,7 @@ def new_table(game: str, players: int | None, bot: str, seed: int | None, seat: 
     eng.check_variant(variant)
     make_agent(bot, eng)
     policy = policy_of(eng)
-    state = eng.new_state(n, seed, variant)
-    if policy.prepare is not None:
-        policy.prepare(state, seat)
+    state = table_state(eng, policy, n, seed, variant, seat)
     return TableGame(eng, state, seat, ["" if i == seat else bot for i in range(n)], policy, dice=dice, seed=seed)
 
 

@@ -15,6 +15,7 @@ import os
 import random
 import re
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,18 +27,18 @@ from wizprint.solo.agents import RandomAgent, make_agent
 from wizprint.solo.kernel import Action, Engine, State, design_of, line_text, readable
 from wizprint.solo.kernel.rng import derive
 from wizprint.solo.kernel.state import ChanceNeeded
-from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, seen_by, zone_of
-from wizprint.solo.table import Ask, Entry, TableGame, halted
+from wizprint.solo.kernel.table import Place, TablePolicy, cards_in, relabel, same_view, seen_by, zone_of, zones_moved
+from wizprint.solo.table import Ask, Entry, TableGame, halted, table_state
 from wizprint.solo.tableplay import two_steps
 
 COPY = re.compile(r"(?<=[A-Za-z0-9])#[0-9]+(?![0-9])")  # a copy's number after its printed id: PW20#2
 
 
-def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[Any]:
+def ignorance(truth: State[Any], game: TableGame, rng: random.Random, keep: set[str] | None = None) -> State[Any]:
     """The truth as the program starts from it: every card it does not know (not kept for the automaton) given the
     place of another card of its kind, at random; but for a card the automaton has seen that the program does not
-    ask for (it knows it is among the person's arranged cards, not where)."""
-    told = set(seen_by(truth, game.autos)) - set(game.to_learn(truth))
+    ask for (it knows it is among the person's arranged cards, not where), and those of ``keep``."""
+    told = set(seen_by(truth, game.autos)) - set(game.to_learn(truth)) | (keep or set())
     classes: dict[tuple[str, str], list[str]] = {}
     for c in sorted(truth.data.instances):
         if c not in game.known and c not in told:
@@ -50,13 +51,32 @@ def ignorance(truth: State[Any], game: TableGame, rng: random.Random) -> State[A
     return relabel(truth, mapping)
 
 
-def printed(value: Any, instances: frozenset[str]) -> str:
-    """A view with every card named by its printed id (copies are the same card on the table)."""
-    text = json.dumps(value, sort_keys=True, default=str)
-    for c in sorted(cards_in(value, instances), key=len, reverse=True):
-        if "#" in c:
-            text = text.replace(f'"{c}"', f'"{design_of(c)}"')
-    return text
+def pinned(state: State[Any]) -> set[str]:
+    """The cards a state names outside its zones (a card laid face down, a card set aside in a choice under way):
+    what the program's samples there stand for is settled (a wizard laid as the wizard), so drawn anew they stay."""
+    zones = {f for f, _, _ in state.zone_shapes()}
+    js = {k: v for k, v in state.to_json().items() if k not in zones and k != "log"}
+    return cards_in(js, frozenset(state.data.instances))
+
+
+def printed(value: Any, instances: frozenset[str], same: frozenset[str] | None = None) -> str:
+    """A view (or a log line) with every card named by its printed id (copies are the same card on the table,
+    unless each has a back of its own: ``same``, the copies that are the same card): a map's keys are compared as
+    sorted pairs, once renamed."""
+    copies = {c: design_of(c) for c in cards_in(value, instances) if "#" in c and (same is None or c in same)}
+    pat = re.compile("|".join(rf"(?<![A-Za-z0-9#]){re.escape(c)}(?![A-Za-z0-9#])"
+                              for c in sorted(copies, key=len, reverse=True))) if copies else None
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            return pat.sub(lambda m: copies[m.group(0)], v) if pat is not None else v
+        if isinstance(v, dict):
+            return sorted(([walk(k), walk(x)] for k, x in v.items()), key=lambda kv: (str(kv[0]), str(kv[1])))
+        if isinstance(v, (list, tuple)):
+            return [walk(x) for x in v]
+        return v
+
+    return json.dumps(walk(value), default=str)
 
 
 class SimulatedTable:
@@ -66,14 +86,15 @@ class SimulatedTable:
                  dice: str = "physical", bot: str = "automaton", player: str = "random", samples: int | None = None,
                  agents: list[Any] | None = None) -> None:
         self.rng = random.Random(seed)
-        self.truth = engine.new_state(players, seed, variant)
-        if policy.prepare is not None:
-            policy.prepare(self.truth, person)
+        self.truth = table_state(engine, policy, players, seed, variant, person)
         self.game = TableGame(engine, self.truth.clone(), person, ["" if s == person else bot for s in range(players)],
                               policy, dice=dice, seed=seed, agents=agents or [])
         # what the program starts from: the cards it does not know, elsewhere among their kind (``samples``: the
         # seed of that, the truth's by default)
         self.game.belief = ignorance(self.truth, self.game, random.Random(seed if samples is None else samples))
+        # with ``samples``, the program's samples are drawn anew after every move too (a game whose hidden piles are
+        # shuffled after the start, as a deck a player takes, would otherwise keep the table's order in them)
+        self.sampler = random.Random(samples) if samples is not None else None
         self.person = person
         self.player = RandomAgent(seed) if player == "random" else make_agent(player, engine, seed)
         self.secret: Action | None = None  # the real move behind a move taken in secret
@@ -86,6 +107,10 @@ class SimulatedTable:
         self.moves = 0
         self.decisions: list[str] = []  # the automaton's moves, in order (the honesty test compares them)
         self.instances = frozenset(self.truth.data.instances)
+        self.same = frozenset(c for c in self.instances if "#" in c and not self.game.home[c][1])  # (see printed)
+        self.answered: set[str] = set()  # the cards named in this move
+        self.last: tuple[Any, str] = ((), "")  # the last question about a card, and the card named
+        self.last_named = ""
 
     # -- the Table protocol --------------------------------------------------------------------------------------
     def tell(self, lines: Sequence[str]) -> None:
@@ -106,29 +131,113 @@ class SimulatedTable:
         for i, a in enumerate(actions):
             if self.printed_key(a) == printed_want and "(in secret" not in options[i]:
                 return Entry("option", i)
-        for i, a in enumerate(actions):
-            if a.kind == want.kind and "(in secret" in options[i]:
-                self.secret = want
-                return Entry("option", i)
-        zones = zone_of(self.truth)
-        mine = [c for c in want.key.split()[1:] if c in self.instances  # the person's secret cards it plays
-                and self.game.place(zones[c]) == Place.PERSON]
+        secret = [i for i, a in enumerate(actions) if "(in secret" in options[i] and self.fits(want, a)]
+        if secret:  # the most particular of the moves taken in secret that the real one is
+            self.secret = want
+            return Entry("option", min(secret, key=lambda i: len(self.unknown(actions[i]))))
         assert cards_hint is not None, f"{want.key} is neither an option {keys} nor typed"
-        return Entry("cards", cards=tuple(design_of(c) for c in mine))
+        return Entry("cards", cards=tuple(design_of(c) for c in self.cards_of(want)))
+
+    def cards_of(self, want: Action) -> list[str]:
+        """The cards the person types for a move: the secret cards it names (in their hand, or in a face-down pile
+        they look through), or else the cards it takes from their hand."""
+        zones = zone_of(self.truth)
+        secret = (Place.PERSON, Place.HIDDEN)
+        named = [c for c in want.key.split()[1:] if c in self.instances and self.game.place(zones[c]) in secret]
+        if named:
+            return named
+        trial = self.truth.clone()
+        trial.script(strict=False)
+        trial.apply(want)
+        return [c for c, z0, _ in zones_moved(self.truth, trial) if self.game.place(z0) == Place.PERSON]
+
+    def unknown(self, action: Action) -> set[str]:
+        """The cards a move names that the program does not know (its samples)."""
+        return {c for c in cards_in(action.key, self.instances) if c not in self.game.known}
+
+    def fits(self, want: Action, option: Action) -> bool:
+        """Whether the real move ``want`` is the move ``option`` (taken in secret) with the cards the program does not
+        know in its place: the same words, and where the option names a sample, a card unknown to the program."""
+        secret = self.unknown(option)
+        ow, ww = option.key.split(), want.key.split()
+        return len(ow) == len(ww) and all(
+            (o in secret and w in self.instances and w not in self.game.known) or design_of(o) == design_of(w)
+            for o, w in zip(ow, ww, strict=True))
 
     def printed_key(self, a: Action) -> str:
-        return " ".join(design_of(w) if w in self.instances else w for w in a.key.split())
+        return " ".join(self.pid(w) if w in self.instances else w for w in a.key.split())
+
+    def pid(self, card: str) -> str:
+        """A card as the table tells it: its printed id, and for a copy with a back of its own, which copy."""
+        return design_of(card) if not self.game.home[card][1] else card
 
     def card(self, prompt: str, ask: Ask) -> str | None:
+        asked = (ask.card, ask.zone, ask.index, ask.source, ask.source_index)
+        if self.last[0] == asked:  # asked again: the card named last was refused
+            self.answered.discard(self.last[1])
+        got = self.named_card(ask)
+        self.last = (asked, self.last_named)
+        return got
+
+    def named_card(self, ask: Ask) -> str:
         if ask.by == -1:  # set-up: the card lying there
-            return self.truth.zones()[ask.zone][ask.index]
+            return self.answer(self.truth.zones()[ask.zone][ask.index])
         z0 = zone_of(self.game.belief).get(ask.card, "")
-        if z0 and self.game.place(z0) == Place.HIDDEN:  # taken from a face-down pile: the card lying there
-            return self.take(z0, self.game.belief.zones()[z0].index(ask.card))
+        hidden = bool(z0) and self.game.place(z0) == Place.HIDDEN
+        rolled = (self.rng.getstate(), dict(self.future))
         after = self.after(ask)
+        if hidden and (isinstance(after, str) or not shuffled(self.truth, after, [z0])):
+            # taken from a face-down pile: the card lying there (where it goes may depend on which card it is; the
+            # table is read without rolling for it)
+            self.rng.setstate(rolled[0])
+            self.future = rolled[1]
+            return self.answer(self.take(z0, self.game.belief.zones()[z0].index(ask.card)))
         if isinstance(after, str):  # a random pick: made on the table, at random
             return after
-        return after.zones()[ask.zone][ask.index]
+        if ask.steps >= 0:  # (the move halted where the card came to light: the card there now)
+            there = after.zones()[ask.zone]
+            land = there[ask.index] if 0 <= ask.index < len(there) else ""
+            # a card of the program's there instead (cards from a hand, which has no order, may land in another
+            # order than the program's samples): one of the others that came there
+            others = [c for c in there if c not in self.game.known]
+            return self.answer(land if (land and land not in self.game.known) or not others else others[0])
+        # a card the move brings to light from that place, not named yet: the one landing where the program's does
+        # if it is one (a hand's order, or a shuffled pile's, is not the program's)
+        light = self.light(after, ask.source)
+        there = after.zones().get(ask.zone, [])
+        land = there[ask.index] if 0 <= ask.index < len(there) else ""
+        return self.answer(land if land in light or not light else light[0])
+
+    def light(self, trial: State[Any], source: str) -> list[str]:
+        """The table's cards that a move (``trial``) brings to light from ``source`` (top first) less those, by
+        printed id, the program knows there (the cards named in this move among them); then, for a pile shuffled
+        during the move, those it brings to light from elsewhere, not named yet."""
+        g = self.game
+        knows = Counter(self.pid(c) for c in g.belief.zones().get(source, []) if c in g.known)
+        before, after = self.visible(self.truth), self.visible(trial)
+        zones = self.truth.zones()
+        out = []
+        for c in reversed(zones.get(source, [])):
+            if c in after and knows[self.pid(c)] > 0:
+                knows[self.pid(c)] -= 1
+            elif c in after:
+                out.append(c)
+        out += [c for z, cs in zones.items() if z != source for c in reversed(cs)
+                if c in after and c not in before and c not in self.answered]
+        return out
+
+    def visible(self, state: State[Any]) -> set[str]:
+        """The cards an automaton sees or that lie face up."""
+        return seen_by(state, self.game.autos) | {c for c, z in zone_of(state).items()
+                                                  if self.game.place(z) == Place.PUBLIC}
+
+    def answer(self, card: str) -> str:
+        """A card named, by its printed id."""
+        self.answered.add(card)
+        self.last_named = card
+        return design_of(card)
+
+
 
     def which(self, question: str, options: Sequence[str], ask: Ask) -> int | None:
         """Where the card taken from a face-down pile went, by the rules, on the table."""
@@ -187,6 +296,7 @@ class SimulatedTable:
         self.future = {}
         self.taken = {}
         self.asked_again = 0
+        self.answered = set()
         self.align(real, self.truth, prior)
         real = self.twin(real, self.truth)
         self.truth.script(dice=dice, picks=picks, strict=True)
@@ -196,6 +306,10 @@ class SimulatedTable:
             self.decisions.append(action.key)
         self.moves += 1
         self.check()
+        if self.sampler is not None:
+            before = self.game.belief
+            self.game.belief = ignorance(before, self.game, self.sampler, keep=pinned(before))
+            assert same_view(before, self.game.belief, self.game.autos), "the samples drawn anew show otherwise"
 
     # -- following the program ----------------------------------------------------------------------------------
     def real(self, ask: Ask) -> Action:
@@ -241,7 +355,7 @@ class SimulatedTable:
             vt = {k: v for k, v in t.observation(s).items() if k not in ("log", "heading")}
             if vb == vt:
                 continue
-            pb, pt = printed(vb, self.instances), printed(vt, self.instances)
+            pb, pt = printed(vb, self.instances, self.same), printed(vt, self.instances, self.same)
             assert pb == pt, f"after move {self.moves}, P{s + 1} would see otherwise than on the table:\n" + \
                 _diff(vb, vt)
         lb, lt = self.public(b, 0), self.public(t, 1)
@@ -265,6 +379,19 @@ class SimulatedTable:
             self.truth.outcome() is not None and self.game.belief.outcome() is not None
             and self.truth.outcome().winners == self.game.belief.outcome().winners)  # type: ignore[union-attr]
         return self.truth
+
+
+def shuffled(before: State[Any], after: State[Any], zones: Sequence[str]) -> set[str]:
+    """The cards of the given zones of ``after`` whose order among themselves changed from ``before`` (a pile
+    shuffled during a move)."""
+    z0, z1 = before.zones(), after.zones()
+    out: set[str] = set()
+    for z in zones:
+        a, b = z0.get(z, []), z1.get(z, [])
+        both = set(a) & set(b)
+        if [c for c in a if c in both] != [c for c in b if c in both]:
+            out |= set(b)
+    return out
 
 
 def _diff(a: dict[str, Any], b: dict[str, Any]) -> str:

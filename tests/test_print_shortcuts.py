@@ -162,8 +162,8 @@ def _fits(text: str, kw: dict[str, Any]) -> bool:
 
 def test_pdf_bytes_of_a_deck_are_reproducible() -> None:
     """Two builds of a deck in one process (the second with every cache of the first) give the same bytes."""
-    from wizprint.generator.build import deck_sequence, front_scenes
     from wizprint.generator.deckpdf import PrintOptions, deck_pdf
+    from wizprint.generator.drawing import deck_sequence, front_scenes
 
     g = load_game("wizards-cup")
     layout = load_layout(g)

@@ -22,7 +22,8 @@ from wizprint.solo.kernel import Action, State, engine
 from wizprint.solo.kernel.table import Place, TablePolicy
 
 TABLE_GAMES = {"wizard-cards": ("wizard_cards", 2, [""]), "wizards-cup": ("wizards_cup", 2, [""]),
-               "relic": ("relic", 2, [""])}
+               "relic": ("relic", 2, [""]), "wizards-and-relics": ("wizards_and_relics", 2, [""]),
+               "covenant": ("covenant", 2, [""])}
 
 
 def policy(game: str) -> TablePolicy:

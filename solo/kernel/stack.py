@@ -23,6 +23,15 @@ from .values import Action, Outcome
 WATCH: ContextVar[Callable[[Any], None] | None] = ContextVar("wizprint_watch", default=None)
 
 
+def in_sight(state: Any) -> None:
+    """Cards that came to light in the middle of a piece of pending work are about to go out of sight again before it
+    ends, or have just gone (a discard pile shuffled into an empty deck, and drawn from at once): table mode's watch,
+    if any, sees the state now too."""
+    watch = WATCH.get()
+    if watch is not None:
+        watch(state)
+
+
 class PendingView(TypedDict, total=False):
     """What is being decided, for one seat's observation (empty when nothing is, or the game is over): ``who``
     decides, the ``question`` (for the deciding seat only; empty for the others) and the kind of choice (``ask``,
@@ -99,4 +108,4 @@ class StackGame(ABC):
         self.advance()
 
 
-__all__ = ["WATCH", "PendingView", "StackGame"]
+__all__ = ["WATCH", "PendingView", "StackGame", "in_sight"]

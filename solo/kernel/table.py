@@ -75,7 +75,14 @@ class TablePolicy:
       program's samples give names one (a window of play whose cards the program cannot know): they are asked;
     - ``by_face(zone, person)``: a face-down pile whose cards, when the person takes one in secret, land by what
       they are (a card that activates face up, else lies face down): the person is asked where it went, not
-      which card it is.
+      which card it is;
+    - ``new_state(engine, players, seed, variant, person)``: a new game for the table, where the rules run
+      otherwise from its very start when a seat's cards lie on a real table (the program does not know them);
+      None: the engine's own (then ``prepare``).
+    - ``arrangements(state, person, known)``: other ways the person's unknown cards may lie that the person's
+      decision may depend on (each a relabelling of cards the program does not know, as :func:`relabel` takes
+      it): what the person may do with their real cards, which the program's samples may not allow (a hand
+      with no card of a kind, or with one); None: none.
     """
 
     place: Callable[[str, int], Place]
@@ -90,6 +97,8 @@ class TablePolicy:
     prepare: Callable[[Any, int], None] | None = None
     may_play: Callable[[Any, int], bool] | None = None
     by_face: Callable[[str, int], bool] | None = None
+    new_state: Callable[[Any, int, int, str, int], Any] | None = None
+    arrangements: Callable[[Any, int, frozenset[str]], list[dict[str, str]]] | None = None
 
 
 # -- card identities --------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from .pending import (
     CovenantPending,
     Duel,
     Effects,
+    Lookup,
     Negatable,
     Negation,
     Play,
@@ -54,6 +55,7 @@ def check_state(s: CovenantState, chk: Checks) -> None:
     n = s.players
     chk.counts("state.skips", s.skips, 0, 100)
     chk.count("state.turn_number", s.turn_number, 0, 10_000)
+    chk.count("state.table_seat", s.table_seat, -1, n - 1)
     for name, typ in ZONE_TYPES:
         for seat, xs in enumerate(getattr(s, name)):
             for i, x in enumerate(xs):
@@ -149,6 +151,14 @@ def _check_item(s: CovenantState, chk: Checks, at: str, f: CovenantPending, belo
         chk.known(f"{at}.effect.word", f.effect.word, EFFECTS.handlers, "effect word")
         for i, x in enumerate(f.options):
             _target(s, chk, f"{at}.options[{i}]", x)
+    elif isinstance(f, Lookup):
+        chk.known(f"{at}.effect.word", f.effect.word, ("search",), "effect word")
+        if f.who != s.table_seat or f.seat == s.table_seat:
+            chk.fail(at, "a search laid out on the table is made for a seat the program plays, by the table's seat")
+        chk.all_known(f"{at}.found", f.found, c, distinct=True)
+        for x in f.found:
+            if x not in s.limbo:
+                chk.fail(f"{at}.found", f"{x[:40]} is not laid out")
     if isinstance(f, TrapsWindow) and below is not None and not isinstance(below, Quest):
         chk.fail(at, "a Tricks & Traps window without a quest")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from wizprint.cards.model import Effect, Game, Record, effect_words
 from wizprint.errors import EngineError
-from wizprint.solo.kernel import Action, Declared, RulesData, Termination, Words, value
+from wizprint.solo.kernel import Action, Declared, RulesData, Termination, Words, one_per_design, value
 
 ABILITIES = ("conjuror", "adventurer", "dueler", "scry", "nature", "stealth", "maker")
 ACTION_ABILITIES = ("conjuror", "maker", "stealth", "scry")
@@ -271,6 +271,7 @@ class CovenantData(RulesData):
         self.abilities: dict[tuple[str, tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
         self.records = {r.id: r for r in game.cards()}  # by design id: the printed cards (their rules text)
         self.labels = {c: f"{c} {info.name}" for c, info in self.cards.items()}  # ``W10 Mentalist``, for the log
+        self.every_design = one_per_design(self.cards)  # a hand that holds every card (``idle_whatever_the_hand``)
         # printed texts in words, by design ("ability NAME": an ability's) (``texts.printed``, ``ability_text``)
         self.texts: dict[str, str] = {}
         # what each card offers in the Event phase, worked out once: (move kind, needs a wizard in play, the

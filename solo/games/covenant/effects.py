@@ -15,7 +15,7 @@ from wizprint.cards.markup import plural
 from wizprint.solo.kernel import Words, one_per_design
 
 from .data import TARGETED, CardEffect
-from .pending import Choice, Duel, Negation, Quest, Roll, Slaying, Theft
+from .pending import Choice, Duel, Lookup, Negation, Quest, Roll, Slaying, Theft
 from .texts import DOES, TYPE_NAMES
 
 if TYPE_CHECKING:
@@ -60,6 +60,14 @@ def search_finds(s: CovenantState, what: str) -> list[str]:
 def start_effect(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -> None:
     """Resolve one effect, choosing its target now if it has none yet."""
     word = eff.word
+    if word == "search" and s.table_seat >= 0 and s.deck:  # on a real table the program does not know the deck
+        if seat == s.table_seat:  # the person looks through it and says what they take (or none)
+            for i in range(len(s.deck)):
+                s.see_in_deck(seat, i)
+            s.stack.append(Choice(seat=seat, effect=eff, card=card, who=seat))
+        else:  # the person lays out what the searcher may take
+            s.stack.append(Lookup(seat=seat, effect=eff, card=card, who=s.table_seat))
+        return
     if word == "search":
         found = search_finds(s, eff.what)
         if not found:
@@ -172,7 +180,7 @@ def _vortex(s: CovenantState, seat: int, eff: CardEffect, tgt: str, card: str) -
     for t in range(s.players):
         for x in s.hands[t]:
             s.forget(x)
-        s.discard.extend(s.hands[t])
+        s.discard.extend(sorted(s.hands[t]))  # (in id order: the order a hand is held in is nobody's to see)
         s.hands[t] = []
     s.say(f"Every player discards their whole hand ({s.label(card)}): {lost}")
 

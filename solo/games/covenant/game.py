@@ -25,9 +25,11 @@ class CovenantGame(CovenantState):
     """A game of Covenant of Wizards (the class the engine declares)."""
 
     @classmethod
-    def new(cls, data: CovenantData, players: int, seed: int, variant: str) -> Self:
-        """A new game: the shared deck shuffled, seven cards each, seat 0's first turn."""
+    def new(cls, data: CovenantData, players: int, seed: int, variant: str, table_seat: int = -1) -> Self:
+        """A new game: the shared deck shuffled, seven cards each, seat 0's first turn (``table_seat``: the seat
+        played with printed cards on a real table, if any)."""
         s = cls.blank(data, players, seed, variant)
+        s.table_seat = table_seat
         deck = sorted(data.cards)
         s.rng.shuffle(deck)
         s.deck = deck
@@ -60,13 +62,18 @@ class CovenantGame(CovenantState):
                 self.phase = Phase.EVENT
                 continue
             acts = phase_actions(self)
-            if len(acts) == 1:
+            if len(acts) == 1 and (self.turn_player != self.table_seat or self.idle_whatever_the_hand()):
                 self.end_phase()
                 continue
             self.current_seat = self.turn_player
             self.next_legal = acts  # the legal actions (nothing changes before the decision)
             return
         self.current_seat = -1
+
+    def idle_whatever_the_hand(self) -> bool:
+        """Whether the turn player could do nothing in this phase whatever cards it held (a hand of one card of
+        every design), or holds none: the table seat's phase is skipped only then."""
+        return not self.hands[self.turn_player] or len(phase_actions(self, self.data.every_design)) == 1
 
     def _legal_actions(self) -> list[Action]:
         if not self.stack:

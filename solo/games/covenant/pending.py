@@ -16,6 +16,8 @@ its code is registered by type in :data:`~.state.RULES` (``windows.py``, ``duel.
 - :class:`Duel`: a Wizards Duel, from the challenge to the slaying.
 - :class:`Quest`: an adventure: the participants join, then two rounds of Danger against the Quest Level.
 - :class:`Choice`: the player who resolves an effect chooses its target (or the card a search takes).
+- :class:`Lookup`: on a real table (``solo table``), a search by a seat the program plays: the person looks through
+  the deck and lays out the cards the searcher may take.
 """
 
 from __future__ import annotations
@@ -293,9 +295,23 @@ class Choice(CovenantPending):
     kind: ClassVar[str] = "choice"
     seat: int = 0
     effect: CardEffect = field(default_factory=CardEffect)
-    options: tuple[str, ...] = ()  # the targets (a search reads its choices from the deck when asked)
+    # the targets (a search reads its choices from the deck when asked, or from the cards a Lookup laid out)
+    options: tuple[str, ...] = ()
     card: str = ""
 
 
+@declare
+class Lookup(CovenantPending):
+    """On a real table, a search by a seat the program plays (the program does not know the deck): the person
+    (``who``, the table seat) looks through the deck and lays out its cards of the kind searched for, one at a time
+    (``found``, face up in the middle of the table), until they say there are no more; then the searcher chooses."""
+
+    kind: ClassVar[str] = "lookup"
+    seat: int = 0  # the searcher
+    effect: CardEffect = field(default_factory=CardEffect)
+    card: str = ""  # what the search comes from (a card, or the wizard whose action it is)
+    found: tuple[str, ...] = ()
+
+
 KINDS: tuple[type[CovenantPending], ...] = (Negation, Roll, Play, Effects, Slaying, Theft, BonusWindow, TrapsWindow,
-                                            WizardAction, Duel, Quest, Choice)
+                                            WizardAction, Duel, Quest, Choice, Lookup)

@@ -34,10 +34,12 @@ def summon_slot(s: CovenantState, seat: int, typ: str) -> SummonSlot | None:
 END = Action("end")  # a move is a value: the same one serves every list
 
 
-def phase_actions(s: CovenantState) -> list[Action]:
+def phase_actions(s: CovenantState, hand: list[str] | None = None) -> list[Action]:
+    """The turn player's moves in the phase (``hand``: as if it held these cards)."""
     p = s.turn_player
     c = s.data.cards
-    hand = s.hands[p]
+    if hand is None:
+        hand = s.hands[p]
     out: list[Action] = []
     phase = s.phase
     if phase is Phase.DISCARD:

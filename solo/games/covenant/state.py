@@ -23,6 +23,7 @@ from wizprint.solo.kernel import (
     Rng,
     Rules,
     State,
+    added,
     declare,
     transient,
     value,
@@ -116,6 +117,10 @@ class CovenantState(State[CovenantData]):
     grants_used: list[str] = field(default_factory=list)  # resources whose grant_one was used this turn
     summons: list[SummonSlot] = field(default_factory=list)  # summon slots used this turn
     skips: list[int] = field(default_factory=list)  # turns each seat must miss
+    # the seat played with printed cards on a real table (``solo table``), or -1: the program does not know its hand,
+    # so its phases are skipped only when no hand could act in them, and a search by another seat is made by that
+    # person laying out the cards the searcher may take (a :class:`~.pending.Lookup`)
+    table_seat: int = added(lambda: -1)
 
     SEATS_IN_RANGE = ("turn_player", "current_seat")
     PER_SEAT = ("hands", "wizards", "followers", "resources", "quests", "seen", "skips")
@@ -337,6 +342,12 @@ class CovenantState(State[CovenantData]):
     def from_hand(self, seat: int, card: str) -> None:
         self.hands[seat].remove(card)
         self.forget(card)
+        if "#" in card:  # a copy of a card held twice: who saw one copy cannot tell which copy left the hand
+            design = card.partition("#")[0]
+            held = IN_HAND[seat]
+            for k in self.seen:
+                for x in [x for x, z in k.items() if z == held and x.partition("#")[0] == design]:
+                    del k[x]
 
     def discard_from_hand(self, seat: int, card: str) -> None:
         self.from_hand(seat, card)
@@ -492,9 +503,10 @@ class CovenantState(State[CovenantData]):
 
     def roll_dice(self, r: Roll, again: bool = False) -> int:
         """Roll the dice of a roll on the stack (the log says what for)."""
-        ds = [self.roll(6) for _ in range(r.dice)]
-        v = sum(ds)
         what = self.roll_what(r)
+        ask = f"{what}: P{r.seat + 1} rolls"  # (the question put to a person on a real table)
+        ds = [self.roll(6, ask if r.dice == 1 else f"{ask}, die {i + 1} of {r.dice}") for i in range(r.dice)]
+        v = sum(ds)
         self.say(f"P{r.seat + 1} rolls {'again ' if again else ''}{'+'.join(map(str, ds))}" +
                  (f" = {v}" if r.dice > 1 else "") + f": {what}")
         return v

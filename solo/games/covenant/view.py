@@ -18,6 +18,7 @@ from .pending import (
     Duel,
     Effects,
     EffectSource,
+    Lookup,
     Negation,
     Play,
     Quest,
@@ -31,6 +32,7 @@ from .pending import (
     WizardAct,
     WizardAction,
 )
+from .phases import phase_actions
 from .state import CovenantState, Phase
 from .texts import (
     DOES,
@@ -183,6 +185,10 @@ class Words:
             return f"{self.card(f.target)} would be slain" + (" (saved)" if f.saved else "")
         if isinstance(f, Theft):
             return f"{self.Seat(f.seat)} {'take' if f.seat == self.me else 'takes'} {self.card(f.target)}"
+        if isinstance(f, Lookup):
+            what = TYPE_NAMES.get(f.effect.what, f.effect.what)
+            laid = f": {listed(self.label(x) for x in f.found)} laid out" if f.found else ""
+            return f"{self.Seat(f.seat)} {'search' if f.seat == self.me else 'searches'} the deck for {_a(what)}{laid}"
         if isinstance(f, Effects) and f.source is EffectSource.ON_ENTER:
             return f"{self.label(f.card)} comes into play ({gist(s.data, f.card)})"
         if isinstance(f, Effects) and f.source is EffectSource.ON_COMPLETE:
@@ -285,6 +291,11 @@ def question(s: CovenantState) -> str:
         return _quest_question(s, w, top)
     if isinstance(top, Choice):
         return _choice_question(s, w, top)
+    if isinstance(top, Lookup):
+        what = TYPE_NAMES.get(top.effect.what, top.effect.what)
+        return (f"{_search_source(s, top.card)}: {w.seat(top.seat)} {'search' if top.seat == me else 'searches'} "
+                f"the deck for {_a(what)}. Look through the deck and lay out each {what} it holds, face up, one at a "
+                f"time; then say there are no more")
     return "Choose"
 
 
@@ -296,9 +307,11 @@ def _phase_question(s: CovenantState, w: Words, legal: list[Action]) -> str:
         return (f"Research: you hold {cards(len(s.hands[p]))} and your hand limit is {s.hand_limit(p)}: discard "
                 f"{cards(over)}" + (", one at a time" if over > 1 else ""))
     if s.phase is Phase.EVENT:
+        if p == s.table_seat:  # on a real table: what the hand could allow, not what the program's guess of it does
+            kinds = {a.kind for a in phase_actions(s, s.data.every_design)}
         can = [t for k, t in (("cast", "cast a spell"), ("play", "play an event"), ("act", "use a wizard's action"),
                               ("grant", "use a resource")) if k in kinds]
-        return f"Your Event phase: {listed(can, 'or')}; or end the phase (the Duel phase comes next)"
+        return f"Your Event phase: {listed(can, 'or') or 'nothing to do'}; or end the phase (the Duel phase comes next)"
     if s.phase is Phase.DUEL:
         return "Your Duel phase: challenge a rival to a Wizards Duel (one a turn), or go on to the Summon phase"
     if s.phase is Phase.SUMMON:
@@ -381,12 +394,26 @@ def _quest_question(s: CovenantState, w: Words, q: Quest) -> str:
             f"brings the followers attached to it. Set out once a wizard has joined.{joined}")
 
 
+def _a(what: str) -> str:
+    """``an Item``, ``a Wizard``."""
+    return f"{'an' if what[:1] in 'AEIOU' else 'a'} {what}"
+
+
+def _search_source(s: CovenantState, card: str, word: str = "search") -> str:
+    """What an effect comes from: ``S07 Legend Lore``, ``W02 Artificer's Maker action``."""
+    src = s.label(card)
+    if card in s.data.cards and s.data.cards[card].type == "wizard":
+        src = f"{src}'s {'Maker' if word == 'search' else 'Stealth'} action"
+    return src
+
+
 def _choice_question(s: CovenantState, w: Words, c: Choice) -> str:
     e = c.effect
-    src = s.label(c.card)
-    if c.card in s.data.cards and s.data.cards[c.card].type == "wizard":
-        src = f"{src}'s {'Maker' if e.word == 'search' else 'Stealth'} action"
+    src = _search_source(s, c.card, e.word)
     what = TYPE_NAMES.get(e.what, e.what)
+    if e.word == "search" and c.options:
+        return (f"{src}: take which of the {what}s laid out into your hand? (the others go back, and the deck is "
+                f"shuffled)")
     if e.word == "search":
         return f"{src}: take which {what} from the deck into your hand? (the deck is shuffled after)"
     if e.word == "look_hand":
@@ -456,6 +483,12 @@ def describe(s: CovenantState, action: Action) -> str:
         return f"{s.label(a)} is slain"
     if k == "target":
         return _target(s, w, a)
+    if k == "found":
+        return f"lay out {w.offer(a)}"
+    if k == "done":
+        top = s.pending
+        what = TYPE_NAMES.get(top.effect.what, top.effect.what) if isinstance(top, Lookup) else "card"
+        return f"no more: the deck holds no other {what}"
     return f"{k} {w.label(a)}" + (f" {w.label(b)}" if b else "")
 
 
@@ -518,7 +551,7 @@ def _target(s: CovenantState, w: Words, x: str) -> str:
     top = s.pending
     word = top.effect.word if isinstance(top, Choice) else ""
     if x == "none":
-        return "take nothing (the deck holds none)"
+        return "take nothing (the deck holds none)" if s.table_seat < 0 else "take nothing (you find none)"
     if word == "search":
         return f"take {w.offer(x)}"
     if word == "look_hand":

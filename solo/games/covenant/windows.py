@@ -30,6 +30,7 @@ from .pending import (
     Duel,
     Effects,
     EffectSource,
+    Lookup,
     Negatable,
     Negation,
     Play,
@@ -419,8 +420,11 @@ def _run_choice(s: CovenantState, f: Choice) -> bool:
 
 @RULES.legal(Choice)
 def _legal_choice(s: CovenantState, f: Choice) -> list[Action]:
-    if f.effect.word == "search":
-        return [Action("target", x) for x in search_finds(s, f.effect.what)] or [Action("target", "none")]
+    if f.effect.word == "search" and not f.options:
+        found = [Action("target", x) for x in search_finds(s, f.effect.what)]
+        if f.seat == s.table_seat:  # on a real table the person may find none (the program does not know the deck)
+            return [*found, Action("target", "none")]
+        return found or [Action("target", "none")]
     return [Action("target", x) for x in f.options]
 
 
@@ -429,4 +433,47 @@ def _apply_choice(s: CovenantState, f: Choice, action: Action) -> None:
     if action.kind != "target":
         raise EngineBug(f"cannot apply {action.key}")
     s.stack.pop()
+    if f.effect.word == "search" and f.options:  # the cards a Lookup laid out go back; the search takes one
+        _back_to_deck(s, f.options)
     do_effect(s, f.seat, f.effect, action.a, f.card)
+
+
+# -- a search on a real table ----------------------------------------------------------------------------------------
+@RULES.run(Lookup)
+def _run_lookup(s: CovenantState, f: Lookup) -> bool:
+    return True  # the person says what the deck holds: the program does not know it
+
+
+@RULES.legal(Lookup)
+def _legal_lookup(s: CovenantState, f: Lookup) -> list[Action]:
+    c = s.data.cards
+    return [*(Action("found", x) for x in one_per_design(x for x in s.deck if c[x].type == f.effect.what)),
+            Action("done")]
+
+
+@RULES.apply(Lookup)
+def _apply_lookup(s: CovenantState, f: Lookup, action: Action) -> None:
+    if action.kind == "found":
+        x = action.a
+        s.deck.remove(x)
+        s.forget_deck()  # the places below it moved (and the deck is shuffled after the search)
+        s.forget(x)
+        s.limbo.append(x)
+        f.found = (*f.found, x)
+        s.say(f"P{f.who + 1} lays out {s.label(x)} from the deck for P{f.seat + 1}'s search")
+        return
+    if action.kind != "done":
+        raise EngineBug(f"cannot apply {action.key}")
+    s.stack.pop()
+    found = f.found
+    if len(found) > 1:
+        s.stack.append(Choice(seat=f.seat, effect=f.effect, options=found, card=f.card, who=f.seat))
+        return
+    _back_to_deck(s, found)
+    do_effect(s, f.seat, f.effect, found[0] if found else "none", f.card)
+
+
+def _back_to_deck(s: CovenantState, cards: tuple[str, ...]) -> None:
+    for x in cards:
+        s.limbo.remove(x)
+        s.deck.append(x)

@@ -127,6 +127,8 @@ class WizardsAndRelicsAutomaton(Automaton[WizardsAndRelicsView]):
         legal = view.legal_actions()
         ch = view.ask()
         if ch is None:
+            if legal[0].kind == "lack":  # (the table's player: no wizard or no relic in hand)
+                return legal[0]
             if legal[0].kind == "deck":
                 return legal[self.rng.below(len(legal))]
             return self.play(view, legal)
@@ -198,6 +200,8 @@ class WizardsAndRelicsAutomaton(Automaton[WizardsAndRelicsView]):
 
         if ask is Ask.MULLIGAN:
             return self.mulligan(view, ch, legal)
+        if ask is Ask.SHOW:  # (the table's player: every card of the kind, then no more)
+            return legal[0]
         if ask in (Ask.HAND_CHECK, Ask.RIVAL_DISCARD):
             return min(cards, key=lambda a: (-1 if view.card(a.a).has("on_discard") else 0, value_of(a), a.a))
         if ask is Ask.DISCARD_FOR:

@@ -38,6 +38,7 @@ def check_state(s: WizardsAndRelicsState, chk: Checks) -> None:
         chk.all_known(f"state.{name}", pile, cards)
         if any(x in cards and cards[x].kind != "shrine" for x in pile):
             chk.fail(f"state.{name}", "only shrines lie here")
+    chk.count("state.table_seat", s.table_seat, -1, s.players - 1)
     for i, c in enumerate(s.chosen_deck):
         chk.count(f"state.chosen_deck[{i}]", c, -1, DECKS - 1)
     if len(set(s.fighters)) != len(s.fighters):
@@ -86,8 +87,10 @@ def check_state(s: WizardsAndRelicsState, chk: Checks) -> None:
                 if item.card and item.card not in cards:
                     chk.fail(f"state.stack[{i}].card", "not a card of the game")
                 chk.count(f"state.stack[{i}].left", item.left, 0, 100)
-                if item.ask is Ask.MULLIGAN and not set(item.picked) <= set(s.hands[item.seat]):
-                    chk.fail(f"state.stack[{i}].picked", "a card set aside is not in the hand")
+                if item.ask in (Ask.MULLIGAN, Ask.SHOW) and not set(item.picked) <= set(s.hands[item.seat]):
+                    chk.fail(f"state.stack[{i}].picked", "a card set aside or shown is not in the hand")
+                if item.ask is Ask.SHOW and item.seat != s.table_seat:
+                    chk.fail(f"state.stack[{i}].ask", "only the table's player shows cards one at a time")
                 if item.ask is Ask.TRIGGER and (i == 0 or not isinstance(s.stack[i - 1], Triggers)):
                     chk.fail(f"state.stack[{i}].ask", "an order of triggers is asked with no triggers below it")
             if isinstance(item, Triggers):

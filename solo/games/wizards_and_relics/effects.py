@@ -12,6 +12,7 @@ from collections.abc import Callable
 from wizprint.cards.markup import plural
 from wizprint.errors import IllegalActionError
 from wizprint.solo.kernel import Action, Words
+from wizprint.solo.kernel.stack import in_sight
 
 from .data import HAND, Effect
 from .pending import Ask, Choose, Effects, Enter, Reveal, Source, Triggers
@@ -21,6 +22,7 @@ from .state import RULES, Mod, WizardsAndRelicsState
 Handler = Callable[["WizardsAndRelicsState", Effects, Effect], None]
 WORDS: Words[Handler] = Words("wizards-and-relics")
 TRIGGERS = {"on_discard", "on_win", "on_lose"}  # words that wait for their moment rather than resolve
+UNCAPPED = 99  # a card count no hand reaches: "counted up to" no limit
 
 
 # -- the runner -----------------------------------------------------------------------------------------------------
@@ -338,8 +340,14 @@ def silenceable(s: WizardsAndRelicsState, seat: int) -> list[str]:
 
 @WORDS("extra_relic")
 def w_extra_relic(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
-    if any(s.data.is_relic(c) for c in s.hands[item.seat]):
+    if any(s.data.is_relic(c) for c in s.hands[item.seat]) or unknown_hand(s, item.seat):
         _choice(s, item, Ask.EXTRA_RELIC)
+
+
+def unknown_hand(s: WizardsAndRelicsState, seat: int) -> bool:
+    """Whether ``seat``'s hand lies on a real table (the program does not know it) and holds a card: whether it holds
+    a card of a kind is that player's to say."""
+    return seat == s.table_seat and bool(s.hands[seat])
 
 
 @WORDS("summon")
@@ -347,7 +355,7 @@ def w_summon(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     src = str(e.get("source"))
     what = str(e.get("what"))
     pool = s.hands[item.seat] if src == "hand" else s.discards[item.seat]
-    if any(matches(s, c, what) for c in pool):
+    if any(matches(s, c, what) for c in pool) or (src == "hand" and unknown_hand(s, item.seat)):
         _choice(s, item, Ask.SUMMON, f"{src}:{what}")
     else:
         s.say(f"{s.data[item.card].name}: P{item.seat + 1} has no {KINDS_OF[what]} in their "
@@ -375,19 +383,25 @@ def w_advantage_over(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None
 @WORDS("reveal_hand")
 def w_reveal_hand(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     what = str(e.get("what"))
+    most = e.get("most")
+    if unknown_hand(s, item.seat):  # the player shows them one at a time, and says when there are no more
+        _choice(s, item, Ask.SHOW, what, left=UNCAPPED if most is None else int(most), n=int(e.get("n")))
+        return
     shown = sorted(c for c in s.hands[item.seat] if matches(s, c, what))
     for c in shown:
         if c not in s.known_hand[item.seat]:
             s.known_hand[item.seat].append(c)
     if shown:
         s.say(f"P{item.seat + 1} reveals from their hand: {s.names(shown)}")
-    else:
+    revealed(s, item, what, shown, None if most is None else int(most), int(e.get("n")))
+
+
+def revealed(s: WizardsAndRelicsState, item: Effects, what: str, shown: list[str], most: int | None, n: int) -> None:
+    """The power for the cards of kind ``what`` revealed from hand (``most``: counted up to that many)."""
+    if not shown:
         s.say(f"P{item.seat + 1} has no {KINDS_OF[what]} in hand to reveal")
-    k = len(shown)
-    most = e.get("most")
-    if most is not None:
-        k = min(k, int(most))
-    add_power(s, item, item.seat, k * int(e.get("n")),
+    k = len(shown) if most is None else min(len(shown), most)
+    add_power(s, item, item.seat, k * n,
               f"{plural(len(shown), KINDS_OF[what])} revealed" + (f", counted up to {k}" if len(shown) > k else ""))
 
 
@@ -405,6 +419,7 @@ def w_reveal_deck(s: WizardsAndRelicsState, item: Effects, e: Effect) -> None:
     known = [c for c in s.known_top[seat] if c not in top]  # (empty if the deck was refilled: reshuffled)
     deck.extend(reversed(top))
     s.known_top[seat] = top + known
+    in_sight(s)  # (on a real table, the cards revealed are said where they lie, before a draw may take one)
     what = str(e.get("what"))
     k = sum(1 for c in top if matches(s, c, what))
     s.say(f"P{item.seat + 1} reveals the top of their deck: {s.names(top)}")
@@ -439,6 +454,8 @@ def _pool(s: WizardsAndRelicsState, ch: Choose) -> list[str]:
     if ch.ask is Ask.SUMMON:
         src, what = ch.what.split(":")
         return [c for c in (s.hands[seat] if src == "hand" else s.discards[seat]) if matches(s, c, what)]
+    if ch.ask is Ask.SHOW:
+        return [c for c in s.hands[seat] if matches(s, c, ch.what) and c not in ch.picked]
     if ch.ask is Ask.ORDER:
         rv = _reveal(s)
         return [c for c in rv.todo if s.data[c].effects and c not in s.ignored and c not in s.resolved]
@@ -472,15 +489,23 @@ def _triggers(s: WizardsAndRelicsState) -> Triggers:
 VERB = {Ask.TAKE: "take", Ask.PUT: "put", Ask.DISCARD_FOR: "discard", Ask.RIVAL_DISCARD: "discard",
         Ask.HAND_CHECK: "discard", Ask.IGNORE: "ignore", Ask.SILENCE: "silence", Ask.EXTRA_RELIC: "play",
         Ask.SUMMON: "summon", Ask.ORDER: "resolve", Ask.TRIGGER: "resolve", Ask.SPOILS: "take",
-        Ask.MULLIGAN: "aside"}
+        Ask.MULLIGAN: "aside", Ask.SHOW: "show"}
 MAY_STOP = {Ask.TAKE, Ask.PUT, Ask.DISCARD_FOR, Ask.EXTRA_RELIC, Ask.SUMMON}
+ALWAYS = {Ask.SPOILS, Ask.MULLIGAN, Ask.SHOW}  # choices asked even with no card to choose (draw; keep; no more)
+
+
+def said_at_table(s: WizardsAndRelicsState, ch: Choose) -> bool:
+    """A choice of a card from the hand of the table's player (whose hand the program does not know), asked
+    whenever the hand holds a card: whether it holds one of the kind is theirs to say (by passing)."""
+    hand_src = ch.ask is Ask.EXTRA_RELIC or (ch.ask is Ask.SUMMON and ch.what.startswith("hand:"))
+    return hand_src and unknown_hand(s, ch.seat)
 
 
 @RULES.run(Choose)
 def run_choose(s: WizardsAndRelicsState, ch: Choose) -> bool:
     if ch.ask is Ask.HAND_CHECK:  # a discard trigger may have brought cards back: down to 7 all the same
         ch.left = len(s.hands[ch.seat]) - HAND
-    if ch.left <= 0 or (ch.ask is not Ask.SPOILS and ch.ask is not Ask.MULLIGAN and not _pool(s, ch)):
+    if ch.left <= 0 or (ch.ask not in ALWAYS and not _pool(s, ch) and not said_at_table(s, ch)):
         s.stack.pop()
         return False
     s.current_seat = ch.seat
@@ -495,6 +520,8 @@ def choose_legal(s: WizardsAndRelicsState, ch: Choose) -> list[Action]:
         return [Action("keep")] + [Action("aside", c) for c in opts if c not in ch.picked] + \
                [Action("back", c) for c in sorted(ch.picked)]
     acts = [Action(verb, c) for c in opts]
+    if ch.ask is Ask.SHOW and not opts:  # (only when there is none left to show: every one is shown)
+        acts.append(Action("done"))
     if ch.ask is Ask.SPOILS:
         acts.insert(0, Action("draw"))
     if ch.ask in MAY_STOP:
@@ -518,6 +545,17 @@ def choose_apply(s: WizardsAndRelicsState, ch: Choose, action: Action) -> None:
         return
     if k in ("pass", "stop"):
         s.stack.pop()
+        return
+    if ch.ask is Ask.SHOW:
+        if k == "done":
+            s.stack.pop()
+            item = Effects(seat=seat, card=ch.card, subject=ch.subject)
+            revealed(s, item, ch.what, ch.picked, ch.left, ch.n)
+            return
+        ch.picked.append(c)
+        if c not in s.known_hand[seat]:
+            s.known_hand[seat].append(c)
+        s.say(f"P{seat + 1} reveals {s.label(c)} from their hand ({d[ch.card].name})")
         return
     ch.left -= 1
     ch.done += 1

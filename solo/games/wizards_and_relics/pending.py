@@ -87,6 +87,7 @@ class Ask(enum.StrEnum):
     SUMMON = "summon"  # a wizard to put into play
     HAND_CHECK = "hand_check"  # spoils: discard down to 7
     SPOILS = "spoils"  # the winner: draw 1 or take a loser's relic
+    SHOW = "show"  # on a real table, the table's player reveals the cards of a kind from hand, one at a time
 
 
 @declare
@@ -154,7 +155,7 @@ class Choose(WizardsAndRelicsPending):
     left: int = 1  # how many more times it may (or must) be chosen
     n: int = 0  # discard_for: power for each card
     done: int = 0  # how many have been chosen
-    picked: list[str] = field(default_factory=list)  # mulligan: the cards set aside so far
+    picked: list[str] = field(default_factory=list)  # mulligan: the cards set aside so far; show: shown so far
     subject: str = ""
 
 

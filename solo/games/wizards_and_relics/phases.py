@@ -226,26 +226,17 @@ def play_step(s: WizardsAndRelicsState, r: Round) -> bool:
     wizard or no relic in hand discards their hand and Replenishes first (once a battle)."""
     waiting = s.commits.waiting
     if waiting >= 0:
-        wiz, rel = can_play(s, waiting)
-        if not (wiz and rel) and waiting not in r.eek:
-            r.eek.append(waiting)
-            lacks = "wizard" if not wiz else "relic"
-            s.say(f"P{waiting + 1} has no {lacks} in hand: they discard their hand and Replenish")
-            hand = list(s.hands[waiting])
-            for c in hand:
-                s.hands[waiting].remove(c)
-                if c in s.known_hand[waiting]:
-                    s.known_hand[waiting].remove(c)
-                s.discards[waiting].append(c)
-                if s.data[c].has("on_discard"):
-                    s.discard_triggers.append(Discarded(waiting, c))
-            if hand:
-                s.say(f"P{waiting + 1} discards {s.names(hand)}")
-            s.replenish(waiting)
+        lacks = lacking(s, waiting, r)
+        if lacks and waiting != s.table_seat:  # (the table's player says so: a move, see ``round_legal``)
+            empty_hand(s, r, waiting, lacks)
             return False
         s.current_seat = waiting
         return True
     # everyone has committed: the cards go face down
+    for seat in s.fighters:  # (on a real table, a card said to be the wizard or the relic played may be neither)
+        for c, kind in zip(s.commits.chosen[seat].split(), ("wizard", "relic"), strict=True):
+            if c != "none" and s.data[c].kind != kind:
+                raise IllegalActionError(f"a {s.data[c].kind} cannot be played as the {kind}")
     for seat in s.fighters:
         played_w, played_r = s.commits.chosen[seat].split()
         for c, zone in ((played_w, s.wizards), (played_r, s.relics)):
@@ -262,9 +253,39 @@ def play_step(s: WizardsAndRelicsState, r: Round) -> bool:
     return False
 
 
+def lacking(s: WizardsAndRelicsState, seat: int, r: Round) -> str:
+    """The kind of card the seat has none of in hand ("wizard" or "relic"), when it must discard its hand and
+    Replenish before it plays (once a battle); else ""."""
+    if seat in r.eek:
+        return ""
+    wiz, rel = can_play(s, seat)
+    return "wizard" if not wiz else "relic" if not rel else ""
+
+
+def empty_hand(s: WizardsAndRelicsState, r: Round, seat: int, lacks: str) -> None:
+    """No wizard or no relic in hand at the Play phase: the hand is discarded, then Replenished."""
+    r.eek.append(seat)
+    s.say(f"P{seat + 1} has no {lacks} in hand: they discard their hand and Replenish")
+    # (a hand on a real table has no order the program knows: it goes to the discard pile in the order of the ids)
+    hand = sorted(s.hands[seat]) if seat == s.table_seat else list(s.hands[seat])
+    for c in hand:
+        s.hands[seat].remove(c)
+        if c in s.known_hand[seat]:
+            s.known_hand[seat].remove(c)
+        s.discards[seat].append(c)
+        if s.data[c].has("on_discard"):
+            s.discard_triggers.append(Discarded(seat, c))
+    if hand:
+        s.say(f"P{seat + 1} discards {s.names(hand)}")
+    s.replenish(seat)
+
+
 @RULES.legal(Round)
 def round_legal(s: WizardsAndRelicsState, r: Round) -> list[Action]:
     seat = s.commits.waiting
+    lacks = lacking(s, seat, r)
+    if lacks:  # the table's player, who says it (the rules do it for every other seat)
+        return [Action("lack", lacks)]
     d = s.data
     wiz = sorted({c for c in s.hands[seat] if d.is_wizard(c)}) or ["none"]
     rel = sorted({c for c in s.hands[seat] if d.is_relic(c)}) or ["none"]
@@ -274,6 +295,9 @@ def round_legal(s: WizardsAndRelicsState, r: Round) -> list[Action]:
 @RULES.apply(Round)
 def round_apply(s: WizardsAndRelicsState, r: Round, action: Action) -> None:
     seat = s.commits.waiting
+    if action.kind == "lack":
+        empty_hand(s, r, seat, action.a)
+        return
     if action.kind != "play":
         raise IllegalActionError(f"{action.key!r} is not a play")
     s.commits.commit(seat, f"{action.a} {action.b}")

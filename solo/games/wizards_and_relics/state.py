@@ -29,6 +29,7 @@ from wizprint.solo.kernel import (
     zone,
 )
 from wizprint.solo.kernel.fields import Problems
+from wizprint.solo.kernel.stack import in_sight
 
 from .data import BEATS, COLOURS, HALL_TO_WIN, HAND, WizardsAndRelicsData, WizardsAndRelicsTermination
 from .pending import (
@@ -128,6 +129,9 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
     chosen_deck: list[int] = field(default_factory=list)  # the pile each seat chose (-1: not yet)
     current_seat: int = 0
     last_totals: dict[int, int] = field(default_factory=dict)  # the last battle's totals (for the view)
+    # the seat played with printed cards on a real table (``solo table``), or -1: the program does not know its hand,
+    # so the rules never read it: what it holds is that player's to say (a play, 'I have no relic', a card shown)
+    table_seat: int = added(lambda: -1)
 
     SEATS_IN_RANGE = ("master", "current_seat", "fighters", "losers", "steadfast")
     # before ``equalized``: one flag for "no advantage this round"; before ``discard_triggers``: those as texts
@@ -266,9 +270,11 @@ class WizardsAndRelicsState(StackGame, State[WizardsAndRelicsData]):
         and again whenever a card is needed from an empty deck). True when the deck holds a card."""
         deck = self.decks[seat]
         if not deck and self.discards[seat]:
+            in_sight(self)  # (on a real table, the cards just discarded are said before they go face down,
             deck.extend(self.discards[seat])
             self.discards[seat] = []
             self.shuffle_deck(seat)
+            in_sight(self)  # and seen going into the deck: where each lies in it after the shuffle, nobody knows)
             self.say(f"P{seat + 1}'s deck is empty: their discard pile is shuffled into it")
         return bool(deck)
 

@@ -115,7 +115,7 @@ def seats(xs: Sequence[int]) -> str:
 
 
 # -- the options of a decision ----------------------------------------------------------------------------------
-MOVES = {Ask.TAKE: ("take", " into your hand"), Ask.PUT: ("put", " on top of your deck"),
+MOVES = {Ask.TAKE: ("take", " into your hand"), Ask.PUT: ("put", " on top of your deck"), Ask.SHOW: ("reveal", ""),
          Ask.DISCARD_FOR: ("discard", ""), Ask.RIVAL_DISCARD: ("discard", ""), Ask.HAND_CHECK: ("discard", ""),
          Ask.EXTRA_RELIC: ("play", " as another relic"), Ask.SUMMON: ("put", " into play beside your wizard"),
          Ask.SPOILS: ("take", " into your hand"), Ask.IGNORE: ("ignore", ""), Ask.SILENCE: ("silence", "")}
@@ -164,6 +164,10 @@ def _describe(s: WizardsAndRelicsState, action: Action, text: bool) -> str:
         return f"keep {d.label(a)} after all"
     if k == "draw":
         return "draw 1 card from your deck"
+    if k == "lack":
+        return f"you have no {a} in hand: discard your hand face up and Replenish"
+    if k == "done":
+        return f"you have no other {KINDS_OF.get(top.what, 'card') if isinstance(top, Choose) else 'card'} in hand"
     if k in ("pass", "stop"):
         if k == "stop" and ask is Ask.DISCARD_FOR:
             return "discard no more"
@@ -208,7 +212,7 @@ def _play(s: WizardsAndRelicsState, action: Action, text: bool) -> str:
     d = s.data
     a, b = action.a, action.b
     wizards, relics = _pairs(s, s.legal_actions())
-    if len(relics) == 1 and len(wizards) > 1:
+    if len(relics) == 1 and len(wizards) > 1 and s.current_seat != s.table_seat:
         return f"play {_wizard(s, a, text)}"
     w = f"{d.label(a)} ({d[a].colour}, power {d[a].power})" if a != "none" else "no wizard"
     r = f"{d.label(b)} (power {d[b].power})" if b != "none" else "no relic"
@@ -219,7 +223,8 @@ def two_step(s: WizardsAndRelicsState, legal: list[Action]) -> TwoStep | None:
     """The Play phase's choice at the terminal: first the wizard (with its text), then the relic played with it.
     With a single relic the pairs are one list, one per wizard (None here)."""
     top = s.stack[-1] if s.stack else None
-    if not isinstance(top, Round) or not legal or any(a.kind != "play" for a in legal):
+    if not isinstance(top, Round) or not legal or any(a.kind != "play" for a in legal) or \
+            s.current_seat == s.table_seat:  # (on a real table the program does not know the hand to group)
         return None
     wizards, relics = _pairs(s, legal)
     if len(relics) == 1 and len(wizards) > 1:
@@ -255,10 +260,14 @@ def question(s: WizardsAndRelicsState) -> str:
     top = s.stack[-1]
     d = s.data
     if isinstance(top, Setup):
-        return "Set-up: choose one of the four face-down decks (once it is yours, 'deck' shows its cards)"
+        seen = "the program names its 30 cards" if s.table_seat >= 0 else "'deck' shows its cards"
+        return f"Set-up: choose one of the four face-down decks (once it is yours, {seen})"
     if isinstance(top, Round):
+        if s.legal_actions()[0].kind == "lack":
+            return f"{_round_words(s)}: you have a wizard and a relic to play, or do you lack one?"
         wizards, relics = _pairs(s, s.legal_actions())
-        if len(relics) == 1 and len(wizards) > 1:
+        if len(relics) == 1 and len(wizards) > 1 and s.current_seat != s.table_seat:  # (on a real table the
+            # program does not know the hand: the question names none of it)
             if relics[0] == "none":
                 return f"{_round_words(s)}: you have no relic in hand; which wizard do you play face down?"
             return (f"{_round_words(s)}: which wizard do you play face down with {_relic(s, relics[0], False)}, "
@@ -288,6 +297,8 @@ def question(s: WizardsAndRelicsState) -> str:
                             f"{plural(top.left, 'card')} (down to 7)",
             Ask.SPOILS: "You won the round. Spoils: draw 1 card, or take into your hand a relic a loser played this "
                         "round",
+            Ask.SHOW: f"{src}: reveal every {KINDS_OF.get(top.what, 'card')} in your hand, one at a time "
+                      f"({len(top.picked)} so far)",
         }
         return q.get(top.ask, "Choose")
     return "Choose"
