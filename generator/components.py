@@ -22,9 +22,9 @@ from wizprint.cards.schema import ListOf, Number, Rec, Str, Table, TableOf, Whol
 from wizprint.errors import BuildError, DataErrors, FitError, Issue
 from wizprint.resources import layouts_dir
 
-from .fonts import family
+from .deckpdf import Riders, page_label
 from .icons import ICON_NAME, icon_problem
-from .impose import PAPERS, Slot, mirror_slot
+from .impose import DRAW_EDGE, PAPERS, Slot, mirror_slot
 from .layout import colour_problem, read_layout_file, shown_path
 from .pdf import PdfPainter, new_canvas
 from .scene import Ellipse, Group, IconPlace, Item, Paint, Poly, Rect, Scene, Text
@@ -32,6 +32,8 @@ from .textlayout import layout_text
 from .units import MM
 
 MAX_TOKENS = 10_000  # tokens of a game
+NOTE_SIZE = 7.0  # pt, the note at the foot of a page of boards or tokens
+NOTE_COLOUR = HexColor("#000000")
 
 
 def _icon(value: str) -> str | None:
@@ -322,17 +324,20 @@ def dial_boards_pdf(game: Game, spec: Mapping[str, Any], paper_name: str) -> tup
         what = "cut along the outline; cut out the four windows and the two slits"
         if under is None:
             _centred_on_page(c, painter, items, w, h, paper)
+            drawn = [((pw - w) / 2, (ph - h) / 2, (pw + w) / 2, (ph + h) / 2)]
         else:
             c.saveState()
             c.translate((pw - w) / 2 * MM, (ph - BOARD_TOP - h) * MM)
             painter.draw_items(items, h)
             c.restoreState()
+            drawn = [((pw - w) / 2, ph - BOARD_TOP - h, (pw + w) / 2, ph - BOARD_TOP)]
             top = ph - BOARD_TOP - h - 2 * WHEEL_GAP
             for dial, (cx, cy) in zip(spec["dials"], _wheel_rows(len(spec["dials"]), under[0], d, pw, top)):
                 _wheel_at(c, painter, spec, dial, f"{dial['name']} dial - {name} board", cx, cy)
+                drawn.append((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2))
             what += "; cut out its wheels and fix each behind its window with a paper fastener"
-        c.setFont(family("text").face(), 7)
-        c.drawString(8 * MM, 5 * MM, f"{game.name} - {spec.get('title', 'board')} ({name}): {what}")
+        page_label(c, f"{game.name} - {spec.get('title', 'board')} ({name}): {what}", drawn, paper, size=NOTE_SIZE,
+                   colour=NOTE_COLOUR)
         c.showPage()
         pages += 1
     if under is not None:
@@ -345,11 +350,12 @@ def dial_boards_pdf(game: Game, spec: Mapping[str, Any], paper_name: str) -> tup
     per = cols * rows
     for p0 in range(0, len(wheels), per):
         chunk = wheels[p0:p0 + per]
+        drawn = []
         for (dl, label), (cx, cy) in zip(chunk, _wheel_rows(len(chunk), cols, d, pw, ph - 8)):
             _wheel_at(c, painter, spec, dl, label, cx, cy)
-        c.setFont(family("text").face(), 7)
-        c.drawString(8 * MM, 5 * MM, f"{game.name} - dial wheels: cut each circle; push a paper fastener through the "
-                                     "board's hole and the wheel's centre, wheel behind the board")
+            drawn.append((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2))
+        page_label(c, f"{game.name} - dial wheels: cut each circle; push a paper fastener through the board's hole "
+                   "and the wheel's centre, wheel behind the board", drawn, paper, size=NOTE_SIZE, colour=NOTE_COLOUR)
         c.showPage()
         pages += 1
     c.save()
@@ -398,9 +404,8 @@ def tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name: str, duple
             items.append(Ellipse(cx, cy, r, r, Paint(stroke="#000000", stroke_width=0.2, dash=(1.2, 0.8))))
         n += len(slots)
         painter.draw_items(items, paper[1])
-        c.setFont(family("text").face(), 7)
-        c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens: cut along the dashed circles "
-                                                f"(page {pno} of {len(pages)})")
+        page_label(c, f"{game.name} - tokens: cut along the dashed circles (page {pno} of {len(pages)})",
+                   _token_extents(slots), paper, size=NOTE_SIZE, colour=NOTE_COLOUR)
         c.showPage()
     c.save()
     return buf.getvalue(), len(pages), counts
@@ -455,75 +460,150 @@ def _token_faces(game: Game, sets: list[Mapping[str, Any]]) -> tuple[list[tuple[
     return out, counts
 
 
-def _pack(diameters: list[float], start: int, pw: float, top: float, bottom: float) -> list[Slot]:
-    """Tokens from ``start`` on one page, in rows from ``top`` down to ``bottom`` (mm from the page's foot): the
-    rows of one diameter staggered like a honeycomb, each row as full as the width allows; a row holds tokens of
-    one diameter. The rows are centred across the page."""
-    slots: list[Slot] = []
-    prev: tuple[float, float, bool] | None = None  # the last row's diameter, centre height, and whether shifted
-    i = start
-    x1 = pw - TOKEN_MARGIN
-    while i < len(diameters):
-        d = diameters[i]
-        pitch = d + TOKEN_GAP
-        if prev is not None and prev[0] == d:  # nest in the hollows of the row above
-            tries = [(prev[1] - pitch * math.sqrt(3) / 2, not prev[2]), (prev[1] - pitch, prev[2])]
-        elif prev is not None:
-            tries = [(prev[1] - (prev[0] + d) / 2 - TOKEN_GAP, False)]
-        else:
-            tries = [(top - d / 2, False)]
-        row: list[Slot] = []
-        for cy, shifted in tries:  # a shifted row too narrow for one token: the row right under the last
-            if cy - d / 2 < bottom - 1e-9:
-                break
-            x = TOKEN_MARGIN + (pitch / 2 if shifted else 0.0)
-            k = i
-            while k < len(diameters) and diameters[k] == d and x + d <= x1 + 1e-9:
-                row.append(Slot(x, cy - d / 2, d, d))
-                x += pitch
-                k += 1
-            if row:
-                prev = (d, cy, shifted)
-                break
-        if not row:
-            break
-        slots += row
-        i += len(row)
-    if slots:
-        dx = (pw - (min(s.x for s in slots) + max(s.x + s.w for s in slots))) / 2
-        slots = [Slot(s.x + dx, s.y, s.w, s.h) for s in slots]
+def token_riders(game: Game, sets: list[Mapping[str, Any]], paper_name: str) -> tuple[Riders, dict[str, int]]:
+    """A game's tokens as riders on the empty rows of a sheet of cards (see deckpdf.Riders), and their counts by
+    component: packed as on a page of tokens, from the top of the area down."""
+    faces, counts = _token_faces(game, sets)
+    diameters = [f.w for f, _, _ in faces]
+    pw = PAPERS[paper_name][0]
+
+    def pack(top: float, bottom: float) -> list[Slot]:
+        try:
+            pages = token_pages((pw, 0.0), diameters, top, bottom)
+        except BuildError:
+            return []
+        return pages[0] if len(pages) == 1 else []
+
+    return Riders([(f, b) for f, b, _ in faces], pack, "with the tokens"), counts
+
+
+ROW_RISE = math.sqrt(3) / 2  # a honeycomb's rows are this many pitches apart
+
+
+def _caps(d: float, pw: float) -> tuple[int, int]:
+    """How many tokens ``d`` mm across a row holds between the page's margins: (a row, a row shifted half a
+    pitch to nest in its hollows)."""
+    pitch, width = d + TOKEN_GAP, pw - 2 * TOKEN_MARGIN
+    return (max(0, math.floor((width - d) / pitch + 1e-9) + 1) if width >= d else 0,
+            max(0, math.floor((width - d - pitch / 2) / pitch + 1e-9) + 1) if width >= d + pitch / 2 else 0)
+
+
+def _row_counts(n: int, caps: tuple[int, int]) -> list[int]:
+    """``n`` tokens in as few honeycomb rows as hold them (rows of caps[0] and caps[1] places in turn), as evenly
+    as the rows' places allow: no row nearly empty, no token alone on a row when the others are full."""
+    rows, room = 0, 0
+    while room < n:
+        room += caps[rows % 2]
+        rows += 1
+    counts = [0] * rows
+    for _ in range(n):  # one token at a time to the emptiest row that has a place
+        i = min((i for i in range(rows) if counts[i] < caps[i % 2]), key=lambda i: (counts[i], i))
+        counts[i] += 1
+    return counts
+
+
+def _block_height(d: float, rows: int) -> float:
+    return d + (rows - 1) * (d + TOKEN_GAP) * ROW_RISE if rows else 0.0
+
+
+def _block(d: float, counts: list[int], pw: float, top: float) -> list[Slot]:
+    """The slots of a honeycomb block of tokens ``d`` mm across, ``counts[i]`` on row i, its top at ``top`` (mm
+    from the page's foot): each row on the middle places of its row of the lattice, the lattice centred across
+    the page."""
+    pitch = d + TOKEN_GAP
+    caps = _caps(d, pw)
+    extent = max((caps[0] - 1) * pitch, pitch / 2 + (caps[1] - 1) * pitch) + d
+    left = (pw - extent) / 2
+    slots = []
+    for i, k in enumerate(counts):
+        shift, cap = (pitch / 2, caps[1]) if i % 2 else (0.0, caps[0])
+        first = (cap - k) // 2
+        y = top - d - i * pitch * ROW_RISE
+        slots += [Slot(left + shift + (first + j) * pitch, y, d, d) for j in range(k)]
     return slots
 
 
-def token_pages(paper: tuple[float, float], diameters: list[float], top: float, bottom: float
-                ) -> list[list[Slot]]:
-    """Where the tokens go: each page's slots (trim boxes, PDF coordinates) in rows from the top of the area
-    [bottom, top] (mm from the page's foot), honeycombed (see ``_pack``). The tokens are spread evenly over the
-    fewest pages: the area's height is cut down as far as it can be without needing another page, so that no
-    page is left nearly empty. BuildError for a token too big for the area."""
-    def paginate(low: float) -> list[list[Slot]]:
-        pages: list[list[Slot]] = []
-        i = 0
-        while i < len(diameters):
-            slots = _pack(diameters, i, paper[0], top, low)
-            if not slots:
-                raise BuildError(f"a token {diameters[i]:g} mm across does not fit the paper")
-            pages.append(slots)
-            i += len(slots)
-        return pages
+def _groups(diameters: list[float]) -> list[tuple[float, int]]:
+    """The tokens as runs of one diameter, in order: (diameter, how many)."""
+    out: list[tuple[float, int]] = []
+    for d in diameters:
+        if out and out[-1][0] == d:
+            out[-1] = (d, out[-1][1] + 1)
+        else:
+            out.append((d, 1))
+    return out
 
-    pages = paginate(bottom)
+
+def _paginate(groups: list[tuple[float, int]], pw: float, height: float) -> list[list[tuple[float, list[int]]]]:
+    """The tokens on as few pages as hold them, each page a list of blocks (diameter, tokens on each row) whose
+    heights, with TOKEN_GAP between blocks, fit ``height``; a run of one diameter goes on to the next page where
+    a page is full. BuildError for a token too big for the area."""
+    pages: list[list[tuple[float, list[int]]]] = [[]]
+    used = 0.0
+    for d, n in groups:
+        caps = _caps(d, pw)
+        if caps[0] == 0 or d > height:
+            raise BuildError(f"a token {d:g} mm across does not fit the paper")
+        while n:
+            gap = TOKEN_GAP if pages[-1] else 0.0
+            rows = 0  # the most rows of this diameter that fit what is left of the page
+            while rows < 10_000 and used + gap + _block_height(d, rows + 1) <= height + 1e-9:
+                rows += 1
+            if rows == 0:
+                pages.append([])
+                used = 0.0
+                continue
+            take = min(n, sum(caps[i % 2] for i in range(rows)))
+            counts = _row_counts(take, caps)
+            pages[-1].append((d, counts))
+            used += gap + _block_height(d, len(counts))
+            n -= take
+    return [p for p in pages if p]
+
+
+def _place_blocks(blocks: list[tuple[float, list[int]]], pw: float, top: float, bottom: float, spread: bool
+                  ) -> list[Slot]:
+    """A page's blocks from the top of the area [bottom, top] down, TOKEN_GAP apart; with ``spread``, the area's
+    spare height shared out evenly above, between and below them."""
+    heights = [_block_height(d, len(counts)) for d, counts in blocks]
+    spare = max(0.0, (top - bottom) - sum(heights) - TOKEN_GAP * (len(blocks) - 1))
+    step = spare / (len(blocks) + 1) if spread else 0.0
+    y = top - step
+    slots: list[Slot] = []
+    for (d, counts), h in zip(blocks, heights):
+        slots += _block(d, counts, pw, y)
+        y -= h + TOKEN_GAP + step
+    return slots
+
+
+def token_pages(paper: tuple[float, float], diameters: list[float], top: float, bottom: float, spread: bool = True
+                ) -> list[list[Slot]]:
+    """Where the tokens go: each page's slots (trim boxes, PDF coordinates) in the area [bottom, top] (mm from the
+    page's foot), in order, honeycombed in blocks of one diameter with rows as even as they can be. The tokens go
+    on the fewest pages, spread evenly over them: the area's height is cut down as far as it can be without
+    needing another page; with ``spread``, each page's blocks then share out its spare height. BuildError for a
+    token too big for the area."""
+    pw = paper[0]
+    groups = _groups(diameters)
+    height = top - bottom
+    pages = _paginate(groups, pw, height)
     if len(pages) > 1:
-        lo, hi = bottom, top  # the lowest foot that still needs no more pages: a bisection to 0.5 mm
+        lo, hi = 0.0, height  # the lowest height that needs no more pages: a bisection to 0.5 mm
         while hi - lo > 0.5:
             mid = (lo + hi) / 2
             try:
-                fits = len(paginate(mid)) == len(pages)
+                fits = len(_paginate(groups, pw, mid)) == len(pages)
             except BuildError:
                 fits = False
-            lo, hi = (mid, hi) if fits else (lo, mid)
-        pages = paginate(lo)
-    return pages
+            lo, hi = (lo, mid) if fits else (mid, hi)
+        pages = _paginate(groups, pw, hi)
+    return [_place_blocks(blocks, pw, top, bottom, spread) for blocks in pages]
+
+
+def _token_extents(slots: list[Slot]) -> list[tuple[float, float, float, float]]:
+    """What the tokens in ``slots`` cover of the page (their bleed included), for placing the page's label."""
+    b = TOKEN_BLEED
+    return [(s.x - b, s.y - b, s.x + s.w + b, s.y + s.h + b) for s in slots]
 
 
 def _token_boxes(c: Any, slots: list[Slot]) -> None:
@@ -543,7 +623,7 @@ def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name:
     gap = max(TOKEN_BLEED, 1.0) + 1.0
     top, bottom = ph - TOKEN_MARGIN, (ph / 2 + gap if fold else TOKEN_FOOT)
     try:
-        pages = token_pages(paper, [f.w for f, _, _ in faces], top, bottom)
+        pages = token_pages(paper, [f.w for f, _, _ in faces], top, bottom, spread=not fold)
     except BuildError:
         raise BuildError(f"a token does not fit {paper_name} paper") from None
     if fold:  # fronts close to the fold, so that each front and its back meet it at the same distance
@@ -552,7 +632,6 @@ def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name:
     buf = io.BytesIO()
     c = new_canvas(buf, (pw * MM, ph * MM), f"{game.name} - tokens")
     painter = PdfPainter(c)
-    face = family("text").face()
     b = TOKEN_BLEED
     n = 0
     out_pages = 0
@@ -566,28 +645,29 @@ def _two_sided_tokens_pdf(game: Game, sets: list[Mapping[str, Any]], paper_name:
         else:
             backs = [mirror_slot(s, paper, flip, back_offset) for s in slots]
             _token_boxes(c, slots)
-            c.setFont(face, 7)
-            c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens, fronts (sheet {pno} of {len(pages)}): "
-                                                    "cut along the dashed circles once the backs are printed")
+            page_label(c, f"{game.name} - tokens, fronts (sheet {pno} of {len(pages)}): cut along the dashed circles "
+                       "once the backs are printed", _token_extents(slots), paper, size=NOTE_SIZE, colour=NOTE_COLOUR)
             c.showPage()
             out_pages += 1
         for (front, back, _), s in zip(chunk, backs):
             painter.place(back or front, (s.x - b) * MM, (s.y - b) * MM, s.rotate)
+        drawn = _token_extents(slots + backs if fold else backs)
         if fold:
             c.saveState()
             c.setStrokeColor(HexColor("#888888"))
             c.setLineWidth(0.5)
             c.setDash([4, 3])
-            c.line(0, ph / 2 * MM, pw * MM, ph / 2 * MM)
+            c.line(DRAW_EDGE * MM, ph / 2 * MM, (pw - DRAW_EDGE) * MM, ph / 2 * MM)
             c.restoreState()
+            drawn.append((DRAW_EDGE, ph / 2, pw - DRAW_EDGE, ph / 2))
             _token_boxes(c, slots + backs)
             what = "fold on the dashed line, glue, then cut along the dashed circles"
         else:
             _token_boxes(c, backs)
             what = (f"backs ({flip}-edge duplex): print on the back of the fronts, then cut along the dashed "
                     "circles")
-        c.setFont(face, 7)
-        c.drawString(TOKEN_MARGIN * MM, 5 * MM, f"{game.name} - tokens (sheet {pno} of {len(pages)}): {what}")
+        page_label(c, f"{game.name} - tokens (sheet {pno} of {len(pages)}): {what}", drawn, paper, back=not fold,
+                   size=NOTE_SIZE, colour=NOTE_COLOUR)
         c.showPage()
         out_pages += 1
     c.save()

@@ -10,23 +10,30 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 
 from .fonts import family
 from .impose import (
+    DRAW_EDGE,
     MARK_GAP,
     MARK_LEN,
     PAPERS,
+    SIDES,
+    Box,
     Grid,
+    Line,
     Slot,
+    bleed_ticks,
     butted_grid,
     cell_clip,
     crop_marks,
+    free_runs,
     gutterfold,
     mirror_slot,
     page_grid,
@@ -169,9 +176,10 @@ class SheetPlan:
 def plan_sheets(runs: Sequence[Run], per_butted: int, per_spaced: int, layout: str,
                 edges: Sequence[Hashable | None] | None = None) -> list[SheetPlan]:
     """Cut the cards into sheets, in order; a sheet never crosses the start of a ``new_sheet`` run. ``layout``
-    butted or spaced (gutterfold: spaced) fills every sheet in that style. ``auto`` may butt the cards of a sheet
-    when their ``edges`` (one key per card: its edge colours; None: unknown) are equal, and spaces them otherwise,
-    choosing the sheets so that there are as few as possible (the fullest sheet first, butted on a tie)."""
+    butted or spaced (gutterfold: spaced) fills every sheet in that style. ``auto`` lays every sheet of the file
+    out in one grid, so that the sheets stack and cut together: butted when that takes no more sheets than spaced
+    and every butted sheet can hold cards of equal known ``edges`` (one key per card: its edge colours; None:
+    unknown), a sheet then ending where the edges change; spaced otherwise."""
     bounds: list[tuple[int, int]] = []
     labels: list[tuple[int, int, str]] = []
     pos = 0
@@ -183,43 +191,35 @@ def plan_sheets(runs: Sequence[Run], per_butted: int, per_spaced: int, layout: s
         labels.append((pos, pos + r.n, r.label))
         pos += r.n
     keys = list(edges) if edges is not None else [None] * pos
-    same = [0] * (pos + 1)  # how many cards from i on have the same known edges as card i
-    for i in range(pos - 1, -1, -1):
-        same[i] = 0 if keys[i] is None else 1 + (same[i + 1] if i + 1 < pos and keys[i + 1] == keys[i] else 0)
-    out: list[SheetPlan] = []
-    for a, b in bounds:
-        # best[i]: (sheets for cards i..b, cards on the sheet at i, butted) - fewest sheets from the back
-        best: dict[int, tuple[int, int, bool]] = {b: (0, 0, False)}
-        for i in range(b - 1, a - 1, -1):
-            choices: list[tuple[int, int, bool]] = []
-            if layout == "butted" or (layout == "auto" and per_spaced <= 0):
-                choices.append((1 + best[min(i + per_butted, b)][0], min(per_butted, b - i), True))
-            elif layout != "auto":
-                choices.append((1 + best[min(i + per_spaced, b)][0], min(per_spaced, b - i), False))
-            else:
-                # the choices below, in this order, and the first of the least (sheets, -cards, not butted) among
-                # them: min(choices, key=...) without making the list
-                t = min(per_spaced, b - i)
-                pick = (1 + best[i + t][0], t, False)
-                least = (pick[0], -t, True)
-                for k in range(1, min(per_butted, b - i, same[i]) + 1):
-                    n = 1 + best[i + k][0]
-                    if (n, -k, False) < least:
-                        pick, least = (n, k, True), (n, -k, False)
-                if t <= 0:
-                    raise ValueError("no card fits the sheet")
-                best[i] = pick
-                continue
-            if choices[0][1] <= 0:
-                raise ValueError("no card fits the sheet")
-            best[i] = min(choices, key=lambda c: (c[0], -c[1], not c[2]))
-        i = a
-        while i < b:
-            _, k, butt = best[i]
-            names = [lab for s0, s1, lab in labels if lab and s0 < i + k and s1 > i]
-            out.append(SheetPlan(i, i + k, butt, ", ".join(dict.fromkeys(names))))
-            i += k
-    return out
+
+    def chunks(per: int, split_at_edges: bool) -> list[tuple[int, int]] | None:
+        if per <= 0:
+            return None
+        out: list[tuple[int, int]] = []
+        for a, b in bounds:
+            i = a
+            while i < b:
+                k = min(per, b - i)
+                if split_at_edges:
+                    if keys[i] is None:
+                        return None
+                    k = next((j - i for j in range(i + 1, i + k) if keys[j] != keys[i]), k)
+                out.append((i, i + k))
+                i += k
+        return out
+
+    if layout == "butted":
+        picked, butt = chunks(per_butted, False), True
+    elif layout != "auto":
+        picked, butt = chunks(per_spaced, False), False
+    else:
+        butted, spaced = chunks(per_butted, per_spaced > 0), chunks(per_spaced, False)
+        butt = butted is not None and (spaced is None or len(butted) <= len(spaced))
+        picked = butted if butt else spaced
+    if picked is None:
+        raise ValueError("no card fits the sheet")
+    return [SheetPlan(i, j, butt, ", ".join(dict.fromkeys(lab for s0, s1, lab in labels if lab and s0 < j and s1 > i)))
+            for i, j in picked]
 
 
 def sheet_count(n: int, groups: Sequence[tuple[str, int]] | None, card: tuple[float, float], opts: PrintOptions,
@@ -228,6 +228,43 @@ def sheet_count(n: int, groups: Sequence[tuple[str, int]] | None, card: tuple[fl
     """How many sheets ``deck_pdf`` prints for these cards (with ``guests`` following them), without drawing."""
     runs = _make_runs(n - sum(k for _, k in guests), groups, guests)
     return len(_plan(runs, card, opts, fronts, backs))
+
+
+RIDER_CLEAR = 1.0  # mm between the tokens riding on a last sheet and the cards' bleed and marks above them
+
+
+@dataclass(frozen=True)
+class Riders:
+    """Round pieces (a game's tokens) printed on the empty rows of a file's last sheet: each one's front and back
+    (None: nothing behind it), ``pack`` placing them in an area (its top and bottom, mm from the page's foot: the
+    slots of as many as fit, PDF coordinates), and the words the sheet's label adds for them."""
+
+    faces: Sequence[tuple[Scene, Scene | None]]
+    pack: Callable[[float, float], list[Slot]]
+    label: str
+
+
+def free_rows(grid: Grid, used: int, bleed: float, marks: bool) -> tuple[float, float] | None:
+    """The rows a sheet of ``used`` cards leaves empty at the foot of its grid, clear of the cards' bleed and crop
+    marks: (top, bottom) in mm from the page's foot; None when the cards reach the grid's last row."""
+    if used <= 0 or -(-used // grid.cols) >= grid.rows:
+        return None
+    top = min(s.y for s in grid.slots[:used]) - bleed - (MARK_GAP + MARK_LEN if marks else 0.0) - RIDER_CLEAR
+    bottom = min(s.y for s in grid.slots)
+    return (top, bottom) if top > bottom else None
+
+
+def rider_room(n: int, groups: Sequence[tuple[str, int]] | None, card: tuple[float, float], opts: PrintOptions,
+               fronts: Sequence[Scene] | None = None, backs: Sequence[Scene] | None = None,
+               guests: Sequence[tuple[str, int]] = ()) -> tuple[float, float] | None:
+    """The empty rows of the last sheet ``deck_pdf`` prints for these cards (see :func:`free_rows`), or None
+    (gutterfold has none)."""
+    if opts.imposition == "gutterfold":
+        return None
+    runs = _make_runs(n - sum(k for _, k in guests), groups, guests)
+    last = _plan(runs, card, opts, fronts, backs)[-1]
+    grid = (butted_grid if last.butted else page_grid)(opts.paper_size, card, opts.bleed)
+    return free_rows(grid, last.end - last.start, opts.bleed, opts.marks)
 
 
 def _make_runs(n: int, groups: Sequence[tuple[str, int]] | None, guests: Sequence[tuple[str, int]]) -> list[Run]:
@@ -271,24 +308,37 @@ def _boxes(c: Any, slots: list[Slot], bleed: float) -> None:
     c.setBleedBox([(x1 - bleed) * MM, (y1 - bleed) * MM, (x2 + bleed) * MM, (y2 + bleed) * MM])
 
 
-def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> None:
+def _marks(c: Any, slots: list[Slot], bleed: float, paper: tuple[float, float]) -> list[Line]:
+    """Draw the crop marks, and the ticks in the outer bleed for the cut lines without a mark at an end (a fine
+    black line on a white one, seen on any colour); the lines drawn."""
+    marks, ticks = crop_marks(slots, bleed, paper), bleed_ticks(slots, bleed, paper)
     c.saveState()
     c.setStrokeColor(MARK_COLOUR)
     c.setLineWidth(0.25)
-    for x1, y1, x2, y2 in crop_marks(slots, bleed, paper):
+    for x1, y1, x2, y2 in marks:
         c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+    if ticks:
+        c.setStrokeColor(HexColor("#ffffff"))
+        c.setLineWidth(1.0)
+        for x1, y1, x2, y2 in ticks:
+            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+        c.setStrokeColor(MARK_COLOUR)
+        c.setLineWidth(0.3)
+        for x1, y1, x2, y2 in ticks:
+            c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
     c.restoreState()
+    return marks + ticks
 
 
 LABEL_SIZE = 6.5  # pt
-LABEL_BAND = 5.6  # mm the page label needs between the paper's edge and the nearest mark or bleed
 
 
-def _label(c: Any, text: str, x: float, y: float, align: str = "left", rotate: float = 0.0) -> None:
+def _label(c: Any, text: str, x: float, y: float, align: str = "left", rotate: float = 0.0,
+           size: float = LABEL_SIZE, colour: Any = LABEL_COLOUR) -> None:
     face = family("text").face()
     c.saveState()
-    c.setFillColor(LABEL_COLOUR)
-    c.setFont(face, LABEL_SIZE)
+    c.setFillColor(colour)
+    c.setFont(face, size)
     if rotate:
         c.translate(x * MM, y * MM)
         c.rotate(rotate)
@@ -302,25 +352,85 @@ def _label(c: Any, text: str, x: float, y: float, align: str = "left", rotate: f
     c.restoreState()
 
 
-def _sheet_label(c: Any, text: str, slots: list[Slot], bleed: float, paper: tuple[float, float], marks: bool,
+def _fill_runs(pieces: list[str], runs: list[tuple[str, float, float]], width: Any
+               ) -> list[tuple[str, float, float, str]] | None:
+    """The pieces in order, as many of them to a run as fit (joined by ' - '): [(side, from, to, text)], or None
+    when they do not all fit."""
+    out: list[tuple[str, float, float, str]] = []
+    k = 0
+    for side, a, b in runs:
+        if k == len(pieces):
+            break
+        n = k
+        while n < len(pieces) and width(" - ".join(pieces[k:n + 1])) <= b - a:
+            n += 1
+        if n > k:
+            out.append((side, a, b, " - ".join(pieces[k:n])))
+            k = n
+    return out if k == len(pieces) else None
+
+
+def page_label(c: Any, text: str, obstacles: list[Box], paper: tuple[float, float], back: bool = False,
+               size: float = LABEL_SIZE, colour: Any = LABEL_COLOUR) -> None:
+    """The page's label along an edge, just inside DRAW_EDGE where printers print, clear of the cards' bleed, the
+    marks and the ticks (``obstacles``): at the foot when it has room (from the left on a page of fronts, from the
+    right on a page of backs), else at the top, else up the left side or down the right side; a label longer than
+    the free stretch is cut at its ' - ' (then between words) and goes on in the next stretch."""
+    face = family("text").face()
+    asc, desc = (v / MM for v in getAscentDescent(face, size))
+
+    def width(t: str) -> float:
+        return float(stringWidth(t, face, size)) / MM
+
+    runs = free_runs(paper, obstacles, asc - desc)
+    order = ("bottom", "top", "right", "left") if back else SIDES
+    every = [(side, a, b) for side in order for a, b in (reversed(runs[side]) if back and side in ("bottom", "top")
+                                                         else runs[side])]
+    placed = None
+    for pieces in ([text], text.split(" - "), text.split()):
+        for side in order:  # on one side of the page if it can, else across them
+            placed = placed or _fill_runs(pieces, [r for r in every if r[0] == side], width)
+        placed = placed or _fill_runs(pieces, every, width)
+        if placed:
+            break
+    pw, ph = paper
+    for side, a, b, t in placed or []:
+        if side == "bottom":
+            _label(c, t, b if back else a, DRAW_EDGE - desc, "right" if back else "left", 0.0, size, colour)
+        elif side == "top":
+            _label(c, t, b if back else a, ph - DRAW_EDGE - asc, "right" if back else "left", 0.0, size, colour)
+        elif side == "left":  # reading up the page, the glyphs' tops towards the edge
+            _label(c, t, DRAW_EDGE + asc, a, "left", 90.0, size, colour)
+        else:  # reading down the page
+            _label(c, t, pw - DRAW_EDGE - asc, b, "left", -90.0, size, colour)
+
+
+def _sheet_label(c: Any, text: str, slots: list[Slot], bleed: float, paper: tuple[float, float], drawn: list[Line],
                  back: bool) -> None:
-    """The page's label in the margin, clear of the cards, their bleed and the crop marks: along the foot (left
-    on a page of fronts, right on a page of backs) when the foot has room, else up the left (fronts) or right
-    (backs) side, turned a quarter (a butted block of 3 x 3 poker cards on Letter leaves 7.7 mm at the foot)."""
-    reach = bleed + (MARK_GAP + MARK_LEN if marks else 0.0)
-    foot = min(s.y for s in slots) - reach
-    if foot >= LABEL_BAND:
-        if back:
-            _label(c, text, paper[0] - 4, 3.0, align="right")
-        else:
-            _label(c, text, 4, 3.0)
-        return
-    side = (paper[0] - max(s.x + s.w for s in slots) if back else min(s.x for s in slots)) - reach
-    inset = min(4.0, side - 0.6)  # the baseline; the glyphs' tops point to the paper's edge
-    if back:  # down the right side, from the top of the block
-        _label(c, text, paper[0] - inset, max(s.y + s.h for s in slots), rotate=-90)
-    else:  # up the left side, from the foot of the block
-        _label(c, text, inset, min(s.y for s in slots), rotate=90)
+    """The label of a sheet of cards, clear of the cards with their bleed and of the marks ``drawn``."""
+    boxes: list[Box] = [(s.x - bleed, s.y - bleed, s.x + s.w + bleed, s.y + s.h + bleed) for s in slots]
+    boxes += [(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)) for x1, y1, x2, y2 in drawn]
+    page_label(c, text, boxes, paper, back)
+
+
+def _fold_line(fold: tuple[tuple[float, float], tuple[float, float]], paper: tuple[float, float]) -> Line:
+    """A gutterfold's fold line across the page, stopping DRAW_EDGE short of the paper's edges."""
+    (x1, y1), (x2, y2) = fold
+    e = DRAW_EDGE
+    if x1 == x2:
+        return (x1, max(min(y1, y2), e), x2, min(max(y1, y2), paper[1] - e))
+    return (max(min(x1, x2), e), y1, min(max(x1, x2), paper[0] - e), y2)
+
+
+def _ride(c: Any, painter: PdfPainter, riders: Riders, grid: Grid, used: int, opts: PrintOptions) -> list[Slot]:
+    """Place the riders' fronts on the empty rows of a sheet of ``used`` cards; their slots."""
+    room = free_rows(grid, used, opts.bleed, opts.marks)
+    slots = riders.pack(*room) if room is not None else []
+    if len(slots) != len(riders.faces):
+        raise ValueError("the riders do not fit the last sheet")
+    for (front, _), s in zip(riders.faces, slots):
+        painter.place(front, (s.x - front.bleed) * MM, (s.y - front.bleed) * MM)
+    return slots
 
 
 def _group(label: str) -> str:
@@ -345,14 +455,16 @@ def _place_all(c: Any, painter: PdfPainter, scenes: Sequence[Scene], slots: list
 
 
 def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Scene], opts: PrintOptions,
-             groups: Sequence[tuple[str, int]] | None = None, guests: Sequence[tuple[str, int]] = ()) -> DeckPdf:
+             groups: Sequence[tuple[str, int]] | None = None, guests: Sequence[tuple[str, int]] = (),
+             riders: Riders | None = None) -> DeckPdf:
     """A deck as PDF bytes. ``fronts`` has one entry per physical card (design id, scene); equal scenes share
     one form. ``back`` is the deck's one back, or a list with each card's own back (sheets with a story on the
     back, the Black and White sets of Wizards Cup, a deck sharing its last sheet). ``groups`` splits the deck's
     cards into runs of (label, number of cards) that each start on a new sheet, so that no sheet mixes two backs
     (its label is printed on the sheet). ``guests`` are the cards of other decks at the end of ``fronts``, as
     (label, number of cards): they follow the deck on its sheets (the caller checks with :func:`sheet_count` that
-    they fit the last one)."""
+    they fit the last one). ``riders`` go on the empty rows of the last sheet (the caller checks with
+    :func:`rider_room` that there are some, and that they fit: ValueError otherwise), their backs behind them."""
     backs = back if isinstance(back, list) else [back] * len(fronts)
     if len(backs) != len(fronts):
         raise ValueError("one back per front is needed")
@@ -382,14 +494,13 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             c.setStrokeColor(HexColor("#888888"))
             c.setLineWidth(0.5)
             c.setDash([4, 3])
-            (fx1, fy1), (fx2, fy2) = fl.fold
-            c.line(fx1 * MM, fy1 * MM, fx2 * MM, fy2 * MM)
+            fold = _fold_line(fl.fold, paper)
+            c.line(*(v * MM for v in fold))
             c.restoreState()
-            if opts.marks:
-                _marks(c, fslots + bslots, bleed, paper)
+            drawn = _marks(c, fslots + bslots, bleed, paper) if opts.marks else []
             _boxes(c, fslots + bslots, bleed)
-            _label(c, f"{title} - page {pno + 1} of {npages}{_group(group)} - fold on the dashed line, glue, then cut",
-                   4, 3.0)
+            _sheet_label(c, f"{title} - page {pno + 1} of {npages}{_group(group)} - fold on the dashed line, glue, "
+                         "then cut", fslots + bslots, bleed, paper, [*drawn, fold], back=False)
             placed.append(PlacedPage("fold", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots)) +
                                      tuple((s, "back", "back") for s in bslots)))
             c.showPage()
@@ -403,11 +514,14 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
             chunk = fronts[start:end]
             fslots = list(grid.slots[:len(chunk)])
             _place_all(c, painter, [sc for _, sc in chunk], fslots, bleed, plan.butted)
-            if opts.marks:
-                _marks(c, fslots, bleed, paper)
+            drawn = _marks(c, fslots, bleed, paper) if opts.marks else []
+            rslots: list[Slot] = []
+            if riders is not None and sheet == nsheets - 1:
+                rslots = _ride(c, painter, riders, grid, len(chunk), opts)
+                group = ", ".join(g for g in (group, riders.label) if g)
             _boxes(c, fslots, bleed)
-            _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", fslots, bleed, paper,
-                         opts.marks, back=False)
+            _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - fronts", fslots + rslots,
+                         bleed, paper, drawn, back=False)
             placed.append(PlacedPage("fronts", tuple((s, cid, "front") for (cid, _), s in zip(chunk, fslots)),
                                      plan.butted))
             c.showPage()
@@ -415,11 +529,15 @@ def deck_pdf(title: str, fronts: list[tuple[str, Scene]], back: Scene | list[Sce
                 continue
             bslots = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in fslots]
             _place_all(c, painter, backs[start:end], bslots, bleed, plan.butted)
-            if opts.marks:
-                _marks(c, bslots, bleed, paper)
+            drawn = _marks(c, bslots, bleed, paper) if opts.marks else []
+            rbacks = [mirror_slot(s, paper, opts.duplex, opts.back_offset) for s in rslots]
+            if riders is not None:
+                for (_, rb), s in zip(riders.faces, rbacks):
+                    if rb is not None:
+                        painter.place(rb, (s.x - rb.bleed) * MM, (s.y - rb.bleed) * MM, s.rotate)
             _boxes(c, bslots, bleed)
             _sheet_label(c, f"{title} - sheet {sheet + 1} of {nsheets}{_group(group)} - backs ({opts.duplex}-edge "
-                         "duplex)", bslots, bleed, paper, opts.marks, back=True)
+                         "duplex)", bslots + rbacks, bleed, paper, drawn, back=True)
             placed.append(PlacedPage("backs", tuple((s, cid, "back") for (cid, _), s in zip(chunk, bslots)),
                                      plan.butted))
             c.showPage()

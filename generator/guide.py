@@ -128,7 +128,7 @@ def contents(drawn: Drawn, opts: BuildOptions, outputs: Sequence[Output]) -> Con
     c.low_ink = len(full) < len(outputs)
     c.all_low = any(o.extra.get("ink") == "low" for o in full)
     by_file = {o.file: o for o in full}
-    made_by = {o.producer for o in full}
+    made_by = {o.producer for o in full} | ({"tokens"} if any("tokens" in o.extra for o in full) else set())
     c.producers = [p for p in advice() if p in made_by]  # in the order of guide.toml
     c.pages = sum(o.pages for o in full if o.file.endswith(".pdf") and o.producer in REGISTRY
                   and REGISTRY[o.producer].printed)
@@ -165,12 +165,10 @@ def contents(drawn: Drawn, opts: BuildOptions, outputs: Sequence[Output]) -> Con
             o = by_file.get(f"sheet-{comp.id}.pdf")
             if o is not None and o.pages == 2:
                 sides = "one side, or both sides of one sheet"
-        elif comp.kind == "tokens":
-            o = by_file.get("tokens.pdf")
-            if o is not None and comp.id not in o.extra.get("tokens", {}):
-                o = None
-            if o is not None and two_sided_tokens:
-                sides = _sides(o, opts, True)
+        elif comp.kind == "tokens":  # in tokens.pdf, or at the foot of a deck's last sheet
+            o = next((f for f in full if f.file.endswith(".pdf") and comp.id in f.extra.get("tokens", {})), None)
+            if o is not None and (two_sided_tokens or o.kind == "cards"):
+                sides = _sides(o, opts, (o.kind == "cards" and o.extra.get("duplex") != "off") or two_sided_tokens)
         elif comp.kind == "board":
             if dial.get("component") == comp.id:
                 o = by_file.get("boards-characters.pdf")
@@ -184,6 +182,9 @@ def contents(drawn: Drawn, opts: BuildOptions, outputs: Sequence[Output]) -> Con
         pages = _pages(1, o.pages)
         if o.file in ("board-poster.pdf", f"{comp.id}.pdf") and comp.kind == "board" and o.pages > 1:
             pages = f"{_pages(2, o.pages)} (page 1: how they go together)"
+        elif o.kind == "cards":  # tokens on the last sheet of a deck's file
+            last = 1 if sides.startswith("one side") else 2
+            pages = f"{_pages(o.pages - last + 1, o.pages)} (last sheet)"
         c.rows.append(Row(esc(comp.name), comp.count, o.file, pages, sides))
     # every file
     svg: dict[str, int] = {}
@@ -214,6 +215,8 @@ def _what(o: Output, game: Game) -> str:
                          for d, n in decks.items())
         if "backs" in e:  # copies with their own backs, each back's cards on sheets of their own
             what += " (" + ", ".join(f"{n} with the {b} back" for b, n in dict(e["backs"]).items()) + ")"
+        if "tokens" in e:  # the game's tokens at the foot of its last sheet
+            what += "; tokens: " + ", ".join(f"{n} {t}" for t, n in dict(e["tokens"]).items())
         return what
     if o.kind == "sheets" and "records" in e:
         return f"{e['records']} record sheets"

@@ -24,14 +24,21 @@ import math
 from dataclasses import dataclass
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PRINT_EDGE = 5.0  # mm along every paper edge where nothing is drawn but a butted block's outer bleed: most home
+# printers leave about 4.2 mm blank there, so a mark or a label in it would be lost
+DRAW_EDGE = PRINT_EDGE + 0.25  # mm: where marks and labels stop, their lines' width inside PRINT_EDGE
 MARK_GAP = 1.0  # mm between the bleed edge and a crop mark
 MARK_LEN = 4.0  # mm
+MARK_MIN = 2.0  # mm, the shortest crop mark drawn; a cut line with no room for one gets a tick in its bleed instead
+TICK_INSET = 0.3  # mm from the cut line at the block's side to a tick's inner end (the tick stays on the waste)
+TICK_MIN = 1.5  # mm, the shortest tick drawn
 MIN_MARGIN = 8.0  # mm from the paper edge to the outermost bleed, leaving room for the marks
 FOLD_MARGIN = 6.0  # mm from the paper edge to the outermost bleed in gutterfold (marks only on three sides)
-# A butted block may come closer to the paper's edge: its outer bleed plus a crop mark of at least BUTT_MARK_MIN,
-# ending EDGE_CLEAR from the edge (3 rows of poker cards with 3 mm bleed on Letter leave 7.7 mm top and bottom).
-BUTT_MARK_MIN = 3.0  # mm, the shortest crop mark
-EDGE_CLEAR = 0.5  # mm between a crop mark's outer end and the paper's edge
+# A butted block may come closer to the paper's edge than a spaced one: its trim as near as its bleed, MARK_GAP,
+# BUTT_MARK_MIN and EDGE_CLEAR (3 rows of poker cards on Letter leave 7.7 mm top and bottom), its outer bleed then
+# reaching into PRINT_EDGE. Its marks never do: a cut line with no room for one gets ticks in the outer bleed.
+BUTT_MARK_MIN = 3.0  # mm
+EDGE_CLEAR = 0.5  # mm
 
 
 @dataclass(frozen=True)
@@ -218,33 +225,94 @@ def _shift_grid(g: Grid, dx: float, dy: float) -> Grid:
                 g.bleed)
 
 
-def crop_marks(slots: tuple[Slot, ...] | list[Slot], bleed: float, paper: tuple[float, float] | None = None
-               ) -> list[tuple[float, float, float, float]]:
-    """Crop mark lines (x1, y1, x2, y2) outside the cut area: each cut line is extended beyond the outer bleed of
-    the cards it bounds, never over a card or its bleed. With ``paper``, a mark is shortened where the paper's
-    edge is near, ending at least EDGE_CLEAR from it (a butted block of 3 x 3 poker cards on Letter)."""
-    if not slots:
-        return []
-    pw, ph = paper if paper is not None else (math.inf, math.inf)
+Line = tuple[float, float, float, float]  # x1, y1, x2, y2 in mm
 
-    def length(room: float) -> float:
-        return max(0.0, min(MARK_LEN, room - EDGE_CLEAR))
 
+def _cut_ends(slots: tuple[Slot, ...] | list[Slot], bleed: float
+              ) -> list[tuple[bool, float, float, float, float, float]]:
+    """Every cut line's two ends beyond the cards it bounds: (vertical, position, outer bleed edge at the low end,
+    trim at the low end, trim at the high end, outer bleed edge at the high end)."""
     xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
     ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
     out = []
     for x in xs:
         col = [s for s in slots if s.x - 1e-3 <= x <= s.x + s.w + 1e-3]
-        top = max(s.y + s.h for s in col) + bleed
-        bottom = min(s.y for s in col) - bleed
-        up, down = length(ph - top - MARK_GAP), length(bottom - MARK_GAP)
-        out.append((x, top + MARK_GAP, x, top + MARK_GAP + up))
-        out.append((x, bottom - MARK_GAP, x, bottom - MARK_GAP - down))
+        lo, hi = min(s.y for s in col), max(s.y + s.h for s in col)
+        out.append((True, x, lo - bleed, lo, hi, hi + bleed))
     for y in ys:
         row = [s for s in slots if s.y - 1e-3 <= y <= s.y + s.h + 1e-3]
-        right = max(s.x + s.w for s in row) + bleed
-        left = min(s.x for s in row) - bleed
-        rgt, lft = length(pw - right - MARK_GAP), length(left - MARK_GAP)
-        out.append((right + MARK_GAP, y, right + MARK_GAP + rgt, y))
-        out.append((left - MARK_GAP, y, left - MARK_GAP - lft, y))
-    return [m for m in out if m[0] != m[2] or m[1] != m[3]]
+        lo, hi = min(s.x for s in row), max(s.x + s.w for s in row)
+        out.append((False, y, lo - bleed, lo, hi, hi + bleed))
+    return out
+
+
+def crop_marks(slots: tuple[Slot, ...] | list[Slot], bleed: float, paper: tuple[float, float] | None = None
+               ) -> list[Line]:
+    """Crop mark lines (x1, y1, x2, y2) outside the cut area: each cut line is extended beyond the outer bleed of
+    the cards it bounds, never over a card or its bleed. With ``paper``, a mark ends DRAW_EDGE from the paper's
+    edge, where printers print; an end with room for less than MARK_MIN has no mark (see :func:`bleed_ticks`)."""
+    if not slots:
+        return []
+    pw, ph = paper if paper is not None else (math.inf, math.inf)
+    out = []
+    for vertical, at, low, _, _, high in _cut_ends(slots, bleed):
+        far = ph if vertical else pw
+        for start, room, sign in ((low - MARK_GAP, low - MARK_GAP - DRAW_EDGE, -1.0),
+                                  (high + MARK_GAP, far - DRAW_EDGE - high - MARK_GAP, 1.0)):
+            if paper is not None and room < MARK_MIN - 1e-9:
+                continue
+            end = start + sign * min(MARK_LEN, room)
+            out.append((at, start, at, end) if vertical else (start, at, end, at))
+    return out
+
+
+def bleed_ticks(slots: tuple[Slot, ...] | list[Slot], bleed: float, paper: tuple[float, float]) -> list[Line]:
+    """Short marks for the cut lines that have no crop mark at an end (the paper's edge is too near: the column
+    cuts of 3 rows of poker cards on Letter, the row cuts of 3 columns on A4): each runs from TICK_INSET outside
+    the cards' outer cut line across their bleed, towards the paper's edge and at most to DRAW_EDGE from it. It is
+    printed on the waste that the outer cut takes away."""
+    if not slots:
+        return []
+    pw, ph = paper
+    have = {(round(m[0], 4), round(m[1], 4)) for m in crop_marks(slots, bleed, paper)}
+    out = []
+    for vertical, at, low, lo, hi, high in _cut_ends(slots, bleed):
+        far = ph if vertical else pw
+        for start, mark_start, end, sign in ((lo - TICK_INSET, low - MARK_GAP, DRAW_EDGE, -1),
+                                             (hi + TICK_INSET, high + MARK_GAP, far - DRAW_EDGE, 1)):
+            key = (round(at, 4), round(mark_start, 4)) if vertical else (round(mark_start, 4), round(at, 4))
+            if key in have or sign * (end - start) < TICK_MIN - 1e-9:
+                continue
+            out.append((at, start, at, end) if vertical else (start, at, end, at))
+    return out
+
+
+# -- where a page's label goes ----------------------------------------------------------------------------------
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm
+LABEL_CLEAR = 1.0  # mm between a page's label and a mark, a tick or a card's bleed
+SIDES = ("bottom", "top", "left", "right")
+
+
+def free_runs(paper: tuple[float, float], boxes: list[Box], band: float) -> dict[str, list[tuple[float, float]]]:
+    """For each side of the page, the stretches of the strip ``band`` mm wide that lies along that edge just inside
+    DRAW_EDGE which no box (grown by LABEL_CLEAR) crosses: (from, to) along the edge, in mm from the page's left
+    (bottom, top) or foot (left, right), in order."""
+    pw, ph = paper
+    e, c = DRAW_EDGE, LABEL_CLEAR
+    strips = {"bottom": (e, e, pw - e, e + band), "top": (e, ph - e - band, pw - e, ph - e),
+              "left": (e, e, e + band, ph - e), "right": (pw - e - band, e, pw - e, ph - e)}
+    out: dict[str, list[tuple[float, float]]] = {}
+    for side, (x0, y0, x1, y1) in strips.items():
+        along = side in ("bottom", "top")
+        lo, hi = (x0, x1) if along else (y0, y1)
+        blocked = sorted((b[0] - c, b[2] + c) if along else (b[1] - c, b[3] + c) for b in boxes
+                         if b[0] - c < x1 and b[2] + c > x0 and b[1] - c < y1 and b[3] + c > y0)
+        runs, at = [], lo
+        for b0, b1 in blocked:
+            if b0 > at:
+                runs.append((at, min(b0, hi)))
+            at = max(at, b1)
+        if at < hi:
+            runs.append((at, hi))
+        out[side] = [r for r in runs if r[1] > r[0]]
+    return out

@@ -33,6 +33,7 @@ from wizprint.cards.schema import (
     Anything,
     ListOf,
     Number,
+    OneOf,
     Str,
     Table,
     TableOf,
@@ -255,7 +256,10 @@ class Face:
 @dataclass(frozen=True)
 class DeckLayout:
     """A deck's card size and faces. ``backs`` maps each back of a deck whose copies have their own (``backs`` in
-    game.toml: Wizards Cup's black and white) to its face; ``back`` is then empty."""
+    game.toml: Wizards Cup's black and white) to its face; ``back`` is then empty. ``sheets`` is what ``--layout
+    auto`` does with the deck: ``auto`` (butted when its cards' edge colours let it, see generator/deckpdf.py),
+    or ``butted`` or ``spaced`` for every sheet (``butted``: the designer accepts that a cut a little off the line
+    shows a neighbour's edge of another colour)."""
 
     deck: str
     size: tuple[float, float]
@@ -263,6 +267,7 @@ class DeckLayout:
     back: str
     front_by_type: Mapping[str, str] = field(default_factory=dict)
     backs: Mapping[str, str] = field(default_factory=dict)
+    sheets: str = "auto"  # how ``--layout auto`` lays the deck's sheets out: auto, butted or spaced
 
 
 @dataclass
@@ -345,7 +350,8 @@ LAYOUT_FILE = Table({
     "style": (TableOf(Anything(), most=10_000), {}),
     "decks": (TableOf(Table({"size": (Anything(), "poker"), "front": _FACE_ID, "back": (_FACE_ID, ""),
                              "backs": (TableOf(_FACE_ID, key=safe_id_key), {}),
-                             "front_by_type": (TableOf(_FACE_ID), {})})), {}),
+                             "front_by_type": (TableOf(_FACE_ID), {}),
+                             "sheets": (OneOf("auto", "butted", "spaced"), "auto")})), {}),
     "faces": (TableOf(Table({"background": (Anything(), "#ffffff"), "safe": (Number(0, 50), None),
                              "elements": (ListOf(Anything(), most=MAX_ELEMENTS), [])}),
                       key=lambda k: None if 0 < len(k) <= 64 else "a face id is 1-64 characters"), {}),
@@ -511,7 +517,7 @@ def load_layout(game: Game) -> GameLayout:
         for face_id in (d.front, *([d.back] if d.back else []), *backs.values(), *fbt.values()):
             if face_id not in faces:
                 issues.append(Issue(shown, ln, "", f"deck {quote(did)}: face {quote(face_id)} is not defined"))
-        decks[did] = DeckLayout(did, size, d.front, d.back, fbt, backs)
+        decks[did] = DeckLayout(did, size, d.front, d.back, fbt, backs, d.sheets)
     for did in game.decl.decks:
         if did not in decks:
             issues.append(Issue(shown, 0, "", f"deck '{did}' of game '{game.id}' has no layout ([decks.{did}])"))

@@ -37,6 +37,7 @@ from wizprint.cards.schema import (
 from wizprint.errors import BuildError, DataErrors, Issue, quote
 from wizprint.resources import layouts_dir
 
+from .deckpdf import page_label
 from .faces import FaceBuilder
 from .fonts import family
 from .impose import PAPERS
@@ -258,10 +259,8 @@ def map_pdf(pm: PlayMap, whole: Scene, paper_name: str, title: str) -> tuple[byt
         box = [x0 * MM, y0 * MM, (x0 + w) * MM, (y0 + h) * MM]
         c.setTrimBox(box)
         c.setBleedBox(box)
-        c.setFont(regular, 7)
-        c.setFillColor(HexColor("#555555"))
-        c.drawString(pm.margin * MM, max(2.5, min(5.0, y0 - 4.0)) * MM,
-                     f"{title} - sheet {i + 1} of {n}: {s.label} - cut along the sheet's edge")
+        page_label(c, f"{title} - sheet {i + 1} of {n}: {s.label} - cut along the sheet's edge",
+                   [(x0, y0, x0 + w, y0 + h)], paper, size=7.0)
         c.showPage()
     c.save()
     return buf.getvalue(), 1 + n

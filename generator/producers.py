@@ -17,12 +17,13 @@ from typing import Any
 from wizprint.cards.model import Game
 from wizprint.errors import WizprintError
 
-from .components import dial_boards_pdf, tokens_pdf
+from .components import dial_boards_pdf, token_riders, tokens_pdf
 from .contact import contact_png, preload
 from .csvio import export_csv
-from .deckpdf import PrintOptions, deck_pdf, sheet_count
+from .deckpdf import PrintOptions, deck_pdf, rider_room, sheet_count
 from .drawing import DeckSequence, Drawn, RecordSheets
 from .impose import Slot
+from .layout import GameLayout
 from .playmap import PlayMap, check_paper, map_pdf
 from .poster import poster_pdf
 from .producing import BuildOptions, Job, Made, Output, Plan, made, name_part, register
@@ -48,21 +49,30 @@ def decks(drawn: Drawn, opts: BuildOptions) -> Plan:
     seqs = {d: drawn.sequence(d) for d in game.decl.decks}
     previews = opts.makes("previews")
     jobs = []
-    for host, guests in shared_sheets(game, seqs, opts.print).items():
+    carrier = token_host(drawn, opts)
+    for host, guests in shared_sheets(game, seqs, opts.print, drawn.layout).items():
         printed = [host, *guests]
         cards = sum(len(seqs[d].cards) for d in printed)
         designs = sum(len(drawn.fronts[d]) for d in printed)
         files = (f"cards-{host}.pdf", *((f"preview-{d}.png" for d in printed) if previews else ()))
-        jobs.append(Job(files, partial(_deck_files, drawn, opts.print, host, guests, seqs, previews),
+        jobs.append(Job(files, partial(_deck_files, drawn, opts.print, host, guests, seqs, previews, host == carrier),
                         cost=designs * (6.0 if previews else 4.0) + cards))
     return Plan(jobs, listed=[j.files[0] for j in jobs], preload=preload if previews else None)
 
 
-def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions) -> dict[str, list[str]]:
+def deck_options(po: PrintOptions, layout: GameLayout, deck: str) -> PrintOptions:
+    """The print options of a deck's file: ``--layout auto`` lays it out as the deck's layout says (its
+    ``sheets``)."""
+    sheets = layout.decks[deck].sheets if deck in layout.decks else "auto"
+    return dataclasses.replace(po, layout=sheets) if po.imposition == "auto" and sheets != "auto" else po
+
+
+def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions, layout: GameLayout
+                  ) -> dict[str, list[str]]:
     """Which decks print in which deck's file: {host: [guests]}, every deck once. A deck with one back whose
     cards all fit the free slots of an earlier deck's last sheet (same card size) prints there instead of on a
-    sheet of its own, each card with its own back (Wizard Cards' 2 reference cards after the 54 spells); a sheet
-    of cards whose edge colours then disagree is spaced, so the guests must fit the spaced sheet."""
+    sheet of its own, each card with its own back (Wizard Cards' 2 reference cards after the 54 spells), laid out
+    as the host's sheets are."""
     decks = list(game.decl.decks)
     plan: dict[str, list[str]] = {}
     taken: set[str] = set()
@@ -80,7 +90,8 @@ def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions)
                       and seqs[g].card_size == size]
         if not candidates:  # no deck could share its sheets (planning them is a tenth of a big deck's build)
             continue
-        alone = sheet_count(len(seq.cards), seq.groups, size, opts, fronts, backs)
+        po = deck_options(opts, layout, d)
+        alone = sheet_count(len(seq.cards), seq.groups, size, po, fronts, backs)
         guests: list[tuple[str, int]] = []
         for g in candidates:
             guest = seqs[g]
@@ -88,7 +99,7 @@ def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions)
                 continue
             with_g = [*guests, (g, len(guest.cards))]
             n = len(fronts) + len(guest.cards)
-            if sheet_count(n, seq.groups, size, opts, fronts + [sc for _, sc in guest.cards],
+            if sheet_count(n, seq.groups, size, po, fronts + [sc for _, sc in guest.cards],
                            backs + list(guest.backs), with_g) == alone:
                 guests, fronts, backs = with_g, fronts + [sc for _, sc in guest.cards], backs + list(guest.backs)
                 plan[d].append(g)
@@ -96,10 +107,37 @@ def shared_sheets(game: Game, seqs: dict[str, DeckSequence], opts: PrintOptions)
     return plan
 
 
+def token_host(drawn: Drawn, opts: BuildOptions) -> str | None:
+    """The deck whose file prints the game's tokens on the empty rows of its last sheet (the first in the game's
+    order of decks where they all fit), or None: the tokens then have tokens.pdf. Not in gutterfold, nor with
+    ``--duplex off`` for tokens with a back, nor in a build that makes only one of the two kinds of file."""
+    sets = drawn.components.get("tokens")
+    po = opts.print
+    if not sets or po.imposition == "gutterfold" or not (opts.makes("decks") and opts.makes("tokens")):
+        return None
+    game = drawn.game
+    riders, _ = token_riders(game, list(sets), po.paper)
+    if po.duplex == "off" and any(b is not None for _, b in riders.faces):
+        return None
+    seqs = {d: drawn.sequence(d) for d in game.decl.decks}
+    for host, guests in shared_sheets(game, seqs, po, drawn.layout).items():
+        seq = seqs[host]
+        if not seq.cards:
+            continue
+        fronts = [sc for _, sc in seq.cards] + [sc for g in guests for _, sc in seqs[g].cards]
+        backs = list(seq.backs) + [b for g in guests for b in seqs[g].backs]
+        room = rider_room(len(fronts), seq.groups, seq.card_size, deck_options(po, drawn.layout, host), fronts,
+                          backs, [(g, len(seqs[g].cards)) for g in guests])
+        if room is not None and len(riders.pack(*room)) == len(riders.faces):
+            return host
+    return None
+
+
 def _deck_files(drawn: Drawn, po: PrintOptions, host: str, guests: list[str], seqs: dict[str, DeckSequence],
-                previews: bool) -> list[Made]:
-    """``cards-<host>.pdf``: the host deck, then the decks that share its last sheet; and, with ``previews``, the
-    contact sheet of each of those decks, cut from that PDF (so each face is drawn once)."""
+                previews: bool, tokens: bool = False) -> list[Made]:
+    """``cards-<host>.pdf``: the host deck, then the decks that share its last sheet (and with ``tokens``, the
+    game's tokens on its empty rows); and, with ``previews``, the contact sheet of each of those decks, cut from
+    that PDF (so each face is drawn once)."""
     game = drawn.game
     deck = game.decl.decks[host]
     seq = seqs[host]
@@ -111,11 +149,14 @@ def _deck_files(drawn: Drawn, po: PrintOptions, host: str, guests: list[str], se
         shared.append((f"with the {game.decl.decks[g].name}", len(seqs[g].cards)))
     title = " and ".join([f"{game.name} - {deck.name}", *(game.decl.decks[g].name for g in guests)])
     groups = seq.groups
-    pdf = deck_pdf(title, fronts, backs, po, [(f"{name} backs", n) for name, n in groups] if groups else None,
-                   shared)
+    riders, counts = token_riders(game, list(drawn.components["tokens"]), po.paper) if tokens else (None, {})
+    pdf = deck_pdf(title, fronts, backs, deck_options(po, drawn.layout, host),
+                   [(f"{name} backs", n) for name, n in groups] if groups else None, shared, riders)
     extra: dict[str, Any] = {"backs": dict(groups)} if groups else {}  # only decks whose copies have their own backs
     if guests:  # the decks printed in this file, and how many cards each
         extra["decks"] = {host: len(seq.cards), **{g: len(seqs[g].cards) for g in guests}}
+    if counts:  # the tokens on its last sheet, by component
+        extra["tokens"] = counts
     out = [made(f"cards-{host}.pdf", "cards", pdf.data, pdf.pages, deck=host, cards=len(seq.cards),
                 per_page=pdf.per_page, paper=po.paper, duplex="gutterfold" if po.imposition == "gutterfold"
                 else po.duplex, bleed=po.bleed, layout=_layout_name(po, pdf.layout), **extra)]
@@ -222,7 +263,7 @@ def _dial_board_files(drawn: Drawn, po: PrintOptions, spec: Any) -> list[Made]:
 @register("tokens", "tokens.pdf: the round tokens, fronts and backs", printed=True)
 def tokens(drawn: Drawn, opts: BuildOptions) -> Plan:
     sets = drawn.components.get("tokens")
-    if not sets:
+    if not sets or token_host(drawn, opts) is not None:  # none, or on the last sheet of a deck's file
         return Plan()
     return Plan([Job(("tokens.pdf",), partial(_token_files, drawn, opts.print, list(sets)), cost=30.0)])
 

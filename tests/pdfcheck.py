@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 
@@ -126,6 +128,208 @@ def open_pdf(path: Path) -> pikepdf.Pdf:
     return pikepdf.open(path)
 
 
+# -- everything a page prints, and where ------------------------------------------------------------------------
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points
+
+
+@dataclass(frozen=True)
+class Ink:
+    """Something a page paints: what (stroke, fill, text, image, shading), the page rectangle it covers (points,
+    cut down to the clipping in force), whether a form placed on the page drew it (a card's or a token's face, not
+    the page's own marks and labels), and for text, its characters."""
+
+    kind: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    in_form: bool = False
+    text: str = ""
+
+
+def _tbox(m: Matrix, b: Box) -> Box:
+    pts = [apply(m, x, y) for x, y in ((b[0], b[1]), (b[2], b[1]), (b[0], b[3]), (b[2], b[3]))]
+    return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+
+
+def _meet(a: Box, b: Box) -> Box | None:
+    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    return (x0, y0, x1, y1) if x0 <= x1 and y0 <= y1 else None
+
+
+_EVERYWHERE: Box = (-1e9, -1e9, 1e9, 1e9)
+_PAINT = {"S": "stroke", "s": "stroke", "f": "fill", "F": "fill", "f*": "fill", "B": "fill", "B*": "fill",
+          "b": "fill", "b*": "fill", "n": ""}
+
+
+class _Font:
+    def __init__(self, font: pikepdf.Dictionary) -> None:
+        self.first = int(font.get("/FirstChar", 0))
+        self.widths = [float(w) for w in font.get("/Widths", [])]
+        fd = font.get("/FontDescriptor")
+        self.missing = float(fd.get("/MissingWidth", 500)) if fd is not None else 500.0
+        self.ascent = float(fd.get("/Ascent", 800)) / 1000 if fd is not None else 0.8
+        self.descent = float(fd.get("/Descent", -200)) / 1000 if fd is not None else -0.2
+        self.two_byte = str(font.get("/Subtype")) == "/Type0"
+
+    def width(self, code: int) -> float:
+        k = code - self.first
+        return (self.widths[k] if 0 <= k < len(self.widths) else self.missing) / 1000
+
+
+class InkReader:
+    """Reads what pages paint from their content streams, forms included (each form read once per reader)."""
+
+    def __init__(self) -> None:
+        self._forms: dict[tuple[int, int], list[Ink]] = {}
+        self._fonts: dict[tuple[int, int], _Font] = {}
+
+    def page(self, page: pikepdf.Page) -> list[Ink]:
+        mb = [float(v) for v in page.MediaBox]
+        return self._run(page.obj, page.Resources, (mb[0], mb[1], mb[2], mb[3]), top=True)
+
+    def _font(self, font: pikepdf.Dictionary) -> _Font:
+        key = font.objgen
+        f = self._fonts.get(key) if key != (0, 0) else None
+        if f is None:
+            f = _Font(font)
+            if key != (0, 0):
+                self._fonts[key] = f
+        return f
+
+    def _form(self, xo: pikepdf.Stream) -> list[Ink]:
+        key = xo.objgen
+        got = self._forms.get(key)
+        if got is None:
+            b = [float(v) for v in xo.BBox]
+            got = self._run(xo, xo.get("/Resources", pikepdf.Dictionary()), (b[0], b[1], b[2], b[3]), top=False)
+            self._forms[key] = got
+        return got
+
+    def _run(self, stream: pikepdf.Object, res: pikepdf.Object, clip: Box, top: bool) -> list[Ink]:
+        out: list[Ink] = []
+        ctm, lw = IDENTITY, 1.0
+        stack: list[tuple[Matrix, Box, float, Any]] = []
+        path: list[tuple[float, float]] = []
+        clipping = False
+        tm = tlm = IDENTITY
+        font: _Font | None = None
+        size = tc = tw = rise = 0.0
+        tz, tl, mode = 1.0, 0.0, 0
+        fonts = res.get("/Font", {})
+        xobjects = res.get("/XObject", {})
+
+        def add(kind: str, box: Box, text: str = "") -> None:
+            got = _meet(box, clip)
+            if got is not None:
+                out.append(Ink(kind, *got, not top, text))
+
+        def show(data: bytes | list[Any]) -> None:
+            nonlocal tm
+            parts = data if isinstance(data, list) else [data]
+            if font is None:
+                return
+            x = 0.0
+            chars = []
+            for part in parts:
+                if isinstance(part, (int, float, Decimal)):
+                    x -= float(part) / 1000 * size * tz
+                    continue
+                raw = bytes(part)
+                codes = ([raw[i] << 8 | raw[i + 1] for i in range(0, len(raw) - 1, 2)] if font.two_byte
+                         else list(raw))
+                for code in codes:
+                    x += (font.width(code) * size + tc + (tw if code == 32 and not font.two_byte else 0.0)) * tz
+                    chars.append(chr(code) if not font.two_byte else "?")
+            if mode not in (3, 7):
+                m = mul(tm, ctm)
+                add("text", _tbox(m, (0.0, font.descent * size + rise, x, font.ascent * size + rise)), "".join(chars))
+            tm = mul((1.0, 0.0, 0.0, 1.0, x, 0.0), tm)
+
+        for operands, op in pikepdf.parse_content_stream(stream):
+            o = str(op)
+            if o == "q":
+                stack.append((ctm, clip, lw, (font, size, tc, tw, tz, tl, rise, mode)))
+            elif o == "Q":
+                ctm, clip, lw, ts = stack.pop()
+                font, size, tc, tw, tz, tl, rise, mode = ts
+            elif o == "cm":
+                ctm = mul(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
+            elif o == "w":
+                lw = float(operands[0])
+            elif o in ("m", "l"):
+                path.append(apply(ctm, float(operands[0]), float(operands[1])))
+            elif o in ("c", "v", "y"):
+                vals = [float(v) for v in operands]
+                path.extend(apply(ctm, vals[i], vals[i + 1]) for i in range(0, len(vals), 2))
+            elif o == "re":
+                x, y, w, h = (float(v) for v in operands)
+                path.extend(apply(ctm, px, py) for px, py in ((x, y), (x + w, y), (x, y + h), (x + w, y + h)))
+            elif o in ("W", "W*"):
+                clipping = True
+            elif o in _PAINT:
+                if path:
+                    xs, ys = [p[0] for p in path], [p[1] for p in path]
+                    box = (min(xs), min(ys), max(xs), max(ys))
+                    if _PAINT[o]:
+                        grow = 0.0
+                        if o not in ("f", "F", "f*"):
+                            a, b, c, d = ctm[:4]
+                            grow = lw / 2 * max(math.hypot(a, b), math.hypot(c, d))
+                        add(_PAINT[o], (box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow))
+                    if clipping:
+                        clip = _meet(clip, box) or (0.0, 0.0, -1.0, -1.0)
+                path, clipping = [], False
+            elif o == "BT":
+                tm = tlm = IDENTITY
+            elif o == "Tf":
+                font, size = self._font(fonts[str(operands[0])]), float(operands[1])
+            elif o == "Tc":
+                tc = float(operands[0])
+            elif o == "Tw":
+                tw = float(operands[0])
+            elif o == "Tz":
+                tz = float(operands[0]) / 100
+            elif o == "TL":
+                tl = float(operands[0])
+            elif o == "Ts":
+                rise = float(operands[0])
+            elif o == "Tr":
+                mode = int(operands[0])
+            elif o in ("Td", "TD"):
+                tx, ty = float(operands[0]), float(operands[1])
+                if o == "TD":
+                    tl = -ty
+                tm = tlm = mul((1.0, 0.0, 0.0, 1.0, tx, ty), tlm)
+            elif o == "Tm":
+                tm = tlm = tuple(float(v) for v in operands)  # type: ignore[assignment]
+            elif o == "T*":
+                tm = tlm = mul((1.0, 0.0, 0.0, 1.0, 0.0, -tl), tlm)
+            elif o in ("Tj", "'", '"'):
+                if o != "Tj":
+                    tm = tlm = mul((1.0, 0.0, 0.0, 1.0, 0.0, -tl), tlm)
+                show(bytes(operands[-1]))
+            elif o == "TJ":
+                show(list(operands[0]))
+            elif o == "sh":
+                add("shading", clip)
+            elif o == "INLINE IMAGE":
+                add("image", _tbox(ctm, (0.0, 0.0, 1.0, 1.0)))
+            elif o == "Do":
+                xo = xobjects[str(operands[0])]
+                if str(xo.get("/Subtype")) == "/Image":
+                    add("image", _tbox(ctm, (0.0, 0.0, 1.0, 1.0)))
+                    continue
+                fm = tuple(float(v) for v in xo.get("/Matrix", [1, 0, 0, 1, 0, 0]))
+                m = mul(fm, ctm)  # type: ignore[arg-type]
+                for ink in self._form(xo):
+                    got = _meet(_tbox(m, (ink.x0, ink.y0, ink.x1, ink.y1)), clip)
+                    if got is not None:
+                        out.append(Ink(ink.kind, *got, True, ink.text))
+        return out
+
+
+# -- text: each glyph with its printed size, in lines ----------------------------------------------------------
 @dataclass(frozen=True)
 class Glyph:
     """A character drawn on a page (pdfminer): its text, its size as printed (points, after every scaling), its

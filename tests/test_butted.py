@@ -20,19 +20,22 @@ from PIL import Image
 from producer_helpers import add_producer
 from progress_helpers import Recorder
 
+from wizprint.cards.loader import load_game
 from wizprint.generator.build import BuildOptions, build_game
-from wizprint.generator.deckpdf import Run, edge_colour, plan_sheets
+from wizprint.generator.deckpdf import PrintOptions, Run, deck_pdf, edge_colour, plan_sheets
+from wizprint.generator.drawing import draw
 from wizprint.generator.impose import (
-    EDGE_CLEAR,
     MARK_GAP,
     PAPERS,
     SEAM,
+    bleed_ticks,
     butted_grid,
     cell_clip,
     crop_marks,
     mirror_slot,
     page_grid,
 )
+from wizprint.generator.layout import load_layout
 from wizprint.generator.scene import Paint, Rect, Scene
 from wizprint.progress import Plain
 
@@ -64,16 +67,27 @@ def test_nine_poker_cards_butted_on_a4_and_letter(paper: str) -> None:
     assert [b - a for a, b in itertools.pairwise(ys)] == pytest.approx([88, 88])
     left, bottom = min(xs) - 3, min(ys) - 3
     assert left == pytest.approx(pw - (max(xs) + 63 + 3)) and bottom == pytest.approx(ph - (max(ys) + 88 + 3))
-    # the crop marks lie in the paper's margin: beyond the bleed and the gap, at least EDGE_CLEAR from the edge
-    marks = crop_marks(g.slots, 3.0, PAPERS[paper])
-    assert len(marks) == 2 * (4 + 4)  # 4 vertical and 4 horizontal cut lines, two marks each
-    for x1, y1, x2, y2 in marks:
+    # each of the 4 vertical and 4 horizontal cut lines is marked at both ends where a home printer prints (at least
+    # 5 mm from the paper's edge): by a crop mark beyond the bleed where the margin has room for one, else by a tick
+    # across the block's outer bleed (the column cuts on Letter, 7.7 mm from the edge; the row cuts on A4, 10.5 mm)
+    marks, ticks = crop_marks(g.slots, 3.0, PAPERS[paper]), bleed_ticks(g.slots, 3.0, PAPERS[paper])
+    vertical = (paper == "letter")  # the cut lines that have ticks
+    assert len(marks) == len(ticks) == 8 and all((t[0] == t[2]) == vertical for t in ticks)
+    last = max(xs) + 63 if vertical else max(ys) + 88
+    cut_at = {round(v, 6) for v in (xs if vertical else ys)} | {round(last, 6)}
+    assert {round(t[0] if vertical else t[1], 6) for t in ticks} == cut_at
+    for x1, y1, x2, y2 in marks + ticks:
         for x, y in ((x1, y1), (x2, y2)):
-            assert EDGE_CLEAR - 1e-9 <= x <= pw - EDGE_CLEAR + 1e-9 and EDGE_CLEAR - 1e-9 <= y <= ph - EDGE_CLEAR + 1e-9
-        assert abs(x2 - x1) + abs(y2 - y1) >= 3.0  # long enough to cut along
+            assert 5.0 <= x <= pw - 5.0 and 5.0 <= y <= ph - 5.0
+        assert abs(x2 - x1) + abs(y2 - y1) >= 1.5  # long enough to cut along
+    for x1, y1, x2, y2 in marks:  # beyond the bleed and the gap
         lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
         assert (hi_y <= bottom - MARK_GAP + 1e-9 or lo_y >= ph - bottom + MARK_GAP - 1e-9 or
                 hi_x <= left - MARK_GAP + 1e-9 or lo_x >= pw - left + MARK_GAP - 1e-9)
+    for x1, y1, x2, y2 in ticks:  # never on a card: outside the block's cut lines
+        lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
+        assert (hi_y <= bottom + 3 - 0.2 or lo_y >= ph - bottom - 3 + 0.2 or
+                hi_x <= left + 3 - 0.2 or lo_x >= pw - left - 3 + 0.2)
     # spaced, as before: 8 on A4, 6 on Letter
     assert page_grid(PAPERS[paper], (63, 88), 3.0).count == (8 if paper == "a4" else 6)
 
@@ -231,38 +245,82 @@ def test_spaced_keeps_the_old_imposition(build) -> None:  # type: ignore[no-unty
     assert sum(o.pages for o in result.outputs if o.kind == "cards") == 86
 
 
-def test_auto_spaces_sheets_of_mixed_edges_and_butted_forces_them(build) -> None:  # type: ignore[no-untyped-def]
-    """Covenant's cards are framed in their type's colour: auto butts only the sheets of one colour; butted butts
-    every sheet (9 a page), spaced none."""
+def test_a_deck_of_mixed_edges_is_laid_out_in_one_grid_as_its_layout_says(build) -> None:  # type: ignore[no-untyped-def]
+    """Covenant's cards are framed in their type's colour. Its layout butts every sheet (``sheets = "butted"``:
+    11 sheets of 9); ``--layout spaced`` spaces them whatever the layout says. Without its layout's word, ``auto``
+    lays the deck out in one grid all the same: on A4 spaced (12 sheets of 8), as butting would end a sheet at each
+    change of colour (16 sheets); on Letter butted so (16 sheets, as many as spaced sheets of 6)."""
     auto = build("covenant")
     out = next(o for o in auto.outputs if o.file == "cards-main.pdf")
-    assert out.extra["layout"] == "butted+spaced"
-    forced = build("covenant", layout="butted")
-    per_sheet = fronts_per_sheet(forced.out_dir / "cards-main.pdf")
-    assert per_sheet == [9] * 10 + [1]
-    assert next(o for o in forced.outputs if o.file == "cards-main.pdf").extra["layout"] == "butted"
+    assert out.extra["layout"] == "butted" and fronts_per_sheet(auto.out_dir / "cards-main.pdf") == [9] * 10 + [1]
+    spaced = build("covenant", layout="spaced")
+    assert fronts_per_sheet(spaced.out_dir / "cards-main.pdf") == [8] * 11 + [3]
+    game = load_game("covenant")
+    layout = load_layout(game)
+    drawn = draw(game, layout, 3.0)
+    seq = drawn.sequence("main")
+    colours = [edge_colour(sc) for _, sc in seq.cards]
+    for paper, layout_name, sheets in (("a4", "spaced", 12), ("letter", "butted", 16)):
+        pdf = deck_pdf("t", seq.cards, seq.backs, PrintOptions(paper=paper))  # the deck's layout not asked
+        assert (pdf.layout, pdf.sheets) == (layout_name, sheets), paper
+        fronts = [p for p in pdf.placed if p.role == "fronts"]
+        if layout_name == "butted":  # a butted sheet holds cards of one colour
+            ids = iter(range(len(seq.cards)))
+            for p in fronts:
+                assert len({colours[next(ids)] for _ in p.slots}) == 1
 
 
 # -- decks sharing the last sheet -----------------------------------------------------------------------------------
-def test_the_reference_cards_share_the_spell_decks_last_sheet(build) -> None:  # type: ignore[no-untyped-def]
-    result = build("wizard-cards")
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_friend_cards_share_the_last_sheet_of_wizards_and_relics(build, paper: str  # type: ignore[no-untyped-def]
+                                                                      ) -> None:
+    result = build("wizards-and-relics", paper=paper)
     files = {o.file: o for o in result.outputs}
-    assert "cards-reference.pdf" not in files
-    spells = files["cards-spells.pdf"]
-    assert spells.extra["decks"] == {"spells": 54, "reference": 2} and spells.extra["cards"] == 54
-    with pikepdf.open(result.out_dir / "cards-spells.pdf") as pdf:
+    assert "cards-friends.pdf" not in files
+    duel = files["cards-duel.pdf"]
+    assert duel.extra["decks"] == {"duel": 120, "friends": 4} and duel.extra["cards"] == 120
+    with pikepdf.open(result.out_dir / "cards-duel.pdf") as pdf:
         pages = list(pdf.pages)
-        assert len(pages) == spells.pages == 14  # 7 sheets: without sharing, 7 + 1 for the reference cards
+        assert len(pages) == duel.pages == 28  # 14 sheets: without sharing, 14 + 1 for the Friend cards
         last_fronts, last_backs = cards_on(pages[-2]), cards_on(pages[-1])
         first_backs = {p.name for p in cards_on(pages[1])}
-        # the last sheet holds spells and the two reference cards, each with its own back
-        assert len(last_fronts) == len(last_backs) == 4
+        # the last sheet holds 3 relics and the 4 Friend cards, each with its own back
+        assert len(last_fronts) == len(last_backs) == 7
         assert len({p.name for p in last_backs}) == 2 and len({p.name for p in last_backs} & first_backs) == 1
-    text = pdfium.PdfDocument(result.out_dir / "cards-spells.pdf")
+    text = pdfium.PdfDocument(result.out_dir / "cards-duel.pdf")
     try:
-        assert "with the Reference cards" in text[len(text) - 2].get_textpage().get_text_range()
+        assert "with the Friend cards" in text[len(text) - 2].get_textpage().get_text_range()
     finally:
         text.close()
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_file_of_cards_is_laid_out_in_one_grid(build, paper: str) -> None:  # type: ignore[no-untyped-def]
+    """The sheets of a file stack and cut together: every page of fronts places its cards in slots of one grid (the
+    fullest page's), and so does every page of backs."""
+    from wizprint.resources import game_ids
+
+    checked = 0
+    for game in game_ids():
+        result = build(game, paper=paper)
+        for o in result.outputs:
+            if o.kind != "cards" and not (o.kind == "sheets" and "records" in o.extra):
+                continue
+            with pikepdf.open(result.out_dir / o.file) as pdf:
+                grids = [{(round(c.x0), round(c.y0), round(c.x1), round(c.y1)) for c in cards_on(p)}
+                         for p in pdf.pages]
+            for side in (grids[::2], grids[1::2]):  # the pages of fronts, and of backs
+                full = max(side, key=len)
+                assert all(g <= full for g in side), (game, o.file, [len(g) for g in grids])
+            checked += 1
+    assert checked == 17
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_wizards_cup_prints_its_36_cards_on_8_pages(build, paper: str) -> None:  # type: ignore[no-untyped-def]
+    result = build("wizards-cup", paper=paper)
+    out = next(o for o in result.outputs if o.file == "cards-wizards.pdf")
+    assert out.pages == 8 and fronts_per_sheet(result.out_dir / out.file) == [9, 9, 9, 9]
 
 
 def test_decks_that_do_not_fit_keep_their_own_file(build) -> None:  # type: ignore[no-untyped-def]
@@ -315,6 +373,25 @@ def test_token_slots_never_overlap(paper: str) -> None:
             for b in slots[i + 1:]:
                 d = ((a.x + a.w / 2 - b.x - b.w / 2) ** 2 + (a.y + a.h / 2 - b.y - b.h / 2) ** 2) ** 0.5
                 assert d >= (a.w + b.w) / 2 + 2 * TOKEN_BLEED - 1e-6  # bleeds meet, never a cut circle
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_token_rows_are_even_and_no_token_is_alone_on_a_row(paper: str) -> None:
+    """Relic's 150 tokens (40 of 20 mm, 55 of 16 mm, 55 of 18 mm) on their two pages: on each page the rows of a
+    diameter hold as many tokens as each other, give or take one (the page once ended on a row of one)."""
+    from wizprint.generator.components import TOKEN_FOOT, TOKEN_MARGIN, token_pages
+
+    ph = PAPERS[paper][1]
+    pages = token_pages(PAPERS[paper], [20.0] * 40 + [16.0] * 55 + [18.0] * 55, ph - TOKEN_MARGIN, TOKEN_FOOT)
+    assert len(pages) == 2
+    for slots in pages:
+        rows: dict[tuple[float, float], int] = {}
+        for sl in slots:
+            key = (sl.w, round(sl.y, 3))
+            rows[key] = rows.get(key, 0) + 1
+        for d in {w for w, _ in rows}:
+            counts = [n for (w, _), n in rows.items() if w == d]
+            assert max(counts) - min(counts) <= 1 and min(counts) > 1, (d, counts)
 
 
 # -- the build's report, progress and -o ----------------------------------------------------------------------------

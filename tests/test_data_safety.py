@@ -148,6 +148,7 @@ def _minimal_layout(extra: str) -> str:
     (None, 'faces = "x"', "faces =", r"faces: must be a table, not 'x'"),
     (None, '[faces.card]\nelements = "x"', "elements =", r"faces\.card\.elements: must be a list, not 'x'"),
     (None, "[faces.card]\nsafe = inf", "safe = inf", r"faces\.card\.safe: must be a finite number"),
+    ('sheets = "butted"', 'sheets = "zigzag"', "zigzag", r"sheets: must be one of auto, butted, spaced, not 'zigzag'"),
 ])
 def test_layout_values_are_checked(folder: Folder, old: str | None, new: str, needle: str | None,
                                    words: str) -> None:

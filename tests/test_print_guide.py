@@ -85,8 +85,10 @@ def test_the_checklist_gives_each_component_its_count_file_and_pages(build, game
         cells = row(comp.name)
         assert cells[1] == str(comp.count), cells
         f = files[cells[2]]
-        if comp.kind == "tokens":
-            assert cells[2] == "tokens.pdf" and f["tokens"][comp.id] == comp.count
+        if comp.kind == "tokens":  # in tokens.pdf, or at the foot of a deck's last sheet (the manifest says which)
+            assert f["tokens"][comp.id] == comp.count
+            if f["kind"] == "cards":
+                assert cells[3] == f"{f['pages'] - 1}-{f['pages']} (last sheet)", cells
             two_sided = game != "relic"  # Relic's tokens have no backs
             assert cells[4].startswith("both sides") == two_sided, cells
         elif comp.kind == "sheet":

@@ -224,14 +224,18 @@ def test_the_friend_card_is_a_two_sided_reference_with_the_wording_of_friends_to
 # -- the build ----------------------------------------------------------------------------------------------------
 def test_build_makes_every_component(wr) -> None:  # type: ignore[no-untyped-def]
     files = {o.file: o for o in wr.outputs}
-    for name in ("cards-duel.pdf", "cards-shrines.pdf", "cards-friends.pdf", "map.svg", "map.pdf", "tokens.pdf",
+    for name in ("cards-duel.pdf", "cards-shrines.pdf", "map.svg", "map.pdf",
                  "wizards-and-relics.csv", "preview-duel.png", "preview-shrines.png", "preview-friends.png",
                  "svg/duel/back.svg", "svg/shrines/back.svg", "svg/friends/back.svg"):
         assert name in files, name
     assert files["map.svg"].kind == files["map.pdf"].kind == "board"
-    assert files["tokens.pdf"].kind == "tokens" and files["tokens.pdf"].extra["tokens"] == {"power-tokens": 12}
+    # the 12 tokens on the empty row of the shrines' last sheet (24 shrines: 9, 9 and 6)
+    assert "tokens.pdf" not in files and files["cards-shrines.pdf"].extra["tokens"] == {"power-tokens": 12}
     assert sum(1 for f in files if f.startswith("svg/")) == len(GAME.cards()) + 3
-    assert files["map.pdf"].pages == 6 and files["tokens.pdf"].pages == 2
+    assert files["map.pdf"].pages == 6 and files["cards-shrines.pdf"].pages == 6
+    # the 4 Friend cards fill free slots of the last sheet of wizards and relics (120 cards: 13 sheets of 9 and 3)
+    assert "cards-friends.pdf" not in files and files["cards-duel.pdf"].extra["decks"] == {"duel": 120, "friends": 4}
+    assert files["cards-duel.pdf"].pages == 28
 
 
 def test_csv_lists_every_design_with_its_copies() -> None:
@@ -314,40 +318,45 @@ def page_text(path: Path, pno: int) -> str:
         doc.close()
 
 
+def texts_in(path: Path, pno: int, boxes: list[Placement]) -> list[str]:
+    """The text printed inside each box of a page."""
+    doc = pdfium.PdfDocument(path)
+    try:
+        tp = doc[pno].get_textpage()
+        return [str(tp.get_text_bounded(b.x0, b.y0, b.x1, b.y1)).strip() for b in boxes]
+    finally:
+        doc.close()
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_token_backs_align_with_their_fronts(build, paper: str, duplex: str) -> None:  # type: ignore[no-untyped-def]
-    """The same check as the card backs: every front's centre, flipped as the paper flips, lands on a back's
-    centre within 0.2 mm; +1 on the fronts, +3 on the backs."""
+    """The tokens print on the shrines' last sheet. The same check as the card backs: every front's centre,
+    flipped as the paper flips, lands on a back's centre within 0.2 mm; +1 on the fronts, +3 on the backs."""
     from test_print_pdf import flip_point
 
     result = build(GAME_ID, paper=paper, duplex=duplex)
-    path = result.out_dir / "tokens.pdf"
+    path = result.out_dir / "cards-shrines.pdf"
     pw, ph = PAPERS[paper]
     with pikepdf.open(path) as pdf:
         pages = list(pdf.pages)
-        assert len(pages) == 2 and fonts_embedded(pdf) == []
-        fronts, backs = tokens_on(pages[0]), tokens_on(pages[1])
+        assert len(pages) == 6 and fonts_embedded(pdf) == []
+        assert not any(tokens_on(p) for p in pages[:4])
+        fronts, backs = tokens_on(pages[-2]), tokens_on(pages[-1])
         assert len(fronts) == len(backs) == 12
         for f in fronts:
             fx, fy = flip_point((f.centre[0] / MM, f.centre[1] / MM), (pw, ph), duplex)
             d = min(((b.centre[0] / MM - fx) ** 2 + (b.centre[1] / MM - fy) ** 2) ** 0.5 for b in backs)
             assert d <= 0.2, d
-        for page, faces in ((pages[0], fronts), (pages[1], backs)):
-            trim = [float(v) for v in page.TrimBox]
-            want = [min(p.x0 for p in faces) + MM, min(p.y0 for p in faces) + MM, max(p.x1 for p in faces) - MM,
-                    max(p.y1 for p in faces) - MM]
-            assert trim == pytest.approx(want, abs=0.05)
-    front_text, back_text = page_text(path, 0), page_text(path, 1)
-    assert front_text.count("+1") == 12 and "+3" not in front_text
-    assert back_text.count("+3") == 12 and "+1" not in back_text
+    assert texts_in(path, 4, fronts) == ["+1"] * 12 and texts_in(path, 5, backs) == ["+3"] * 12
 
 
 def test_token_back_offset_moves_the_backs_by_exactly_the_offset(build) -> None:  # type: ignore[no-untyped-def]
     plain = build(GAME_ID)
     moved = build(GAME_ID, back_offset=(1.5, -0.75))
-    with pikepdf.open(plain.out_dir / "tokens.pdf") as a, pikepdf.open(moved.out_dir / "tokens.pdf") as b:
-        pa, pb = tokens_on(a.pages[1]), tokens_on(b.pages[1])
+    with (pikepdf.open(plain.out_dir / "cards-shrines.pdf") as a,
+          pikepdf.open(moved.out_dir / "cards-shrines.pdf") as b):
+        pa, pb = tokens_on(a.pages[-1]), tokens_on(b.pages[-1])
         assert len(pa) == len(pb) == 12
         for p, q in zip(pa, pb):
             assert (q.centre[0] / MM, q.centre[1] / MM) == pytest.approx((p.centre[0] / MM + 1.5,
@@ -392,9 +401,16 @@ def test_a_token_set_needs_a_back_colour_with_its_back(tmp_path: Path) -> None:
         load_components(load_game(g))
 
 
+def test_a_build_of_the_tokens_alone_prints_them_on_a_sheet_of_their_own(tmp_path: Path) -> None:
+    r = build_game(GAME_ID, tmp_path / "x", BuildOptions(only=("tokens",), ink="full"))
+    assert [o.file for o in r.outputs] == ["tokens.pdf"]
+    with pikepdf.open(r.out_dir / "tokens.pdf") as pdf:
+        assert [len(tokens_on(p)) for p in pdf.pages] == [12, 12]
+
+
 def test_build_options_reach_the_tokens(tmp_path: Path) -> None:
     r = build_game(GAME_ID, tmp_path / "x", BuildOptions(print=PrintOptions(duplex="off"), svg=False, png=False))
-    with pikepdf.open(r.out_dir / "tokens.pdf") as pdf:
+    with pikepdf.open(r.out_dir / "tokens.pdf") as pdf:  # not on the shrines' sheet, which has no back page
         assert len(pdf.pages) == 2  # tokens need their backs even when the cards print without theirs
 
 

@@ -78,8 +78,8 @@ def setup(state: WizardsAndRelicsState, person: int) -> list[str]:
     autos = [f"P{s + 1}" for s in range(n) if s != person]
     out = [
         "Set-up, from the printed files of `wizprint build wizards-and-relics`: cards-duel.pdf (the 60 wizards "
-        "W01-W60 and the 60 relics R01-R60), cards-shrines.pdf (the 24 shrines S01-S24), cards-friends.pdf (the "
-        "Friend cards), map.pdf and tokens.pdf (the +1/+3 tokens).",
+        "W01-W60 and the 60 relics R01-R60, and the Friend cards on its last sheet), cards-shrines.pdf (the 24 "
+        "shrines S01-S24, and the +1/+3 tokens on its last sheet) and map.pdf.",
         "Lay out the map, put the +1/+3 tokens beside it and give each player a Friend card.",
         "Shuffle the 24 shrines and lay them face down on the map: the shrine pile.",
         "Sort the 60 wizards (W01-W60) and the 60 relics (R01-R60) by id into a pile you can look through: the "

@@ -69,7 +69,7 @@ def setup(state: WizardsCupState, person: int) -> list[str]:
     return [
         f"Set-up, from the printed files of wizards-cup: the 36 wizards of cards-wizards.pdf ({first} to {last} "
         f"twice: the {SETS[0]} set, then the {SETS[1]} set, told apart by their backs), the 2 player aids of "
-        f"cards-aids.pdf and the 3 Victory tokens of tokens.pdf.",
+        f"cards-aids.pdf and the 3 Victory tokens on the same sheet.",
         f"You are P{person + 1}: take the {SETS[person]} set and a player aid (Element side up). Leave room "
         f"between you and P{auto + 1} for the Duel zone, one card on each side; keep a place beside your Deck for "
         f"your Waiting card and for your discard pile. Put the Victory tokens within reach.",
