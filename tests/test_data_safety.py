@@ -206,7 +206,7 @@ def test_sheets_are_checked_and_laid_out_by_validate(folder: Folder, content: st
 @pytest.mark.parametrize("file,old,new,words", [
     ("board-layout.toml", "per_side = 5", "per_side = 1000000000", r"board\.outer\.per_side: must be at most 50"),
     ("board-layout.toml", 'corner = "#e8dcc0"', 'corner = "notacolour"', r"board\.colours\.corner: 'notacolour'"),
-    ("board-layout.toml", "text_size = 8.8", "text_size = nan", r"board\.text_size: must be a finite number"),
+    ("board-layout.toml", "text_size = 12", "text_size = nan", r"board\.text_size: must be a finite number"),
     ("components-layout.toml", "count = 55", "count = 1000000000", r"tokens\[2\]\.count: must be at most 10000"),
     ("components-layout.toml", 'icon = "charge"', 'icon = "../../../x"', r"tokens\[2\]\.icon: an icon name is"),
     ("components-layout.toml", "diameter = 16", "diameter = inf", r"tokens\[2\]\.diameter: must be a finite"),
