@@ -370,12 +370,11 @@ class FaceBuilder:
                       stroke_width=number("stroke_width", self._render(p.get("stroke_width", 0.3), ctx)), dash=dash,
                       opacity=number("opacity", self._render(p.get("opacity", 1.0), ctx)))
         keys = ("fill", "stroke", "stroke_width", "dash", "opacity")
-        if not self.quick:
-            pass
-        elif not any(_templated(p.get(key)) for key in keys):
-            self._fixed[k] = paint
-        elif table is not None and not any(self._varies(p.get(key)) for key in keys):
-            table[k] = paint
+        if self.quick:  # kept where it cannot change (see the tables' notes above)
+            if not any(_templated(p.get(key)) for key in keys):
+                self._fixed[k] = paint
+            elif table is not None and not any(self._varies(p.get(key)) for key in keys):
+                table[k] = paint
         return paint
 
     def _one(self, el: Element, ctx: Mapping[str, Any], face: Face, size: tuple[float, float], who: str
